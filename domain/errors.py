@@ -1,0 +1,60 @@
+"""The error family of the domain (see STYLE.md, Errors).
+
+Game outcomes are values; these exceptions mean that a caller broke the
+contract: a malformed order, an order that is not legal now, a bad config.
+Every message names the offending value.
+"""
+
+
+class DrtsError(Exception):
+    """Raised for any contract breach in drts; the base of the family."""
+
+    code = "drts_error"
+
+
+class UnknownRulesetError(DrtsError, LookupError):
+    """Raised when a ruleset name is not in the registry."""
+
+    code = "unknown_ruleset"
+
+
+class InvalidConfigError(DrtsError, ValueError):
+    """Raised when a match config (or its board, map or seat count) is malformed."""
+
+    code = "invalid_config"
+
+
+class InvalidOrderError(DrtsError, ValueError):
+    """Raised when an order cannot be parsed (syntax or JSON shape)."""
+
+    code = "invalid_order"
+
+
+class IllegalOrderError(DrtsError, ValueError):
+    """Raised when a well-formed order is not legal in the current state; says why."""
+
+    code = "illegal_order"
+
+
+class InvalidStateError(DrtsError, ValueError):
+    """Raised when a dumped state cannot be loaded."""
+
+    code = "invalid_state"
+
+
+class MovementClosedError(DrtsError):
+    """Raised when an order or action targets a movement that is not open."""
+
+    code = "movement_closed"
+
+
+class NotYourSeatError(DrtsError):
+    """Raised when a seat acts where it has no right to (not its turn, wrong seat)."""
+
+    code = "not_your_seat"
+
+
+class SeatTakenError(DrtsError):
+    """Raised when a seat is joined twice or the match has no free seat."""
+
+    code = "seat_taken"

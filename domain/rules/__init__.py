@@ -1,0 +1,1 @@
+"""Rulesets: the shared contract, the Rng, the registry and one module per game."""

@@ -1,0 +1,158 @@
+"""Table: the pure referee of one match, between the ruleset and the Match aggregate.
+
+It holds the current state, the open movement's orders and the strike
+counts, and applies the ruleset contract's clock: who owes orders, early
+close, and what silence means when the deadline passes. It reads no clock:
+the caller says when a deadline has passed. The scenario runner drives it
+directly; the Match aggregate's commands use it to compute what its events
+record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.errors import MovementClosedError, NotYourSeatError
+from domain.rules.contract import (
+    JSON,
+    Config,
+    Outcome,
+    Ruleset,
+    Silence,
+    Step,
+    ToMove,
+    latest_order_per_seat,
+)
+from domain.rules.rng import Rng
+
+AnyRuleset = Ruleset[Any, Any]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What closing a movement did: its number, the steps and the next state."""
+
+    movement: int
+    steps: tuple[Step, ...]
+    state: Any
+    orders: tuple[tuple[int, Any], ...]
+
+
+@dataclass(frozen=True)
+class DeadlinePassed:
+    """What a passed deadline did: strikes, forfeits, an extension or a resolution."""
+
+    strikes: tuple[int, ...] = ()
+    forfeited: tuple[int, ...] = ()
+    extension_seconds: int = 0
+    resolution: Resolution | None = None
+
+
+@dataclass
+class Table:
+    """One match's rules-level play: state, open movement, pending orders, strikes."""
+
+    ruleset: AnyRuleset
+    seed: str
+    state: Any
+    movement: int = 1
+    pending: list[tuple[int, Any]] = field(default_factory=list)
+    strikes: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, ruleset: AnyRuleset, config: Mapping[str, JSON], seats: int, seed: str) -> Table:
+        """Returns a table at movement 1 of a new match (config validated, Rng movement 0)."""
+        full: Config = ruleset.validate_config(config)
+        return cls(ruleset, seed, ruleset.initial_state(full, seats, Rng(seed, 0)))
+
+    def to_move(self) -> ToMove:
+        """Returns the seats owing orders now and the movement's policy."""
+        return self.ruleset.to_move(self.state)
+
+    def outcome(self) -> Outcome:
+        """Returns the ruleset's outcome of the current state."""
+        return self.ruleset.outcome(self.state)
+
+    def check_submission(self, seat: int, order: Any) -> None:
+        """Raises unless `seat` may send `order` now (open movement, owes orders, legal)."""
+        if self.outcome().finished:
+            raise MovementClosedError(f"the match is finished; order from seat {seat} refused")
+        owing = self.to_move().seats
+        if seat not in owing:
+            raise NotYourSeatError(
+                f"seat {seat} owes no orders in movement {self.movement} "
+                f"(seats owing: {', '.join(map(str, owing)) or 'none'})"
+            )
+        self.ruleset.check_order(self.state, seat, order)
+
+    def submit(self, seat: int, order_input: str | Mapping[str, JSON]) -> Any:
+        """Parses, checks and records an order; returns the parsed order."""
+        order = self.ruleset.parse_order(order_input)
+        self.check_submission(seat, order)
+        self.pending.append((seat, order))
+        return order
+
+    def orders_for_resolution(self) -> list[tuple[int, Any]]:
+        """Returns the pending orders as `resolve` takes them (replacement unless accumulating)."""
+        if self.ruleset.info.accumulates_orders:
+            return list(self.pending)
+        return latest_order_per_seat(self.pending)
+
+    def is_ready(self) -> bool:
+        """Returns whether the movement may close now: early close and every owing seat ordered."""
+        owing = self.to_move()
+        ordered = {seat for seat, _ in self.pending}
+        return owing.policy.close_early and bool(owing.seats) and set(owing.seats) <= ordered
+
+    def resolve(self) -> Resolution:
+        """Resolves the open movement with the pending orders and opens the next one."""
+        orders = self.orders_for_resolution()
+        state, steps = self.ruleset.resolve(self.state, orders, Rng(self.seed, self.movement))
+        return self._close(state, steps, orders)
+
+    def pass_deadline(self) -> DeadlinePassed:
+        """Applies the movement's silence policy to the seats that owe orders and sent none."""
+        owing = self.to_move()
+        ordered = {seat for seat, _ in self.pending}
+        silent = tuple(seat for seat in owing.seats if seat not in ordered)
+        silence = owing.policy.silence
+        if silence in (Silence.HOLD, Silence.PASS) or not silent:
+            return DeadlinePassed(resolution=self.resolve())
+        if silence is Silence.STRIKE:
+            return self._strike(silent, owing.policy.max_strikes, owing.policy.extension_seconds)
+        return self._forfeit_then_resolve(silent)
+
+    def _strike(self, silent: tuple[int, ...], max_strikes: int, extension: int) -> DeadlinePassed:
+        for seat in silent:
+            self.strikes[seat] = self.strikes.get(seat, 0) + 1
+        out = tuple(s for s in silent if max_strikes and self.strikes[s] >= max_strikes)
+        if not out:
+            return DeadlinePassed(strikes=silent, extension_seconds=extension)
+        passed = self._forfeit_then_resolve(out)
+        return DeadlinePassed(silent, out, 0, passed.resolution)
+
+    def _forfeit_then_resolve(self, out: tuple[int, ...]) -> DeadlinePassed:
+        state = self.state
+        steps: tuple[Step, ...] = ()
+        for seat in out:
+            state, more = self.ruleset.forfeit(state, seat)
+            steps += more
+        self.state = state
+        if self.outcome().finished:
+            return DeadlinePassed(forfeited=out, resolution=self._close(state, steps, []))
+        resolution = self.resolve()
+        merged = Resolution(
+            resolution.movement, steps + resolution.steps, resolution.state, resolution.orders
+        )
+        return DeadlinePassed(forfeited=out, resolution=merged)
+
+    def _close(
+        self, state: Any, steps: Sequence[Step], orders: Sequence[tuple[int, Any]]
+    ) -> Resolution:
+        resolution = Resolution(self.movement, tuple(steps), state, tuple(orders))
+        self.state = state
+        self.pending = []
+        self.movement += 1
+        return resolution
