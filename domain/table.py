@@ -49,6 +49,11 @@ class DeadlinePassed:
     extension_seconds: int = 0
     resolution: Resolution | None = None
 
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """Returns the steps of the resolution, if the movement closed."""
+        return self.resolution.steps if self.resolution else ()
+
 
 @dataclass
 class Table:
@@ -111,6 +116,12 @@ class Table:
         orders = self.orders_for_resolution()
         state, steps = self.ruleset.resolve(self.state, orders, Rng(self.seed, self.movement))
         return self._close(state, steps, orders)
+
+    def close(self) -> DeadlinePassed:
+        """Closes the movement now: resolves it if it is ready, else its deadline passes."""
+        if self.is_ready():
+            return DeadlinePassed(resolution=self.resolve())
+        return self.pass_deadline()
 
     def pass_deadline(self) -> DeadlinePassed:
         """Applies the movement's silence policy to the seats that owe orders and sent none."""

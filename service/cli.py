@@ -1,0 +1,74 @@
+"""The `drts` command line: scenarios, a demonstration match, and (later) the service.
+
+Each command parses its arguments, calls one service function and prints.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from domain.errors import DrtsError
+from domain.rules.registry import REGISTRY, get_ruleset
+from service.demo import play_demo
+from service.scenarios import ScenarioError, run_scenario
+
+
+@click.group()
+def main() -> None:
+    """drts: a match service for discrete strategy games."""
+
+
+@main.command("rulesets")
+def list_rulesets() -> None:
+    """Lists the registered rulesets with their seats and config defaults."""
+    for name in sorted(REGISTRY):
+        info = REGISTRY[name].info
+        seats = f"{info.min_seats}" if info.min_seats == info.max_seats else (
+            f"{info.min_seats}-{info.max_seats}")
+        click.echo(f"{name} v{info.version}: {info.title} ({seats} seats, {info.dynamics})")
+        for option in info.config_fields:
+            click.echo(f"    {option.name} = {option.default!r}: {option.description}")
+
+
+@main.group()
+def scenario() -> None:
+    """Scenario files (docs/scenarios.md)."""
+
+
+@scenario.command("run")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def scenario_run(files: tuple[Path, ...]) -> None:
+    """Plays scenario FILES, prints a diff for each mismatch; exits 1 if any fails."""
+    failed = 0
+    for path in files:
+        try:
+            report = run_scenario(path)
+        except ScenarioError as error:
+            click.echo(f"ERROR {error}")
+            failed += 1
+            continue
+        click.echo(f"{'ok  ' if report.passed else 'FAIL'} {path}: {report.description}")
+        for line in report.mismatches:
+            click.echo(f"       {line}")
+        failed += not report.passed
+    click.echo(f"{len(files) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+@main.command("demo")
+@click.option("--ruleset", default="district_war", show_default=True)
+@click.option("--seed", default="demo", show_default=True, help="the match seed")
+def demo(ruleset: str, seed: str) -> None:
+    """Plays a demonstration match with random legal orders and prints every step."""
+    try:
+        for line in play_demo(get_ruleset(ruleset), seed):
+            click.echo(line)
+    except DrtsError as error:
+        raise click.ClickException(str(error)) from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,261 @@
+"""The scenario runner: plays scenario files (docs/scenarios.md) and checks their expectations.
+
+The runner talks to a `Driver`, so the same files run on the pure rules
+(`TableDriver`) or through the Matches application. Every mismatch is
+reported as a readable line; nothing stops at the first one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from domain.errors import DrtsError
+from domain.rules.contract import JSON, Step
+from domain.rules.registry import get_ruleset
+from domain.table import Table
+
+TOP_KEYS = {"description", "ruleset", "config", "seed", "seats", "state", "movement",
+            "movements", "expect"}
+MOVEMENT_KEYS = {"orders", "close", "expect"}
+EXPECT_KEYS = {"state", "scores", "team_scores", "steps", "no_steps", "rejected", "strikes",
+               "to_move", "result", "winners", "winning_teams", "finished", "movement"}
+
+
+class ScenarioError(Exception):
+    """Raised when a scenario file is malformed (not a mismatch: the file itself is wrong)."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a driver shows after a movement: enough to check every expectation."""
+
+    state: JSON
+    outcome: JSON
+    strikes: Mapping[int, int]
+    to_move: tuple[int, ...]
+    movement: int
+
+
+class Driver(Protocol):
+    """Plays one scenario's match; `submit` raises a DrtsError when an order is rejected."""
+
+    def submit(self, seat: int, order: str | Mapping[str, JSON]) -> None: ...
+
+    def close(self) -> tuple[Step, ...]: ...
+
+    def observe(self) -> Observation: ...
+
+
+DriverFactory = Callable[[Mapping[str, Any]], Driver]
+
+
+class TableDriver:
+    """Plays a scenario directly on the pure rules through `domain.table.Table`."""
+
+    def __init__(self, scenario: Mapping[str, Any]) -> None:
+        ruleset = get_ruleset(scenario["ruleset"])
+        seed = scenario.get("seed", "scenario")
+        self.table = Table.start(ruleset, scenario.get("config", {}), scenario["seats"], seed)
+        if scenario.get("state") is not None:
+            self.table.state = ruleset.load_state(scenario["state"])
+        self.table.movement = scenario.get("movement", 1)
+
+    def submit(self, seat: int, order: str | Mapping[str, JSON]) -> None:
+        self.table.submit(seat, order)
+
+    def close(self) -> tuple[Step, ...]:
+        return self.table.close().steps
+
+    def observe(self) -> Observation:
+        table = self.table
+        return Observation(
+            state=table.ruleset.dump_state(table.state),
+            outcome=table.outcome().to_json(),
+            strikes=dict(table.strikes),
+            to_move=table.to_move().seats,
+            movement=table.movement,
+        )
+
+
+@dataclass
+class Report:
+    """The result of one scenario file: its mismatches (empty means it passed)."""
+
+    path: str
+    description: str = ""
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """Returns whether every expectation held."""
+        return not self.mismatches
+
+
+def load_scenario(path: Path) -> dict[str, Any]:
+    """Returns the parsed scenario file; raises ScenarioError naming what is wrong."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ScenarioError(f"{path}: cannot read scenario: {error}") from None
+    _check_keys(data, TOP_KEYS, {"description", "ruleset", "seats", "movements"}, str(path))
+    for i, movement in enumerate(data["movements"], 1):
+        _check_keys(movement, MOVEMENT_KEYS, set(), f"{path} movement {i}")
+        _check_keys(movement.get("expect", {}), EXPECT_KEYS, set(), f"{path} movement {i} expect")
+    _check_keys(data.get("expect", {}), EXPECT_KEYS, set(), f"{path} expect")
+    return dict(data)
+
+
+def run_scenario(path: Path, driver_factory: DriverFactory = TableDriver) -> Report:
+    """Plays one scenario file and returns its report."""
+    scenario = load_scenario(path)
+    report = Report(str(path), scenario["description"])
+    try:
+        driver = driver_factory(scenario)
+    except DrtsError as error:
+        report.mismatches.append(f"cannot set up the match: {error}")
+        return report
+    for number, movement in enumerate(scenario["movements"], 1):
+        where = f"movement entry {number}"
+        rejected = _submit_all(driver, movement.get("orders", {}))
+        steps = driver.close() if movement.get("close", True) else ()
+        expect = movement.get("expect", {})
+        report.mismatches += compare(where, expect, driver.observe(), steps, rejected)
+    final = scenario.get("expect", {})
+    report.mismatches += compare("end", final, driver.observe(), None, None)
+    return report
+
+
+def _submit_all(driver: Driver, orders: JSON) -> list[dict[str, JSON]]:
+    rejected = []
+    for seat, order in _arrivals(orders):
+        try:
+            driver.submit(seat, order)
+        except DrtsError as error:
+            rejected.append({"seat": seat, "order": order, "error": error.code,
+                             "reason": str(error)})
+    return rejected
+
+
+def _arrivals(orders: JSON) -> Iterator[tuple[int, JSON]]:
+    if isinstance(orders, Mapping):
+        for seat, texts in orders.items():
+            for text in texts if isinstance(texts, list) else [texts]:
+                yield int(seat), text
+    else:
+        for seat, text in orders:
+            yield int(seat), text
+
+
+def compare(
+    where: str,
+    expect: Mapping[str, JSON],
+    seen: Observation,
+    steps: Sequence[Step] | None,
+    rejected: list[dict[str, JSON]] | None,
+) -> list[str]:
+    """Returns one readable line per expectation of `expect` that `seen` does not meet."""
+    problems: list[str] = []
+    outcome = seen.outcome
+    if "state" in expect:
+        problems += [f"{where}: state{p}" for p in _partial_diff(expect["state"], seen.state)]
+    for key in ("scores", "team_scores"):
+        if key in expect:
+            problems += [f"{where}: {key}{p}" for p in _partial_diff(expect[key], outcome[key])]
+    for key in ("result", "winners", "winning_teams", "finished"):
+        if key in expect and expect[key] != outcome[key]:
+            problems.append(f"{where}: {key} expected {expect[key]!r}, got {outcome[key]!r}")
+    problems += _compare_clock(where, expect, seen)
+    if steps is not None:
+        problems += _compare_steps(where, expect, steps)
+    if rejected is not None:
+        problems += _compare_rejections(where, expect.get("rejected", []), rejected)
+    return problems
+
+
+def _compare_clock(where: str, expect: Mapping[str, JSON], seen: Observation) -> list[str]:
+    problems = []
+    if "strikes" in expect:
+        got = {str(seat): n for seat, n in seen.strikes.items()}
+        problems += [f"{where}: strikes{p}" for p in _partial_diff(expect["strikes"], got, 0)]
+    if "to_move" in expect and list(expect["to_move"]) != list(seen.to_move):
+        problems.append(f"{where}: to_move expected {expect['to_move']}, got {list(seen.to_move)}")
+    if "movement" in expect and expect["movement"] != seen.movement:
+        problems.append(f"{where}: movement expected {expect['movement']}, got {seen.movement}")
+    return problems
+
+
+def _compare_steps(where: str, expect: Mapping[str, JSON], steps: Sequence[Step]) -> list[str]:
+    problems = []
+    for wanted in expect.get("steps", []):
+        if not any(_step_matches(wanted, step) for step in steps):
+            listing = "; ".join(f"[{s.rule}] {s.text}" for s in steps) or "no steps"
+            problems.append(f"{where}: no step matches {wanted} (steps: {listing})")
+    for rule in expect.get("no_steps", []):
+        found = [s.text for s in steps if s.rule == rule]
+        if found:
+            problems.append(f"{where}: unexpected {rule} step(s): {found}")
+    return problems
+
+
+def _step_matches(wanted: Mapping[str, JSON], step: Step) -> bool:
+    return (
+        wanted["rule"] == step.rule
+        and wanted.get("text", "") in step.text
+        and not _partial_diff(wanted.get("data", {}), dict(step.data))
+    )
+
+
+def _compare_rejections(
+    where: str, wanted: list[Mapping[str, JSON]], got: list[dict[str, JSON]]
+) -> list[str]:
+    problems = []
+    for i in range(max(len(wanted), len(got))):
+        if i >= len(wanted):
+            problems.append(f"{where}: unexpected rejection {_rejection(got[i])}")
+        elif i >= len(got):
+            problems.append(f"{where}: expected a rejection {dict(wanted[i])}, none happened")
+        elif not _rejection_matches(wanted[i], got[i]):
+            problems.append(f"{where}: expected rejection {dict(wanted[i])}, "
+                            f"got {_rejection(got[i])}")
+    return problems
+
+
+def _rejection_matches(wanted: Mapping[str, JSON], got: Mapping[str, JSON]) -> bool:
+    return (
+        int(wanted.get("seat", got["seat"])) == got["seat"]
+        and wanted.get("error", got["error"]) == got["error"]
+        and str(wanted.get("reason", "")) in str(got["reason"])
+    )
+
+
+def _rejection(got: Mapping[str, JSON]) -> str:
+    return f"seat {got['seat']} order {got['order']!r}: {got['error']}: {got['reason']}"
+
+
+def _partial_diff(wanted: JSON, got: JSON, missing: JSON = None) -> list[str]:
+    """Returns the paths where `got` differs from the partial `wanted` (objects recurse)."""
+    if isinstance(wanted, Mapping) and isinstance(got, Mapping):
+        problems = []
+        for key, value in wanted.items():
+            if key not in got and missing is None:
+                problems.append(f".{key} expected {value!r}, missing")
+                continue
+            inner = got.get(key, missing)
+            problems += [f".{key}{p}" for p in _partial_diff(value, inner, missing)]
+        return problems
+    return [] if wanted == got else [f" expected {wanted!r}, got {got!r}"]
+
+
+def _check_keys(data: JSON, allowed: set[str], required: set[str], where: str) -> None:
+    if not isinstance(data, Mapping):
+        raise ScenarioError(f"{where}: expected a JSON object")
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise ScenarioError(f"{where}: unknown key(s) {', '.join(unknown)}")
+    absent = sorted(required - set(data))
+    if absent:
+        raise ScenarioError(f"{where}: missing key(s) {', '.join(absent)}")
