@@ -38,6 +38,13 @@ class Rng:
         self._value = int.from_bytes(hashlib.sha256(material).digest()[:8], "big")
         self.draws = 0
 
+    @classmethod
+    def from_u64(cls, value: int) -> Rng:
+        """Returns a stream whose 64-bit start value is `value` (for published test vectors)."""
+        rng = cls("", 0)
+        rng._value = value & _MASK
+        return rng
+
     def next_u64(self) -> int:
         """Returns the next 64-bit unsigned integer of the stream."""
         self._value = (self._value + _GOLDEN) & _MASK

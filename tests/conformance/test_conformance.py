@@ -1,0 +1,97 @@
+"""The conformance suite: every registered ruleset keeps the contract (DESIGN.md).
+
+Random legal playouts end; dump/load round-trips; resolve is deterministic;
+what silence means is a legal resolution in every movement; orders
+round-trip through their text and JSON forms.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import InvalidConfigError
+from domain.rules.contract import Result, Silence, canonical_json
+from domain.rules.registry import REGISTRY
+from domain.rules.rng import Rng
+from tests.conformance.playout import fork, new_table, playout, submit_random_orders
+
+RULESETS = [REGISTRY[name] for name in sorted(REGISTRY)]
+SEEDS = [f"conformance-{n}" for n in range(12)]
+
+pytestmark = pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+
+
+def test_the_registry_is_not_empty(ruleset):
+    assert ruleset.info.name in REGISTRY
+
+
+def test_random_legal_playouts_finish_with_a_result(ruleset):
+    for seed in SEEDS:
+        final = list(playout(ruleset, seed))[-1]
+        outcome = final.outcome()
+        assert outcome.result in (Result.WIN, Result.DRAW, Result.NO_WINNER)
+        assert final.to_move().seats == ()
+
+
+def test_every_visited_state_round_trips_through_dump_and_load(ruleset):
+    for table in playout(ruleset, SEEDS[0]):
+        dumped = ruleset.dump_state(table.state)
+        assert ruleset.load_state(dumped) == table.state
+        assert canonical_json(ruleset.dump_state(ruleset.load_state(dumped))) == canonical_json(
+            dumped
+        )
+
+
+def test_resolve_is_deterministic(ruleset):
+    for table in playout(ruleset, SEEDS[1]):
+        submit_random_orders(table, "determinism")
+        first, second = fork(table), fork(table)
+        one, two = first.close(), second.close()
+        assert [s.to_json() for s in one.steps] == [s.to_json() for s in two.steps]
+        assert canonical_json(ruleset.dump_state(first.state)) == canonical_json(
+            ruleset.dump_state(second.state)
+        )
+
+
+def test_silence_is_a_legal_resolution_in_every_movement(ruleset):
+    for table in playout(ruleset, SEEDS[2]):
+        silent = fork(table)
+        movement = silent.movement
+        policy = silent.to_move().policy
+        for _ in range(max(policy.max_strikes, 1) + 1):
+            passed = silent.pass_deadline()
+            if passed.resolution is not None:
+                break
+            assert policy.silence is Silence.STRIKE and passed.extension_seconds >= 0
+        assert silent.movement == movement + 1, f"silence did not close movement {movement}"
+        ruleset.load_state(ruleset.dump_state(silent.state))
+
+
+def test_random_orders_are_legal_and_round_trip_through_text_and_json(ruleset):
+    for table in playout(ruleset, SEEDS[3]):
+        rng = Rng("orders", table.movement)
+        for seat in table.to_move().seats:
+            order = ruleset.random_order(table.state, seat, rng)
+            ruleset.check_order(table.state, seat, order)
+            assert ruleset.parse_order(ruleset.format_order(order)) == order
+            assert ruleset.parse_order(ruleset.dump_order(order)) == order
+
+
+def test_outcome_scores_every_seat(ruleset):
+    table = new_table(ruleset, SEEDS[4])
+    assert sorted(table.outcome().scores) == list(range(1, ruleset.info.max_seats + 1))
+
+
+def test_default_config_validates_to_the_declared_defaults(ruleset):
+    assert ruleset.validate_config({}) == ruleset.info.defaults()
+
+
+def test_an_unknown_config_option_is_rejected_by_name(ruleset):
+    with pytest.raises(InvalidConfigError, match="no_such_option"):
+        ruleset.validate_config({"no_such_option": 1})
+
+
+def test_views_are_json(ruleset):
+    table = new_table(ruleset, SEEDS[5])
+    for seat in (None, *range(1, ruleset.info.max_seats + 1)):
+        canonical_json(ruleset.view(table.state, seat))

@@ -1,0 +1,15 @@
+"""Every scenario file under tests/scenarios/ plays and meets its expectations."""
+
+from pathlib import Path
+
+import pytest
+
+from service.scenarios import run_scenario
+
+FILES = sorted(Path(__file__).parent.glob("*/*.json"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_scenario(path):
+    report = run_scenario(path)
+    assert report.passed, "\n".join([report.description, *report.mismatches])
