@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.rules.registry import REGISTRY  # noqa: E402
-from domain.rules.rng import Rng  # noqa: E402
-from tests.conformance.playout import fork, playout, submit_random_orders  # noqa: E402
+from domain.rules.registry import REGISTRY
+from domain.rules.rng import Rng
+from tests.conformance.playout import fork, playout, submit_random_orders
 
 
 def playouts_per_second(ruleset, seconds: float) -> tuple[float, int]:
