@@ -1,0 +1,109 @@
+"""One error table for the whole API, and DESIGN.md's JSON error shape.
+
+Every error response is `{"code": "<stable_snake_case>", "status": <int>,
+"message": "...", "details": {...}}`. Domain and service exceptions map to a
+status through `STATUS_BY_ERROR` (the first matching class wins); their
+`code` attribute is the stable code. Anything unmapped is a bug: a 500 with
+code `internal_error`, logged with its traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, current_app, jsonify
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
+
+from domain import errors as domain_errors
+
+# Order matters: subclasses before their bases.
+STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
+    (domain_errors.InvalidOrderError, 422),
+    (domain_errors.IllegalOrderError, 422),
+    (domain_errors.InvalidConfigError, 422),
+    (domain_errors.UnknownRulesetError, 422),
+    (domain_errors.MovementClosedError, 409),
+    (domain_errors.SeatTakenError, 409),
+    (domain_errors.NotYourSeatError, 403),
+    (domain_errors.DrtsError, 422),
+)
+
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    429: "too_many_requests",
+}
+
+
+class ErrorSchema(ma.Schema):
+    """The JSON error shape (documentation only)."""
+
+    code = ma.fields.String(required=True, metadata={"description": "stable snake_case code"})
+    status = ma.fields.Integer(required=True, metadata={"description": "HTTP status"})
+    message = ma.fields.String(required=True, metadata={"description": "what is wrong"})
+    details = ma.fields.Dict(required=True, metadata={"description": "structured details"})
+
+
+def error_body(code: str, status: int, message: str, details: dict[str, Any] | None = None
+               ) -> dict[str, Any]:
+    """Returns the error payload in the one shape of the API."""
+    return {"code": code, "status": status, "message": message, "details": details or {}}
+
+
+def http_error_payload(error: HTTPException) -> tuple[dict[str, Any], int]:
+    """Returns the payload and status for a werkzeug or flask-smorest HTTP error."""
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    code = data.get("code") or HTTP_CODES.get(status, "http_error")
+    message = data.get("message") or error.description or error.name
+    details = data.get("details") or {}
+    if "messages" in data:  # webargs validation errors, keyed by location then field
+        details = {"fields": data["messages"]}
+        message = "the request is invalid: " + _summary(data["messages"])
+    return error_body(code, status, message, details), status
+
+
+def _summary(messages: dict[str, Any]) -> str:
+    parts = []
+    for location, fields in messages.items():
+        if isinstance(fields, dict):
+            parts += [f"{location}.{name}: {_first(text)}" for name, text in fields.items()]
+        else:
+            parts.append(f"{location}: {_first(fields)}")
+    return "; ".join(parts)
+
+
+def _first(text: Any) -> str:
+    while isinstance(text, (list, dict)) and text:
+        text = text[0] if isinstance(text, list) else next(iter(text.values()))
+    return str(text)
+
+
+def handle_domain_error(error: Exception) -> ResponseReturnValue:
+    """Returns the JSON error for a domain or service exception, by the error table."""
+    status = next(s for cls, s in STATUS_BY_ERROR if isinstance(error, cls))
+    code = getattr(error, "code", "error")
+    return jsonify(error_body(code, status, str(error))), status
+
+
+def handle_unexpected(error: Exception) -> ResponseReturnValue:
+    """Returns a 500 for an unmapped exception and logs it: a 500 is always a bug."""
+    current_app.logger.exception("unhandled error", exc_info=error)
+    return jsonify(error_body("internal_error", 500, "internal error")), 500
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Registers the error table's handlers on the app."""
+    app.register_error_handler(domain_errors.DrtsError, handle_domain_error)
+    for cls, _ in STATUS_BY_ERROR:
+        if not issubclass(cls, domain_errors.DrtsError):
+            app.register_error_handler(cls, handle_domain_error)
