@@ -1,0 +1,111 @@
+"""District War orders: a placement (`d4`) or the DMO's choice of who places first (`first 1`).
+
+Text forms, case-insensitive, surrounding whitespace ignored:
+
+- `d4` or `place d4`: a troop on column d, row 4 (row 1 is the top row, DW-1);
+- `first 1` or `first seat 1`: the DMO's choice that seat 1 places first (DW-2).
+
+JSON forms: `{"place": "d4"}` and `{"first": 1}`; a text starting with `{` is
+read as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from domain.errors import InvalidOrderError
+from domain.rules.contract import JSON
+from domain.rules.district_war.board import COLUMNS, SIDE
+
+_PLACE = re.compile(r"(?:place\s+)?([a-z])(\d+)")
+_FIRST = re.compile(r"first\s+(?:seat\s+)?(\S+)")
+_EXAMPLES = "a cell such as 'd4' (column a-g, row 1-7) or the DMO's choice such as 'first 1'"
+
+
+@dataclass(frozen=True)
+class Place:
+    """An order to place a troop on a cell (DW-3)."""
+
+    cell: str
+
+
+@dataclass(frozen=True)
+class ChooseFirst:
+    """The DMO's order naming the seat that places first (DW-2)."""
+
+    seat: int
+
+
+Order = Place | ChooseFirst
+
+
+def parse_order(text_or_json: str | Mapping[str, JSON]) -> Order:
+    """Returns the order a text or JSON form describes; raises InvalidOrderError saying why not."""
+    if isinstance(text_or_json, Mapping):
+        return _from_json(text_or_json)
+    if not isinstance(text_or_json, str):
+        raise InvalidOrderError(f"an order is a text or a JSON object, got {text_or_json!r}")
+    text = " ".join(text_or_json.split()).lower()
+    if text.startswith("{"):
+        return _from_json(_json_object(text_or_json))
+    if not text:
+        raise InvalidOrderError(f"empty order: send {_EXAMPLES}")
+    if match := _PLACE.fullmatch(text):
+        return Place(_cell(match[1], match[2]))
+    if match := _FIRST.fullmatch(text):
+        return ChooseFirst(_seat(match[1]))
+    raise InvalidOrderError(f"cannot read order {text_or_json.strip()!r}: send {_EXAMPLES}")
+
+
+def format_order(order: Order) -> str:
+    """Returns the canonical text of an order (`d4`, `first 1`)."""
+    if isinstance(order, Place):
+        return order.cell
+    return f"first {order.seat}"
+
+
+def dump_order(order: Order) -> JSON:
+    """Returns the JSON form of an order (`{"place": "d4"}`, `{"first": 1}`)."""
+    if isinstance(order, Place):
+        return {"place": order.cell}
+    return {"first": order.seat}
+
+
+def _json_object(text: str) -> Mapping[str, JSON]:
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise InvalidOrderError(f"order is not valid JSON ({error}): {text.strip()!r}") from None
+    if not isinstance(value, dict):
+        raise InvalidOrderError(f"a JSON order is an object, got {text.strip()!r}")
+    return value
+
+
+def _from_json(value: Mapping[str, JSON]) -> Order:
+    if set(value) == {"place"} and isinstance(value["place"], str):
+        cell = value["place"].strip().lower()
+        if match := re.fullmatch(r"([a-z])(\d+)", cell):
+            return Place(_cell(match[1], match[2]))
+        raise InvalidOrderError(f"cannot read cell {value['place']!r}: send {_EXAMPLES}")
+    if set(value) == {"first"} and isinstance(value["first"], int | str):
+        return ChooseFirst(_seat(str(value["first"])))
+    raise InvalidOrderError(
+        f'a JSON order is {{"place": "d4"}} or {{"first": 1}}, got {dict(value)!r}'
+    )
+
+
+def _cell(column: str, row: str) -> str:
+    if column not in COLUMNS:
+        raise InvalidOrderError(f"no column {column!r} on the board: columns are a-g")
+    if not 1 <= int(row) <= SIDE:
+        raise InvalidOrderError(f"no row {row} on the board: rows are 1-7, 1 at the top")
+    return f"{column}{int(row)}"
+
+
+def _seat(text: str) -> int:
+    if text not in ("1", "2"):
+        raise InvalidOrderError(f"no seat {text!r} to place first: District War has seats 1 and 2")
+    return int(text)
