@@ -58,3 +58,27 @@ class SeatTakenError(DrtsError):
     """Raised when a seat is joined twice or the match has no free seat."""
 
     code = "seat_taken"
+
+
+class InvalidTokenError(DrtsError):
+    """Raised when a seat or referee token matches no holder in the match."""
+
+    code = "invalid_token"
+
+
+class MatchNotStartedError(DrtsError):
+    """Raised when a match that has not started is asked to play (order, resolve)."""
+
+    code = "match_not_started"
+
+
+class MatchAlreadyStartedError(DrtsError):
+    """Raised when a started match is asked to seat a player or to start again."""
+
+    code = "match_already_started"
+
+
+class NotEnoughSeatsError(DrtsError):
+    """Raised when a match is started before enough seats have joined."""
+
+    code = "not_enough_seats"

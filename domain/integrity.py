@@ -1,0 +1,136 @@
+"""Integrity of a match's event log: the hash chain, receipt digests, commitments.
+
+docs/integrity.md states these definitions for outside tools; this module is
+the reference implementation, and `first_broken_link` verifies exactly the
+public JSON form of the events that the service lists.
+
+- The public form of an event is `{"type", "version", "timestamp", "data",
+  "chain"}` and, once revealed, `"sealed"`.
+- Its body is the same object without `chain` and `sealed`.
+- `chain(v) = SHA-256(ascii(chain(v-1)) || canonical_json(body(v)))` in
+  lower-case hex, with `chain(0)` = the match id as `str(UUID)`.
+- An event whose data holds `state` and `state_hash` must satisfy
+  `state_hash = SHA-256(canonical_json(state))`.
+- A sealed value is bound by a digest in its event's data: an order by
+  `digest = SHA-256(ascii(salt) || canonical_json(order))`, the seed by
+  `seed_commitment = SHA-256(utf8(seed))`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from uuid import UUID
+
+from domain.rules.contract import JSON, canonical_json, state_hash
+
+BODY_KEYS = ("type", "version", "timestamp", "data")
+
+
+@dataclass(frozen=True)
+class BrokenLink:
+    """The first event of a log that fails verification, and why."""
+
+    version: int
+    type: str
+    reason: str
+
+
+def normalized(value: object) -> JSON:
+    """Returns a value as it comes back from the event store (tuples as lists)."""
+    if isinstance(value, Mapping):
+        return {_key(k): normalized(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [normalized(v) for v in value]
+    if isinstance(value, datetime | UUID | str | int | float) or value is None:
+        return value
+    raise TypeError(f"not JSON-native: {value!r} ({type(value).__name__})")
+
+
+def jsonable(value: object) -> JSON:
+    """Returns the JSON form used for hashing: datetimes as ISO 8601, UUIDs as strings."""
+    if isinstance(value, datetime):
+        return iso(value)
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {_key(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def iso(moment: datetime) -> str:
+    """Returns an aware UTC instant as `datetime.isoformat()` (e.g. 2026-01-01T00:00:00+00:00)."""
+    if moment.tzinfo is None or moment.utcoffset() != UTC.utcoffset(moment):
+        raise ValueError(f"times must be aware UTC instants, got {moment!r}")
+    return moment.isoformat()
+
+
+def event_body(
+    type_name: str, version: int, timestamp: datetime, data: Mapping[str, object]
+) -> JSON:
+    """Returns the body of an event: what its chain link hashes."""
+    return {"type": type_name, "version": version, "timestamp": iso(timestamp),
+            "data": jsonable(data)}
+
+
+def genesis(match_id: UUID) -> str:
+    """Returns the chain value before a match's first event: its id as `str(UUID)`."""
+    return str(match_id)
+
+
+def next_chain(previous: str, body: JSON) -> str:
+    """Returns the chain of an event from the previous chain and the event's body."""
+    return hashlib.sha256(previous.encode("ascii") + canonical_json(body)).hexdigest()
+
+
+def receipt_digest(salt: str, order: JSON) -> str:
+    """Returns the receipt digest of an order: SHA-256 of the salt then the canonical order."""
+    return hashlib.sha256(salt.encode("ascii") + canonical_json(order)).hexdigest()
+
+
+def commitment(secret: str) -> str:
+    """Returns the SHA-256 hex digest of a secret's UTF-8 bytes (seed commitment, token hash)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def first_broken_link(match_id: UUID, items: Iterable[Mapping[str, JSON]]) -> BrokenLink | None:
+    """Returns the first event of a listing that breaks the chain or a seal; None if sound."""
+    previous = genesis(match_id)
+    expected_version = 1
+    for item in items:
+        version, type_name = item.get("version", expected_version), str(item.get("type"))
+        if version != expected_version:
+            return BrokenLink(expected_version, type_name, f"expected version {expected_version}, "
+                                                           f"found {version}")
+        body = {key: item.get(key) for key in BODY_KEYS}
+        chain = next_chain(previous, body)
+        if chain != item.get("chain"):
+            return BrokenLink(version, type_name, f"chain mismatch: recomputed {chain}, "
+                                                  f"stored {item.get('chain')}")
+        problem = content_problem(item)
+        if problem:
+            return BrokenLink(version, type_name, problem)
+        previous, expected_version = chain, expected_version + 1
+    return None
+
+
+def content_problem(item: Mapping[str, JSON]) -> str | None:
+    """Returns why an event contradicts itself (a seal or a state hash); None if it does not."""
+    sealed, data = item.get("sealed") or {}, item.get("data") or {}
+    if "state_hash" in data and state_hash(data.get("state")) != data["state_hash"]:
+        return "the state does not match its state_hash"
+    if "seed" in sealed and commitment(sealed["seed"]) != data.get("seed_commitment"):
+        return "the sealed seed does not match the seed commitment"
+    if "order" in sealed and receipt_digest(sealed["salt"], sealed["order"]) != data.get("digest"):
+        return "the sealed order and salt do not match the receipt digest"
+    return None
+
+
+def _key(key: object) -> str:
+    if not isinstance(key, str):
+        raise TypeError(f"object keys must be strings, got {key!r}")
+    return key

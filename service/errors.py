@@ -1,0 +1,24 @@
+"""Errors of the service layer: lookups and wiring (STYLE.md, Errors).
+
+Library errors are wrapped `from None`; every message names the offending value.
+"""
+
+from domain.errors import DrtsError
+
+
+class MatchNotFoundError(DrtsError, LookupError):
+    """Raised when no match has the given id."""
+
+    code = "match_not_found"
+
+
+class MovementNotFoundError(DrtsError, LookupError):
+    """Raised when a match has no such movement or step (yet)."""
+
+    code = "movement_not_found"
+
+
+class ConcurrentWriteError(DrtsError):
+    """Raised when a command kept losing races for the same match and gave up."""
+
+    code = "concurrent_write"

@@ -1,0 +1,96 @@
+"""Settings: the one place that reads the environment for persistence.
+
+`DRTS_DATABASE_URL` chooses the event store:
+
+- unset or empty: an SQLite file `drts.sqlite` in the working directory;
+- `sqlite:///relative/path.sqlite` or `sqlite:////absolute/path.sqlite`: that file;
+- `postgresql://user[:password]@host[:port]/dbname[?schema=name]` (also
+  `postgres://` and `postgresql+psycopg://`): PostgreSQL through psycopg 3;
+- `memory://`: in memory, for quick experiments (lost at exit).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+DATABASE_URL_VARIABLE = "DRTS_DATABASE_URL"
+DEFAULT_SQLITE_FILE = "drts.sqlite"
+COMPRESSOR = "eventsourcing.compressor:ZlibCompressor"
+
+
+class SettingsError(ValueError):
+    """Raised when DRTS_DATABASE_URL is not a URL drts can use."""
+
+    code = "invalid_settings"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The service's settings; `event_store_env` is what the Matches application needs."""
+
+    database_url: str
+
+    @property
+    def backend(self) -> str:
+        """Returns "sqlite", "postgres" or "memory"."""
+        scheme = urlsplit(self.database_url).scheme.split("+")[0]
+        if scheme in ("postgresql", "postgres"):
+            return "postgres"
+        if scheme in ("sqlite", "memory"):
+            return scheme
+        raise SettingsError(f"{DATABASE_URL_VARIABLE}={self.database_url!r}: use sqlite:///path, "
+                            "postgresql://user@host:port/db or memory://")
+
+    def event_store_env(self, compress: bool = True) -> dict[str, str]:
+        """Returns the eventsourcing environment for this database."""
+        env = {"COMPRESSOR_TOPIC": COMPRESSOR} if compress else {}
+        if self.backend == "memory":
+            return {**env, "PERSISTENCE_MODULE": "eventsourcing.popo"}
+        if self.backend == "sqlite":
+            return {**env, "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                    "SQLITE_DBNAME": str(sqlite_path(self.database_url)),
+                    "SQLITE_LOCK_TIMEOUT": "10"}
+        return {**env, **postgres_env(self.database_url)}
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """Returns the settings read from the environment (os.environ by default)."""
+    environ = os.environ if environ is None else environ
+    url = environ.get(DATABASE_URL_VARIABLE, "").strip()
+    return Settings(url or f"sqlite:///{DEFAULT_SQLITE_FILE}")
+
+
+def sqlite_path(url: str) -> Path:
+    """Returns the file of an sqlite:/// URL (relative paths are from the working directory)."""
+    path = unquote(urlsplit(url).path)
+    if not path or path == "/":
+        raise SettingsError(f"{url!r} names no SQLite file: use sqlite:///drts.sqlite")
+    return Path(path[1:])  # sqlite:///rel/x -> rel/x, sqlite:////abs/x -> /abs/x
+
+
+def postgres_env(url: str) -> dict[str, str]:
+    """Returns eventsourcing's POSTGRES_* settings for a postgresql:// URL."""
+    parts = urlsplit(url)
+    dbname = unquote(parts.path.lstrip("/"))
+    if not parts.hostname or not dbname:
+        raise SettingsError(f"{url!r} needs a host and a database: postgresql://user@host/db")
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": dbname,
+        "POSTGRES_HOST": parts.hostname,
+        "POSTGRES_PORT": str(parts.port or 5432),
+        "POSTGRES_USER": unquote(parts.username or "postgres"),
+        "POSTGRES_PASSWORD": unquote(parts.password or ""),
+        "POSTGRES_LOCK_TIMEOUT": "5",
+        "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "5",
+        "POSTGRES_POOL_SIZE": "4",
+        "POSTGRES_CONNECT_TIMEOUT": "10",
+    }
+    schema = parse_qs(parts.query).get("schema")
+    if schema:
+        env["POSTGRES_SCHEMA"] = schema[0]
+    return env

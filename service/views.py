@@ -1,0 +1,198 @@
+"""Reads of a match: summary, state at any movement and step, scores, the event log
+(with its secrecy), replay and chain verification. Nothing here runs the rules'
+resolution: states come from folding the stored events.
+
+Secrecy of the event log (docs/integrity.md): an event's `sealed` field (the
+seed; an order and its salt) is shown only once revealed — the seed when the
+match finishes, an order when its movement closes — except to the seat that
+sent the order and to the referee, whose look at unrevealed secrets is
+recorded as a SecretViewed event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
+from domain.match import Match, event_data
+from domain.rules.contract import JSON
+from service.errors import MatchNotFoundError, MovementNotFoundError
+
+if TYPE_CHECKING:
+    from service.matches import Matches
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: the referee, a seat, or anyone (neither)."""
+
+    referee: bool = False
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """The result of verifying a match's chain: sound, or the first broken event."""
+
+    match_id: UUID
+    events: int
+    head: str | None
+    broken: BrokenLink | None
+
+    @property
+    def ok(self) -> bool:
+        """Returns whether every event verified."""
+        return self.broken is None
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One resolved movement as replayed: its steps, state hash and outcome."""
+
+    movement: int
+    version: int
+    steps: tuple[JSON, ...]
+    state_hash: str
+    outcome: JSON
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """A replay from the first event: the frames, and whether it agrees with the store."""
+
+    match_id: UUID
+    events: int
+    frames: tuple[Frame, ...]
+    state: JSON
+    agrees: bool
+
+
+def viewer_of(match: Match, token_hash: str | None) -> Viewer:
+    """Returns who holds the token (raises InvalidTokenError for an unknown one)."""
+    if token_hash is None:
+        return Viewer()
+    if match.is_referee(token_hash):
+        return Viewer(referee=True)
+    return Viewer(seat=match.seat_of(token_hash))
+
+
+def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
+    """Returns an event in its public JSON form (docs/integrity.md)."""
+    item: dict[str, JSON] = {
+        "type": type(domain_event).__name__,
+        "version": domain_event.originator_version,
+        "timestamp": iso(domain_event.timestamp),
+        "data": jsonable(event_data(domain_event)),
+        "chain": getattr(domain_event, "chain", None),
+    }
+    sealed = getattr(domain_event, "sealed", None)
+    if with_sealed and sealed:
+        item["sealed"] = jsonable(sealed)
+    return item
+
+
+def summary(match: Match) -> dict[str, JSON]:
+    """Returns the public summary of a match: ruleset, seats, status, clock, outcome."""
+    to_move: list[int] = []
+    if match.is_open():
+        to_move = list(match.rules().to_move(match.rules().load_state(match.state)).seats)
+    status = "finished" if match.finished else "started" if match.started else "open"
+    return {
+        "match_id": str(match.id), "ruleset": match.ruleset,
+        "ruleset_version": match.ruleset_version, "config": match.config,
+        "seats": [{"seat": s["seat"], "name": s["name"]} for s in match.seats],
+        "seat_limits": match.seat_limits, "status": status, "movement": match.movement,
+        "deadline": None if match.deadline is None else iso(match.deadline),
+        "to_move": to_move, "strikes": match.strikes, "eliminated": match.eliminated,
+        "outcome": match.outcome, "seed_commitment": match.seed_commitment,
+        "version": match.version, "chain": match.chain,
+    }
+
+
+def event_log(app: Matches, match: Match, viewer: Viewer, after: int = 0) -> list[dict[str, JSON]]:
+    """Returns the match's events after version `after`, sealed values shown as allowed."""
+    items, peeked = [], False
+    for domain_event in app.events.get(match.id, gt=after or None):
+        public = _is_revealed(match, domain_event)
+        own = viewer.seat is not None and getattr(domain_event, "seat", None) == viewer.seat
+        items.append(public_item(domain_event, public or own or viewer.referee))
+        peeked |= viewer.referee and not public and bool(getattr(domain_event, "sealed", None))
+    if peeked:
+        app.note_secret_viewed(match.id, "event log with sealed values")
+    return items
+
+
+def version_at(match: Match, movement: int | None, step: int | None) -> int:
+    """Returns the version at which `movement` was open, or at its `step`-th resolution step."""
+    if movement is None:
+        return match.version
+    entry = match.movements.get(str(movement))
+    if entry is None:
+        raise MovementNotFoundError(f"match {match.id} has no movement {movement} "
+                                    f"(movements so far: 1..{match.movement or 0})")
+    if not step:
+        return int(entry["opened"])
+    if not 0 < step <= len(entry["steps"]):
+        raise MovementNotFoundError(f"movement {movement} of match {match.id} has no step "
+                                    f"{step} (it has {len(entry['steps'])})")
+    return int(entry["steps"][step - 1])
+
+
+def state_view(past: Match, viewer: Viewer) -> JSON:
+    """Returns the state of a (past) match as the viewer may see it."""
+    if viewer.referee:
+        return past.state
+    ruleset = past.rules()
+    return ruleset.view(ruleset.load_state(past.state), viewer.seat)
+
+
+def pending_orders(match: Match, seat: int) -> list[dict[str, JSON]]:
+    """Returns a seat's own orders in the open movement, content included."""
+    return [{"movement": match.movement, "order": p["order"], "digest": p["digest"],
+             "received_at": iso(p["received_at"]), "source": p["source"],
+             "message_id": p["message_id"]}
+            for p in match.pending if p["seat"] == seat]
+
+
+def replay(app: Matches, match_id: UUID) -> ReplayReport:
+    """Folds every stored event from the first (no snapshot) and checks it against the store."""
+    folded: Any = None
+    frames, count = [], 0
+    stored_events: list[Any] = list(app.events.get(match_id))
+    for domain_event in stored_events:
+        folded, count = domain_event.mutate(folded), count + 1
+        if isinstance(domain_event, Match.MovementResolved):
+            frames.append(Frame(domain_event.movement, domain_event.originator_version,
+                                tuple(folded.steps), domain_event.state_hash, folded.outcome))
+    stored = app.get_match(match_id)
+    return ReplayReport(match_id, count, tuple(frames), folded.state, folded == stored)
+
+
+def verify(app: Matches, match_id: UUID) -> ChainReport:
+    """Recomputes the chain and the seals over the stored rows; names the first bad event."""
+    items: list[dict[str, JSON]] = []
+    unreadable = None
+    rows = app.recorder.select_events(match_id)
+    if not rows:
+        raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
+    for stored in rows:
+        try:
+            items.append(public_item(app.mapper.to_domain_event(stored), with_sealed=True))
+        except Exception as error:  # a tampered row may not even decode
+            type_name = stored.topic.rpartition(".")[2]
+            unreadable = BrokenLink(stored.originator_version, type_name,
+                                    f"cannot be read: {type(error).__name__}: {error}")
+            break
+    broken = first_broken_link(match_id, items) or unreadable
+    head = items[-1]["chain"] if items and broken is None else None
+    return ChainReport(match_id, len(items) + (unreadable is not None), head, broken)
+
+
+def _is_revealed(match: Match, domain_event: Any) -> bool:
+    if isinstance(domain_event, Match.Created):
+        return match.finished
+    if isinstance(domain_event, Match.OrderSubmitted):
+        return "closed" in match.movements.get(str(domain_event.movement), {})
+    return True
