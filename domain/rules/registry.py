@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import UnknownRulesetError
-from domain.rules import district_war
+from domain.rules import district_war, drts_team23
 from domain.rules.contract import Ruleset
 
-_RULESETS: tuple[Ruleset[Any, Any], ...] = (district_war.RULESET,)
+_RULESETS: tuple[Ruleset[Any, Any], ...] = (district_war.RULESET, drts_team23.RULESET)
 
 REGISTRY: dict[str, Ruleset[Any, Any]] = {ruleset.info.name: ruleset for ruleset in _RULESETS}
 

@@ -1,0 +1,75 @@
+"""Benchmark: median time to resolve one full DRTS Team 23 movement (8 seats, 16 operations).
+
+Plays random matches from the start position; in every movement each seat
+that can sends two operations on two different pieces (moves or recoveries
+drawn among the legal ones, holds only when a piece has nothing else), and
+times `RULESET.resolve` alone. Prints the median and other figures; never
+fails. Run: .venv/bin/python bench/bench_drts_team23.py [matches]
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domain.rules.drts_team23 import RULESET
+from domain.rules.drts_team23.moves import legal_operations
+from domain.rules.drts_team23.orders import Action, Order
+from domain.rules.drts_team23.state import KINDS, TEAMS, State, occupancy
+from domain.rules.rng import Rng
+
+
+def full_order(state: State, seat: int, rng: Rng) -> Order:
+    """Returns a legal order of two operations, preferring moves and recoveries to holds."""
+    squares = occupancy(state.pieces)
+    options = {}
+    for kind in KINDS:
+        legal = legal_operations(state, squares, seat, kind)
+        active = [op for op in legal if op.action is not Action.HOLD]
+        if legal:
+            options[kind] = active or legal
+    kinds = rng.sample(sorted(options), min(2, len(options)))
+    operations = tuple(rng.choice(options[kind]) for kind in kinds)
+    requests = [team for team in TEAMS if team is not state.seat(seat).team]
+    team = rng.choice(requests) if rng.chance(1, 4) else None
+    return Order(operations, team)
+
+
+def bench(matches: int) -> list[float]:
+    """Returns the resolve times in seconds of every movement of `matches` random matches."""
+    timings: list[float] = []
+    for match in range(matches):
+        seed = f"bench-{match}"
+        state = RULESET.initial_state(RULESET.validate_config({}), 8, Rng(seed, 0))
+        while not RULESET.outcome(state).finished:
+            movement = state.movement
+            orders = [
+                (seat, full_order(state, seat, Rng(seed, movement, f"seat-{seat}")))
+                for seat in RULESET.to_move(state).seats
+            ]
+            start = time.perf_counter()
+            state, _ = RULESET.resolve(state, orders, Rng(seed, movement))
+            timings.append(time.perf_counter() - start)
+    return timings
+
+
+def main() -> None:
+    """Prints the median, quartiles and 95th percentile of the resolve times."""
+    matches = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    timings = sorted(bench(matches))
+    ops = "8 seats, up to 16 operations"
+    quartiles = statistics.quantiles(timings, n=20)
+    print(f"drts_team23 resolve, {len(timings)} movements of {matches} matches ({ops}):")
+    print(f"  median {statistics.median(timings) * 1e6:.0f} us")
+    print(
+        f"  p25 {quartiles[4] * 1e6:.0f} us, p75 {quartiles[14] * 1e6:.0f} us, "
+        f"p95 {quartiles[18] * 1e6:.0f} us, max {timings[-1] * 1e6:.0f} us"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""DRTS Team 23 (`drts_team23`), part 1: the match without items.
+
+Source text: rules/drts_team23.txt beside DESIGN.md; binding rulings
+DRTS-1..DRTS-22 (rules/DECISIONS.md). This version applies DRTS-1 to
+DRTS-10 and DRTS-18 to DRTS-22; the items of DRTS-11 to DRTS-17 (Stars,
+DeathStars, Blackholes, Generators, Meetings) are not part of it: their
+invocation words are refused, each seat's item stock (DRTS-21) is kept
+untouched, and resolution keeps the text's step order 0..9 with the item
+steps empty. The rules as implemented: docs/games/drts_team23.md.
+
+One module per concern: `board` (DRTS-1, DRTS-3, DRTS-18 areas), `config`,
+`state`, `orders` (syntax), `moves` (DRTS-4, DRTS-6, DRTS-7, DRTS-18),
+`battle` (DRTS-7, DRTS-9), `scoring` (DRTS-10, DRTS-20), `teams` (DRTS-19),
+`resolve` (DRTS-5), `codec` (state JSON) and `ruleset` (the contract).
+"""
+
+from domain.rules.drts_team23.ruleset import RULESET
+
+__all__ = ["RULESET"]

@@ -1,0 +1,218 @@
+"""Operations of DRTS Team 23: legality (DRTS-4, DRTS-6, DRTS-7, DRTS-18) and application.
+
+Every operation is judged against the state at the start of the movement
+(DRTS-5), with the teams of that moment: "own or ally" means the same side
+(team, or the seat itself while teamless), "enemy" a different side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from enum import StrEnum
+
+from domain.errors import IllegalOrderError
+from domain.rules.contract import JSON, Step
+from domain.rules.drts_team23.battle import can_capture
+from domain.rules.drts_team23.board import (
+    DIAGONAL,
+    ORTHOGONAL,
+    is_diagonal_step,
+    is_orthogonal_step,
+    recovery_squares,
+)
+from domain.rules.drts_team23.orders import Action, Operation, Order, format_operation
+from domain.rules.drts_team23.scoring import is_finished
+from domain.rules.drts_team23.state import SEATS, Kind, Piece, State, occupancy, piece_index
+
+MAX_OPERATIONS = 2  # DRTS-4
+Squares = Mapping[int, Sequence[int]]  # occupancy: square -> piece indices
+
+
+class Diagonal(StrEnum):
+    """Why a diagonal step is legal (DRTS-6; the Star case comes with items)."""
+
+    OWN = "own"  # an own piece stands on the target
+    ALLY = "ally"  # an ally piece stands on the target
+    CAPTURE = "capture"  # an enemy piece this piece can capture stands on the target
+    PREDICTED = "predicted"  # such an enemy piece stands orthogonally next to the target
+
+
+_DIAGONAL_TEXT = {
+    Diagonal.OWN: "towards an own piece",
+    Diagonal.ALLY: "towards an ally piece",
+    Diagonal.CAPTURE: "attacking a capturable enemy piece",
+    Diagonal.PREDICTED: "predicted attack on a capturable enemy piece next to it",
+}
+
+
+def check_order(state: State, seat: int, order: Order) -> None:
+    """Raises IllegalOrderError, naming the operation and the reason, unless the order is legal."""
+    check_orders(state, ((seat, order),))
+
+
+def check_orders(state: State, orders: Sequence[tuple[int, Order]]) -> None:
+    """Raises IllegalOrderError for the first (seat, order) that `check_order` refuses."""
+    squares = occupancy(state.pieces)
+    for seat, order in orders:
+        _check(state, squares, seat, order)
+
+
+def _check(state: State, squares: Squares, seat: int, order: Order) -> None:
+    _check_seat(state, seat)
+    _check_count(order)
+    for operation in order.operations:
+        reason = illegality(state, squares, seat, operation)
+        if reason:
+            raise IllegalOrderError(f"seat {seat}: {format_operation(operation)!r}: {reason}")
+    if order.team is not None and order.team is state.seat(seat).team:
+        raise IllegalOrderError(
+            f"seat {seat}: 'team {order.team.value}': seat {seat} is already in "
+            f"{order.team.value} (DRTS-19: a request asks for another team)"
+        )
+
+
+def _check_seat(state: State, seat: int) -> None:
+    if not 1 <= seat <= SEATS:
+        raise IllegalOrderError(f"there is no seat {seat} (seats 1..{SEATS})")
+    if state.seat(seat).forfeited:
+        raise IllegalOrderError(f"seat {seat} has forfeited: it sends no more orders")
+    if is_finished(state):
+        raise IllegalOrderError(f"the match is finished after movement {state.last_resolved}")
+
+
+def _check_count(order: Order) -> None:
+    count = len(order.operations)
+    if count > MAX_OPERATIONS:
+        raise IllegalOrderError(
+            f"DRTS-4: an order holds at most {MAX_OPERATIONS} operations, this one {count}"
+        )
+    if count == MAX_OPERATIONS and order.operations[0].piece is order.operations[1].piece:
+        first, second = (format_operation(op) for op in order.operations)
+        raise IllegalOrderError(
+            f"DRTS-4: each operation needs a different piece; {first!r} and {second!r} "
+            f"both use the {order.operations[0].piece.value.capitalize()}"
+        )
+
+
+def illegality(state: State, squares: Squares, seat: int, operation: Operation) -> str:
+    """Returns why an operation of `seat` is illegal now, or "" when it is legal."""
+    piece = state.piece(seat, operation.piece)
+    if operation.action is Action.RECOVER:
+        return _recovery_illegality(state, piece, operation)
+    if piece.square is None:
+        when = f"movement {piece.recover_from}"
+        return f"the {piece.label} is out (it may be recovered from {when}, DRTS-18)"
+    if operation.action is Action.HOLD:
+        return ""
+    return _move_illegality(state, squares, piece, operation)
+
+
+def _move_illegality(state: State, squares: Squares, piece: Piece, operation: Operation) -> str:
+    origin, target = piece.square, operation.square
+    assert origin is not None and target is not None  # a move names its target; piece is on
+    if operation.origin is not None and operation.origin != origin:
+        return f"the {piece.label} stands on {origin}, not on {operation.origin}"
+    if is_orthogonal_step(origin, target):
+        return ""
+    if is_diagonal_step(origin, target):
+        if diagonal_case(state, squares, piece, target) is not None:
+            return ""
+        return (
+            f"a diagonal step to {target} needs an own or ally piece on {target}, or an "
+            f"enemy piece the {piece.kind.value.capitalize()} can capture on {target} or "
+            f"orthogonally next to it (DRTS-6, DRTS-7)"
+        )
+    return (
+        f"{target} is not next to {origin} (DRTS-6: one square up, down, left or right, "
+        "or diagonally in the cases of DRTS-6)"
+    )
+
+
+def _recovery_illegality(state: State, piece: Piece, operation: Operation) -> str:
+    if piece.square is not None:
+        return f"the {piece.label} is on the board (square {piece.square}): nothing to recover"
+    if state.movement < piece.recover_from:
+        return (
+            f"the {piece.label} is out until movement {piece.recover_from - 1}: it may be "
+            f"recovered from movement {piece.recover_from} (DRTS-18)"
+        )
+    # DRTS-18: only items block recovery squares, and this version has none.
+    if operation.square not in recovery_squares():
+        return (
+            f"{operation.square} is not a recovery square "
+            "(DRTS-18: 15, 16, 19, 20, 21, 22, 23, 24, 27, 28)"
+        )
+    return ""
+
+
+def diagonal_case(state: State, squares: Squares, piece: Piece, target: int) -> Diagonal | None:
+    """Returns the DRTS-6 case that makes a diagonal step of `piece` to `target` legal, or None."""
+    sides = [seat.side for seat in state.seats]
+    side = sides[piece.seat - 1]
+    on_target = [state.pieces[i] for i in squares.get(target, ())]
+    for other in on_target:
+        if sides[other.seat - 1] == side:
+            return Diagonal.OWN if other.seat == piece.seat else Diagonal.ALLY
+    for other in on_target:
+        if can_capture(piece.kind, other.kind):  # the target holds no own or ally piece
+            return Diagonal.CAPTURE
+    for near in ORTHOGONAL[target]:
+        for index in squares.get(near, ()):
+            other = state.pieces[index]
+            if sides[other.seat - 1] != side and can_capture(piece.kind, other.kind):
+                return Diagonal.PREDICTED
+    return None
+
+
+def legal_operations(state: State, squares: Squares, seat: int, kind: Kind) -> list[Operation]:
+    """Returns every legal operation of seat's piece of `kind` now, in a fixed order."""
+    piece = state.piece(seat, kind)
+    if piece.square is None:
+        if state.movement < piece.recover_from:
+            return []
+        return [Operation(Action.RECOVER, kind, square) for square in recovery_squares()]
+    origin = piece.square
+    diagonals = [t for t in DIAGONAL[origin] if diagonal_case(state, squares, piece, t)]
+    targets = sorted([*ORTHOGONAL[origin], *diagonals])
+    moves = [Operation(Action.MOVE, kind, target, origin) for target in targets]
+    return [Operation(Action.HOLD, kind), *moves]
+
+
+def apply_operations(
+    state: State, orders: Sequence[tuple[int, Order]]
+) -> tuple[State, frozenset[int], tuple[Step, ...]]:
+    """Returns the state with every operation applied at once (DRTS-5), the moved pieces, steps.
+
+    The orders must be legal. A piece that changed square, by a move or a
+    recovery, has moved in (DRTS-8, DRTS-18); every other piece holds.
+    """
+    squares = occupancy(state.pieces)
+    pieces = list(state.pieces)
+    moved: set[int] = set()
+    steps: list[Step] = []
+    for seat, order in sorted(orders, key=lambda pair: pair[0]):
+        for operation in order.operations:
+            if operation.action is Action.HOLD or operation.square is None:
+                continue
+            index = piece_index(seat, operation.piece)
+            before = state.pieces[index]
+            pieces[index] = Piece(seat, operation.piece, operation.square)
+            moved.add(index)
+            steps.append(_operation_step(state, squares, before, operation.square))
+    return replace(state, pieces=tuple(pieces)), frozenset(moved), tuple(steps)
+
+
+def _operation_step(state: State, squares: Squares, piece: Piece, target: int) -> Step:
+    data: dict[str, JSON] = {"seat": piece.seat, "piece": piece.kind.value, "to": target}
+    if piece.square is None:
+        data["from"] = None
+        text = f"{piece.label} is recovered on square {target} (it counts as moving in)"
+        return Step("DRTS-18", text, data)
+    data["from"] = piece.square
+    text = f"{piece.label} moves {piece.square}>{target}"
+    case = diagonal_case(state, squares, piece, target)
+    if is_diagonal_step(piece.square, target) and case is not None:
+        data["diagonal"] = case.value
+        text += f" diagonally, {_DIAGONAL_TEXT[case]}"
+    return Step("DRTS-6", text, data)

@@ -1,0 +1,258 @@
+"""Orders of DRTS Team 23: values, the text syntax and the JSON form (syntax only).
+
+An order is up to two operations on different pieces (DRTS-4, checked by
+`moves.check_order`) and at most one team request, which is free. Text form,
+case-insensitive, clauses separated by ";" or new lines:
+
+    fire 14>15          move the Fire from 14 to 15 (the origin is checked)
+    fire 15             move the Fire to 15
+    water hold          the Water holds (also an operation on that piece)
+    plant recover 21    bring the captured Plant back on square 21 (DRTS-18)
+    team green          ask to join green (or yellow, blue; 1, 2, 3)
+    hold                every piece holds (DRTS-22); alone or with a team request
+
+Pieces may be abbreviated w, f, p. JSON form:
+`{"operations": [{"op": "move", "piece": "fire", "from": 14, "to": 15},
+{"op": "recover", "piece": "plant", "to": 21}], "team": "green"}`.
+
+The invocation words of items (star, deathstar, blackhole, generator) are
+reserved: this ruleset version has no items, and they are refused with an
+InvalidOrderError saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from domain.errors import InvalidOrderError
+from domain.rules.contract import JSON
+from domain.rules.drts_team23.board import SQUARE_COUNT, is_square
+from domain.rules.drts_team23.state import TEAMS, Kind, Team
+
+
+class Action(StrEnum):
+    """What an operation does with its piece (DRTS-4)."""
+
+    MOVE = "move"
+    HOLD = "hold"
+    RECOVER = "recover"
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One operation on one piece: a move, a hold or a recovery."""
+
+    action: Action
+    piece: Kind
+    square: int | None = None  # move: the target; recover: the recovery square
+    origin: int | None = None  # move only: where the order says the piece stands
+
+
+@dataclass(frozen=True)
+class Order:
+    """What one seat sends for one movement: its operations and an optional team request."""
+
+    operations: tuple[Operation, ...] = ()
+    team: Team | None = None
+
+
+_PIECE_WORDS = {"water": Kind.WATER, "w": Kind.WATER, "fire": Kind.FIRE, "f": Kind.FIRE}
+_PIECE_WORDS |= {"plant": Kind.PLANT, "p": Kind.PLANT}
+_TEAM_WORDS = {team.value: team for team in TEAMS} | {str(i + 1): t for i, t in enumerate(TEAMS)}
+_ITEM_WORDS = frozenset(
+    {"star", "stars", "deathstar", "deathstars", "blackhole", "blackholes", "generator"}
+    | {"generators", "item", "items", "corner"}
+)
+_CLAUSE_SPLIT = re.compile(r"[;\r\n]")
+_EXAMPLES = "e.g. 'fire 14>15', 'fire 15', 'water hold', 'plant recover 21' or 'team green'"
+_ACTIONS = {action.value: action for action in Action}
+_ORDER_KEYS = frozenset({"operations", "team"})
+_OPERATION_KEYS = {
+    Action.MOVE: frozenset({"op", "piece", "to", "from"}),
+    Action.HOLD: frozenset({"op", "piece"}),
+    Action.RECOVER: frozenset({"op", "piece", "to"}),
+}
+
+
+def parse_order(source: str | Mapping[str, JSON]) -> Order:
+    """Returns the order a text or JSON form describes; raises InvalidOrderError saying why not."""
+    if isinstance(source, str):
+        if source.strip().startswith("{"):
+            return _parse_json(_json_object(source))
+        return _parse_text(source)
+    return _parse_json(source)
+
+
+def format_order(order: Order) -> str:
+    """Returns the canonical text of an order ("hold" when it has no clause)."""
+    clauses = [format_operation(op) for op in order.operations]
+    if order.team is not None:
+        clauses.append(f"team {order.team.value}")
+    return "; ".join(clauses) or "hold"
+
+
+def format_operation(operation: Operation) -> str:
+    """Returns the canonical text of one operation, e.g. "fire 14>15"."""
+    piece = operation.piece.value
+    if operation.action is Action.HOLD:
+        return f"{piece} hold"
+    if operation.action is Action.RECOVER:
+        return f"{piece} recover {operation.square}"
+    if operation.origin is None:
+        return f"{piece} {operation.square}"
+    return f"{piece} {operation.origin}>{operation.square}"
+
+
+def dump_order(order: Order) -> JSON:
+    """Returns the JSON form of an order."""
+    return {
+        "operations": [_dump_operation(op) for op in order.operations],
+        "team": order.team.value if order.team is not None else None,
+    }
+
+
+def _dump_operation(operation: Operation) -> JSON:
+    data: dict[str, JSON] = {"op": operation.action.value, "piece": operation.piece.value}
+    if operation.origin is not None:
+        data["from"] = operation.origin
+    if operation.square is not None:
+        data["to"] = operation.square
+    return data
+
+
+def _parse_text(text: str) -> Order:
+    clauses = [c.strip() for c in _CLAUSE_SPLIT.split(text) if c.strip()]
+    operations: list[Operation] = []
+    team: Team | None = None
+    holds_all = False
+    for clause in clauses:
+        words = clause.lower().replace(">", " > ").split()
+        _refuse_items(words, repr(clause))
+        if words == ["hold"]:
+            holds_all = True
+        elif words[0] != "team":
+            operations.append(_text_operation(words, clause))
+        elif team is not None:
+            raise InvalidOrderError(f"an order holds one team request, not two: {text!r}")
+        else:
+            team = _text_team(words, clause)
+    if holds_all and operations:
+        raise InvalidOrderError(f"'hold' (every piece holds) goes with no operation: {text!r}")
+    return Order(tuple(operations), team)
+
+
+def _refuse_items(words: Iterable[JSON], where: str) -> None:
+    if any(isinstance(word, str) and word.lower() in _ITEM_WORDS for word in words):
+        raise InvalidOrderError(
+            "items (Stars, DeathStars, Blackholes, Generators) are not supported by this "
+            f"ruleset version (drts_team23 v1): {where}"
+        )
+
+
+def _text_team(words: list[str], clause: str) -> Team:
+    if len(words) == 2 and words[1] in _TEAM_WORDS:
+        return _TEAM_WORDS[words[1]]
+    raise InvalidOrderError(
+        f"cannot read {clause!r}: a team request is 'team green', 'team yellow' or 'team blue'"
+    )
+
+
+def _text_operation(words: list[str], clause: str) -> Operation:
+    piece = _PIECE_WORDS.get(words[0])
+    rest = words[1:]
+    if piece is None:
+        raise InvalidOrderError(
+            f"cannot read {clause!r}: it must start with water, fire, plant or team ({_EXAMPLES})"
+        )
+    if rest == ["hold"]:
+        return Operation(Action.HOLD, piece)
+    if len(rest) == 2 and rest[0] == "recover":
+        return Operation(Action.RECOVER, piece, _text_square(rest[1], clause))
+    if len(rest) == 1:
+        return Operation(Action.MOVE, piece, _text_square(rest[0], clause))
+    if len(rest) == 3 and rest[1] == ">":
+        target = _text_square(rest[2], clause)
+        return Operation(Action.MOVE, piece, target, _text_square(rest[0], clause))
+    raise InvalidOrderError(f"cannot read {clause!r} ({_EXAMPLES})")
+
+
+def _text_square(word: str, clause: str) -> int:
+    if not word.isdigit():
+        raise InvalidOrderError(f"cannot read {clause!r}: {word!r} is not a square number")
+    return _square(int(word), clause)
+
+
+def _square(number: int, where: str) -> int:
+    if not is_square(number):
+        raise InvalidOrderError(
+            f"square {number} is not on the board (1..{SQUARE_COUNT}) in {where}"
+        )
+    return number
+
+
+def _json_object(text: str) -> Mapping[str, JSON]:
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise InvalidOrderError(f"the order is not valid JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise InvalidOrderError(f"a JSON order is an object, not {text!r}")
+    return value
+
+
+def _parse_json(data: Mapping[str, JSON]) -> Order:
+    _refuse_items(data.keys(), repr(dict(data)))
+    unknown = sorted(set(data) - _ORDER_KEYS)
+    if unknown:
+        raise InvalidOrderError(
+            f"a JSON order has no key {', '.join(map(repr, unknown))} (keys: operations, team)"
+        )
+    operations = data.get("operations", [])
+    if not isinstance(operations, list):
+        raise InvalidOrderError(f"'operations' must be a list, not {operations!r}")
+    team = data.get("team")
+    if team is not None and (not isinstance(team, str) or team.lower() not in _TEAM_WORDS):
+        raise InvalidOrderError(f"'team' must be green, yellow, blue or null, not {team!r}")
+    parsed = tuple(_json_operation(op) for op in operations)
+    return Order(parsed, _TEAM_WORDS[team.lower()] if team is not None else None)
+
+
+def _json_operation(data: JSON) -> Operation:
+    if not isinstance(data, dict):
+        raise InvalidOrderError(f"an operation is a JSON object, not {data!r}")
+    _refuse_items([*data.keys(), *data.values()], repr(data))
+    action, piece = _json_action(data), _json_piece(data)
+    unknown = sorted(set(data) - _OPERATION_KEYS[action])
+    if unknown:
+        raise InvalidOrderError(
+            f"a {action.value} operation has no key {', '.join(map(repr, unknown))}: {data!r}"
+        )
+    if action is Action.HOLD:
+        return Operation(action, piece)
+    origin = _json_square(data, "from") if "from" in data else None
+    return Operation(action, piece, _json_square(data, "to"), origin)
+
+
+def _json_action(data: Mapping[str, JSON]) -> Action:
+    value = data.get("op")
+    if not isinstance(value, str) or value.lower() not in _ACTIONS:
+        raise InvalidOrderError(f"'op' must be move, hold or recover, not {value!r}")
+    return _ACTIONS[value.lower()]
+
+
+def _json_piece(data: Mapping[str, JSON]) -> Kind:
+    value = data.get("piece")
+    if not isinstance(value, str) or value.lower() not in _PIECE_WORDS:
+        raise InvalidOrderError(f"'piece' must be water, fire or plant, not {value!r}")
+    return _PIECE_WORDS[value.lower()]
+
+
+def _json_square(data: Mapping[str, JSON], key: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidOrderError(f"'{key}' must be a square number, not {value!r}: {data!r}")
+    return _square(value, repr(data))

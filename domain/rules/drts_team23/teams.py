@@ -1,0 +1,147 @@
+"""Step 1 of DRTS Team 23: team requests, exchanges, free slots, automatic assignment (DRTS-19).
+
+Everything is decided against the memberships at the start of the step:
+first the exchanges, then the free slots, then, at movement 6 only, the
+automatic assignment of the seats still teamless. Candidates compete by
+seat score, highest first, then by lowest seat number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from itertools import combinations
+
+from domain.rules.contract import JSON, Step
+from domain.rules.drts_team23.state import TEAM_CAPACITY, TEAMS, State, Team
+
+AUTO_TEAM_MOVEMENT = 6  # DRTS-19: a seat teamless after movement 5 is placed in movement 6
+_RANK_RULE = "higher seat score, then lower seat number"
+
+
+def assign_teams(state: State, requests: Mapping[int, Team]) -> tuple[State, tuple[Step, ...]]:
+    """Returns the state after step 1 and its steps (DRTS-19).
+
+    `requests` maps a seat to the team it asks to join (never its own team:
+    `check_order` refuses that).
+    """
+    start = {seat.number: seat.team for seat in state.seats}
+    full = {team for team in TEAMS if len(state.members(team)) >= TEAM_CAPACITY}
+    teams = dict(start)
+    steps: list[Step] = []
+    pending = dict(requests)
+    for first, second in _exchanges(state, start, pending, full):
+        teams[first], teams[second] = start[second], start[first]
+        steps.append(_exchange_step(first, second, start))
+    for team in TEAMS:
+        exchanged_in = [seat for seat in teams if teams[seat] is team and start[seat] is not team]
+        steps.extend(_fill_free_slots(state, team, teams, pending, exchanged_in))
+    if state.movement == AUTO_TEAM_MOVEMENT:
+        steps.extend(_assign_teamless(state, teams))
+    if not steps:
+        return state, ()
+    seats = tuple(
+        seat if seat.team is teams[seat.number] else replace(seat, team=teams[seat.number])
+        for seat in state.seats
+    )
+    return replace(state, seats=seats), tuple(steps)
+
+
+def _ranked(state: State, seats: Iterable[int]) -> list[int]:
+    return sorted(seats, key=lambda n: (-state.seat(n).score, n))
+
+
+def _exchanges(
+    state: State, start: Mapping[int, Team | None], pending: dict[int, Team], full: set[Team]
+) -> list[tuple[int, int]]:
+    """Returns the exchanging pairs and drops them (and their losers' hopes) from `pending`.
+
+    X of team A asking for B and Y of team B asking for A exchange when A or
+    B is full; several candidates pair up in rank order.
+    """
+    pairs: list[tuple[int, int]] = []
+    for a, b in combinations(TEAMS, 2):
+        if a not in full and b not in full:
+            continue  # no full team: free slots decide
+        xs = _ranked(state, (s for s, t in pending.items() if start[s] is a and t is b))
+        ys = _ranked(state, (s for s, t in pending.items() if start[s] is b and t is a))
+        pairs.extend(zip(xs, ys, strict=False))
+    for first, second in pairs:
+        del pending[first], pending[second]
+    return pairs
+
+
+def _fill_free_slots(
+    state: State,
+    team: Team,
+    teams: dict[int, Team | None],
+    pending: dict[int, Team],
+    exchanged_in: list[int],
+) -> list[Step]:
+    free = TEAM_CAPACITY - len(state.members(team))
+    candidates = _ranked(state, (s for s, t in pending.items() if t is team))
+    steps: list[Step] = []
+    for seat in candidates[:free]:
+        steps.append(_join_step(seat, team, teams[seat], "free_slot", "a free slot"))
+        teams[seat] = team
+    for seat in candidates[free:]:
+        steps.append(_refusal_step(state, seat, team, candidates[:free], exchanged_in))
+    return steps
+
+
+def _assign_teamless(state: State, teams: dict[int, Team | None]) -> list[Step]:
+    steps: list[Step] = []
+    for seat in sorted(n for n, team in teams.items() if team is None):
+        sizes = {t: sum(1 for team in teams.values() if team is t) for t in TEAMS}
+        team = min(TEAMS, key=lambda t: sizes[t])  # ties: the lowest team number
+        reason = f"it was teamless after movement {AUTO_TEAM_MOVEMENT - 1}; fewest members"
+        steps.append(_join_step(seat, team, None, "automatic", reason))
+        teams[seat] = team
+    return steps
+
+
+def _name(team: Team | None) -> str:
+    return team.value if team is not None else "no team"
+
+
+def _exchange_step(first: int, second: int, start: Mapping[int, Team | None]) -> Step:
+    text = (
+        f"Seats {first} ({_name(start[first])}) and {second} ({_name(start[second])}) "
+        f"exchange teams: seat {first} joins {_name(start[second])}, "
+        f"seat {second} joins {_name(start[first])}"
+    )
+    data: dict[str, JSON] = {
+        "how": "exchange",
+        "seats": [first, second],
+        "teams": {str(first): _name(start[second]), str(second): _name(start[first])},
+    }
+    return Step("DRTS-19", text, data)
+
+
+def _join_step(seat: int, team: Team, before: Team | None, how: str, reason: str) -> Step:
+    data: dict[str, JSON] = {
+        "how": how,
+        "seat": seat,
+        "team": team.value,
+        "from": before.value if before is not None else None,
+    }
+    return Step("DRTS-19", f"Seat {seat} joins {team.value} ({reason})", data)
+
+
+def _refusal_step(
+    state: State, seat: int, team: Team, accepted: list[int], exchanged_in: list[int]
+) -> Step:
+    if accepted:
+        why = f"its free slots go to seat(s) {_listed(accepted)} ({_RANK_RULE})"
+    elif exchanged_in:
+        why = f"it is full and its exchange goes to seat(s) {_listed(exchanged_in)} ({_RANK_RULE})"
+    else:
+        why = "it is full and no member of it asks for this seat's team"
+    current = state.seat(seat).team
+    stays = f"stays in {current.value}" if current is not None else "stays teamless"
+    data: dict[str, JSON] = {"how": "refused", "seat": seat, "team": team.value}
+    return Step("DRTS-19", f"Seat {seat} does not join {team.value}: {why}; it {stays}", data)
+
+
+def _listed(seats: Iterable[int]) -> str:
+    return ", ".join(map(str, seats))
