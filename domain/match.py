@@ -277,15 +277,15 @@ class Match(Aggregate):
     def join(self, name: str, token_hash: str, at: datetime) -> int:
         """Seats a player; returns the seat number (1..N in join order)."""
         self.check_not_started()
-        if len(self.seats) >= self.seat_limits["max"]:
-            raise SeatTakenError(f"match {self.id} has no free seat: all "
-                                 f"{self.seat_limits['max']} seats are taken")
         if not name.strip():
             raise SeatTakenError("a player name is needed to join, got an empty name")
         for holder in self.seats:
             if holder["name"] == name:
                 raise SeatTakenError(f"player name {name!r} already holds seat {holder['seat']} "
                                      f"of match {self.id}")
+        if len(self.seats) >= self.seat_limits["max"]:
+            raise SeatTakenError(f"match {self.id} has no free seat: all "
+                                 f"{self.seat_limits['max']} seats are taken")
         seat = len(self.seats) + 1
         self._record(self.SeatJoined, at, seat=seat, name=name, token_hash=token_hash)
         return seat

@@ -1,0 +1,215 @@
+"""The Match aggregate: commands compute, events record, replay never runs the rules."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import uuid4
+
+import pytest
+
+from domain.errors import (
+    IllegalOrderError,
+    InvalidTokenError,
+    MatchAlreadyStartedError,
+    MatchNotStartedError,
+    MovementClosedError,
+    NotEnoughSeatsError,
+    SeatTakenError,
+)
+from domain.integrity import commitment, first_broken_link, receipt_digest
+from domain.match import Match
+from domain.rules import registry
+from domain.rules.contract import canonical_json
+from service.views import public_item
+
+pytestmark = pytest.mark.usefixtures("toy_rulesets")
+
+T0 = datetime(2030, 1, 1, tzinfo=UTC)
+REFEREE = commitment("referee-token")
+ALICE, BOB = commitment("alice-token"), commitment("bob-token")
+
+
+def new_match(config: dict[str, Any] | None = None, ruleset: str = "toy") -> Match:
+    match = Match.create(uuid4(), ruleset, config or {}, "the-seed", REFEREE, T0)
+    match.join("alice", ALICE, T0)
+    match.join("bob", BOB, T0)
+    return match
+
+
+def started(config: dict[str, Any] | None = None, ruleset: str = "toy") -> Match:
+    match = new_match(config, ruleset)
+    match.start(REFEREE, T0)
+    return match
+
+
+def fold(events: list[Any]) -> Any:
+    match = None
+    for domain_event in events:
+        match = domain_event.mutate(match)
+    return match
+
+
+def names(events: list[Any]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+def test_created_records_the_seed_commitment_and_seals_the_seed():
+    match = Match.create(uuid4(), "toy", {"rounds": 1}, "s3cret", REFEREE, T0)
+    created = match.pending_events[0]
+    assert created.seed_commitment == hashlib.sha256(b"s3cret").hexdigest()
+    assert created.sealed == {"seed": "s3cret"}
+    assert "s3cret" not in canonical_json(public_item(created, with_sealed=False)).decode()
+    assert created.config["rounds"] == 1 and created.config["silence"] == "hold"
+
+
+def test_the_first_chain_link_hashes_the_match_id_then_the_event_body():
+    match = Match.create(uuid4(), "toy", {}, "seed", REFEREE, T0)
+    item = public_item(match.pending_events[0], with_sealed=False)
+    body = {k: item[k] for k in ("type", "version", "timestamp", "data")}
+    expected = hashlib.sha256(str(match.id).encode() + canonical_json(body)).hexdigest()
+    assert match.chain == item["chain"] == expected
+
+
+def test_every_event_links_to_the_previous_one():
+    match = started()
+    match.submit_order(ALICE, "1", "aa", T0)
+    match.submit_order(BOB, "2", "bb", T0)
+    match.close_movement(1, T0)
+    items = [public_item(e, with_sealed=True) for e in match.pending_events]
+    assert first_broken_link(match.id, items) is None
+    items[5]["data"]["seat"] = 2
+    broken = first_broken_link(match.id, items)
+    assert broken is not None and (broken.version, broken.type) == (6, "OrderSubmitted")
+
+
+def test_seats_are_numbered_in_join_order_and_hold_only_token_hashes():
+    match = new_match()
+    assert [(s["seat"], s["name"]) for s in match.seats] == [(1, "alice"), (2, "bob")]
+    assert match.seat_of(BOB) == 2
+    with pytest.raises(InvalidTokenError, match=str(match.id)):
+        match.seat_of(commitment("nobody"))
+
+
+def test_a_taken_name_or_a_full_match_is_refused():
+    match = Match.create(uuid4(), "toy", {}, "seed", REFEREE, T0, seats=2)
+    match.join("alice", ALICE, T0)
+    with pytest.raises(SeatTakenError, match="'alice' already holds seat 1"):
+        match.join("alice", BOB, T0)
+    match.join("bob", BOB, T0)
+    with pytest.raises(SeatTakenError, match="all 2 seats are taken"):
+        match.join("carol", commitment("c"), T0)
+
+
+def test_start_needs_the_referee_and_enough_seats_and_happens_once():
+    match = Match.create(uuid4(), "toy", {}, "seed", REFEREE, T0)
+    match.join("alice", ALICE, T0)
+    with pytest.raises(InvalidTokenError):
+        match.start(ALICE, T0)
+    with pytest.raises(NotEnoughSeatsError, match="needs 2 seats to start, 1 joined"):
+        match.start(REFEREE, T0)
+    match.join("bob", BOB, T0)
+    match.start(REFEREE, T0)
+    with pytest.raises(MatchAlreadyStartedError):
+        match.start(REFEREE, T0)
+    assert names(match.pending_events)[-2:] == ["Started", "DeadlineSet"]
+    assert match.deadline == T0 + timedelta(seconds=60)
+
+
+def test_orders_before_the_start_are_refused_without_an_event():
+    match = new_match()
+    count = len(match.pending_events)
+    with pytest.raises(MatchNotStartedError):
+        match.submit_order(ALICE, "1", "aa", T0)
+    assert len(match.pending_events) == count
+
+
+def test_an_order_is_recorded_with_its_receipt_digest_and_sealed_content():
+    match = started()
+    receipt = match.submit_order(ALICE, "2", "00ff", T0, source="email", message_id="<m1@x>")
+    submitted = match.pending_events[-1]
+    assert type(submitted).__name__ == "OrderSubmitted"
+    assert submitted.sealed == {"order": {"pick": 2}, "salt": "00ff"}
+    assert receipt.digest == submitted.digest == receipt_digest("00ff", {"pick": 2})
+    assert (submitted.source, submitted.message_id) == ("email", "<m1@x>")
+    assert submitted.received_at == T0
+
+
+def test_an_illegal_order_is_recorded_as_rejected_and_raised():
+    match = started()
+    with pytest.raises(IllegalOrderError, match="pick 9 is out of range"):
+        match.submit_order(ALICE, "9", "aa", T0)
+    rejected = match.pending_events[-1]
+    assert type(rejected).__name__ == "OrderRejected"
+    assert (rejected.seat, rejected.error) == (1, "illegal_order")
+    assert match.pending == []
+
+
+def test_an_order_for_another_movement_is_rejected_as_closed():
+    match = started()
+    with pytest.raises(MovementClosedError, match=r"movement 3 of match .* is not open"):
+        match.submit_order(ALICE, "1", "aa", T0, movement=3)
+
+
+def test_a_ready_movement_closes_with_one_event_per_step():
+    match = started()
+    match.submit_order(ALICE, "1", "aa", T0)
+    match.submit_order(BOB, "2", "bb", T0)
+    before = len(match.pending_events)
+    assert match.is_ready()
+    match.close_movement(1, T0)
+    new = names(match.pending_events[before:])
+    assert new[0] == "MovementClosed" and new[-2:] == ["MovementResolved", "DeadlineSet"]
+    assert new.count("StepApplied") == len(new) - 3
+    closed = match.pending_events[before]
+    assert [o["order"] for o in closed.orders] == [{"pick": 1}, {"pick": 2}]
+    assert match.movement == 2 and match.pending == []
+
+
+def test_nothing_closes_before_the_deadline_unless_ready():
+    match = started({"close_early": False})
+    match.submit_order(ALICE, "1", "aa", T0)
+    assert match.close_movement(1, T0 + timedelta(seconds=59)) is None
+    assert match.close_movement(2, T0 + timedelta(seconds=60)) is None  # not the open movement
+    assert match.close_movement(1, T0 + timedelta(seconds=60)) is not None
+
+
+def test_silence_under_strikes_extends_then_forfeits():
+    match = started({"silence": "strike", "max_strikes": 2, "extension_seconds": 30})
+    match.submit_order(ALICE, "1", "aa", T0)
+    first = T0 + timedelta(seconds=60)
+    passed = match.close_movement(1, first)
+    assert passed is not None and passed.strikes == (2,) and passed.resolution is None
+    assert match.deadline == first + timedelta(seconds=30) and match.strikes == {"2": 1}
+    passed = match.close_movement(1, match.deadline)
+    assert passed is not None and passed.forfeited == (2,)
+    assert match.finished and match.eliminated == [2]
+    assert names(match.pending_events)[-1] == "Finished"
+
+
+def test_replay_assigns_what_events_carry_and_never_runs_the_rules(monkeypatch):
+    match = started({"rounds": 1})
+    match.submit_order(ALICE, "3", "aa", T0)
+    match.submit_order(BOB, "3", "bb", T0)
+    match.close_movement(1, T0)
+    events = list(match.pending_events)
+
+    class NoRules:
+        def __getattr__(self, name: str) -> Any:
+            raise AssertionError(f"the rules ran during a replay ({name})")
+
+    monkeypatch.setitem(registry.REGISTRY, "toy", NoRules())
+    replayed = fold(events)
+    assert replayed.state == match.state and replayed.outcome == match.outcome
+    assert replayed.finished and replayed.chain == match.chain
+
+
+def test_the_finished_event_reveals_the_seed():
+    match = started({"rounds": 1})
+    match.submit_order(ALICE, "3", "aa", T0)
+    match.submit_order(BOB, "1", "bb", T0)
+    match.close_movement(1, T0)
+    finished = match.pending_events[-1]
+    assert type(finished).__name__ == "Finished" and finished.seed == "the-seed"
+    assert commitment(finished.seed) == match.seed_commitment
