@@ -109,12 +109,12 @@ def load_scenario(path: Path) -> dict[str, Any]:
     return dict(data)
 
 
-def run_scenario(path: Path, driver_factory: DriverFactory = TableDriver) -> Report:
-    """Plays one scenario file and returns its report."""
+def run_scenario(path: Path, driver_factory: DriverFactory | None = None) -> Report:
+    """Plays one scenario file (through the Matches application by default); returns its report."""
     scenario = load_scenario(path)
     report = Report(str(path), scenario["description"])
     try:
-        driver = driver_factory(scenario)
+        driver = (driver_factory or default_driver_factory())(scenario)
     except DrtsError as error:
         report.mismatches.append(f"cannot set up the match: {error}")
         return report
@@ -127,6 +127,13 @@ def run_scenario(path: Path, driver_factory: DriverFactory = TableDriver) -> Rep
     final = scenario.get("expect", {})
     report.mismatches += compare("end", final, driver.observe(), None, None)
     return report
+
+
+def default_driver_factory() -> DriverFactory:
+    """Returns the default driver: the Matches application on an embedded SQLite store."""
+    from service.scenario_driver import matches_driver  # late: that module imports this one
+
+    return matches_driver()
 
 
 def _submit_all(driver: Driver, orders: JSON) -> list[dict[str, JSON]]:
