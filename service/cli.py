@@ -13,6 +13,7 @@ import click
 from domain.errors import DrtsError
 from domain.rules.registry import REGISTRY, get_ruleset
 from service.demo import play_demo
+from service.match_cli import match
 from service.scenarios import ScenarioError, run_scenario
 
 
@@ -69,6 +70,8 @@ def demo(ruleset: str, seed: str) -> None:
     except DrtsError as error:
         raise click.ClickException(str(error)) from None
 
+
+main.add_command(match)
 
 if __name__ == "__main__":
     main()

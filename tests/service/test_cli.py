@@ -1,0 +1,77 @@
+"""`drts match ...` plays a whole District War match without HTTP, on an SQLite file."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner, Result
+
+from service.cli import main
+
+
+@pytest.fixture
+def drts(tmp_path, monkeypatch):
+    monkeypatch.setenv("DRTS_DATABASE_URL", f"sqlite:///{tmp_path}/cli.sqlite")
+    monkeypatch.delenv("DRTS_REFEREE_TOKEN", raising=False)
+    monkeypatch.delenv("DRTS_SEAT_TOKEN", raising=False)
+    runner = CliRunner()
+
+    def run(*args: str, ok: bool = True) -> Result:
+        result = runner.invoke(main, ["match", *args])
+        assert (result.exit_code == 0) == ok, result.output
+        return result
+    return run
+
+
+def created(drts) -> tuple[str, str, str, str]:
+    out = drts("create", "district_war", "--config", '{"troops": 2}', "--seed", "cli").output
+    match_id = re.search(r"^match (\S+)", out, re.M).group(1)
+    referee = re.search(r"^referee token (\S+)", out, re.M).group(1)
+    alice = drts("join", match_id, "alice").output.split()[-1]
+    bob = drts("join", match_id, "bob").output.split()[-1]
+    return match_id, referee, alice, bob
+
+
+def test_a_district_war_match_is_played_replayed_and_verified_from_the_cli(drts):
+    match_id, referee, alice, bob = created(drts)
+    assert "to move [2]" in drts("start", match_id, "--referee-token", referee).output
+    assert "movement 1 resolved" in drts("order", match_id, "first 1", "--token", bob).output
+    for seat, cell in ((alice, "e4"), (bob, "b4"), (alice, "g4"), (bob, "g1")):
+        drts("order", match_id, cell, "--token", seat)
+    scores = json.loads(drts("scores", match_id).output)
+    assert scores["outcome"]["finished"] and scores["outcome"]["scores"] == {"1": 9, "2": 11}
+    assert "ok: " in drts("verify", match_id).output
+    assert "agrees with the stored match" in drts("replay", match_id).output
+    at_step = json.loads(drts("state", match_id, "--movement", "2", "--step", "1").output)
+    assert at_step["steps"][0]["rule"] == "DW-3" and at_step["state"]["cells"] == {}
+    log = drts("events", match_id).output
+    assert "OrderSubmitted" in log and "Finished" in log
+    events = json.loads(drts("events", match_id, "--json").output)
+    assert events[-1]["data"]["seed"] == "cli"
+    assert match_id in drts("list").output
+
+
+def test_bad_input_exits_with_a_clear_message(drts):
+    match_id, referee, alice, _ = created(drts)
+    out = drts("start", match_id, "--referee-token", alice, ok=False).output
+    assert "invalid_token" in out
+    drts("start", match_id, "--referee-token", referee)
+    out = drts("order", match_id, "e4", "--token", alice, ok=False).output
+    assert "not_your_seat: seat 1 owes no orders in movement 1" in out
+    out = drts("order", match_id, "first 1", "--token", "nope", ok=False).output
+    assert "invalid_token" in out
+    assert "match_not_found" in drts("show", "nope", ok=False).output
+    assert "seat_taken" in drts("join", match_id, "carol", ok=False).output
+
+
+def test_resolve_due_drives_the_clock_by_hand(drts):
+    match_id, referee, _, _ = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    assert "0 movement(s) handled" in drts("resolve-due").output
+    deadline = json.loads(drts("show", match_id).output)["deadline"]
+    out = drts("resolve-due", "--now", deadline).output
+    assert "movement 1 resolved" in out and "1 movement(s) handled" in out
+    assert json.loads(drts("show", match_id).output)["movement"] == 2
+    assert "nothing due" in drts("resolve", match_id, "--movement", "1", "--now", deadline).output
