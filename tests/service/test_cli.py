@@ -63,7 +63,7 @@ def test_bad_input_exits_with_a_clear_message(drts):
     out = drts("order", match_id, "first 1", "--token", "nope", ok=False).output
     assert "invalid_token" in out
     assert "match_not_found" in drts("show", "nope", ok=False).output
-    assert "seat_taken" in drts("join", match_id, "carol", ok=False).output
+    assert "match_already_started" in drts("join", match_id, "carol", ok=False).output
 
 
 def test_resolve_due_drives_the_clock_by_hand(drts):
