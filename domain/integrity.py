@@ -13,7 +13,8 @@ public JSON form of the events that the service lists.
   `state_hash = SHA-256(canonical_json(state))`.
 - A sealed value is bound by a digest in its event's data: an order by
   `digest = SHA-256(ascii(salt) || canonical_json(order))`, the seed by
-  `seed_commitment = SHA-256(utf8(seed))`.
+  `seed_commitment = SHA-256(utf8(seed))`; the orders revealed by
+  MovementClosed and the seed revealed by Finished must match the same way.
 """
 
 from __future__ import annotations
@@ -99,22 +100,23 @@ def commitment(secret: str) -> str:
 
 def first_broken_link(match_id: UUID, items: Iterable[Mapping[str, JSON]]) -> BrokenLink | None:
     """Returns the first event of a listing that breaks the chain or a seal; None if sound."""
-    previous = genesis(match_id)
-    expected_version = 1
-    for item in items:
-        version, type_name = item.get("version", expected_version), str(item.get("type"))
-        if version != expected_version:
-            return BrokenLink(expected_version, type_name, f"expected version {expected_version}, "
-                                                           f"found {version}")
-        body = {key: item.get(key) for key in BODY_KEYS}
-        chain = next_chain(previous, body)
+    previous, seed_commitment = genesis(match_id), None
+    for expected, item in enumerate(items, 1):
+        version, type_name = item.get("version"), str(item.get("type"))
+        if version != expected:
+            return BrokenLink(expected, type_name, f"expected version {expected}, found {version}")
+        chain = next_chain(previous, {key: item.get(key) for key in BODY_KEYS})
         if chain != item.get("chain"):
-            return BrokenLink(version, type_name, f"chain mismatch: recomputed {chain}, "
-                                                  f"stored {item.get('chain')}")
+            return BrokenLink(expected, type_name, f"chain mismatch: recomputed {chain}, "
+                                                   f"stored {item.get('chain')}")
+        data = item.get("data") or {}
+        seed_commitment = data.get("seed_commitment", seed_commitment)
         problem = content_problem(item)
+        if type_name == "Finished" and commitment(str(data.get("seed"))) != seed_commitment:
+            problem = "the revealed seed does not match the seed commitment"
         if problem:
-            return BrokenLink(version, type_name, problem)
-        previous, expected_version = chain, expected_version + 1
+            return BrokenLink(expected, type_name, problem)
+        previous = chain
     return None
 
 
@@ -127,6 +129,9 @@ def content_problem(item: Mapping[str, JSON]) -> str | None:
         return "the sealed seed does not match the seed commitment"
     if "order" in sealed and receipt_digest(sealed["salt"], sealed["order"]) != data.get("digest"):
         return "the sealed order and salt do not match the receipt digest"
+    for order in data.get("orders") or []:
+        if receipt_digest(order["salt"], order["order"]) != order["digest"]:
+            return f"the revealed order of seat {order['seat']} does not match its digest"
     return None
 
 
