@@ -20,7 +20,7 @@ from domain.errors import InvalidOrderError
 from domain.rules.contract import JSON
 from domain.rules.district_war.board import COLUMNS, SIDE
 
-_PLACE = re.compile(r"(?:place\s+)?([a-z])(\d+)")
+_CELL = re.compile(r"([a-z])(\d+)")
 _FIRST = re.compile(r"first\s+(?:seat\s+)?(\S+)")
 _EXAMPLES = "a cell such as 'd4' (column a-g, row 1-7) or the DMO's choice such as 'first 1'"
 
@@ -53,7 +53,7 @@ def parse_order(text_or_json: str | Mapping[str, JSON]) -> Order:
         return _from_json(_json_object(text_or_json))
     if not text:
         raise InvalidOrderError(f"empty order: send {_EXAMPLES}")
-    if match := _PLACE.fullmatch(text):
+    if match := _CELL.fullmatch(text.removeprefix("place ")):
         return Place(_cell(match[1], match[2]))
     if match := _FIRST.fullmatch(text):
         return ChooseFirst(_seat(match[1]))
@@ -86,8 +86,7 @@ def _json_object(text: str) -> Mapping[str, JSON]:
 
 def _from_json(value: Mapping[str, JSON]) -> Order:
     if set(value) == {"place"} and isinstance(value["place"], str):
-        cell = value["place"].strip().lower()
-        if match := re.fullmatch(r"([a-z])(\d+)", cell):
+        if match := _CELL.fullmatch(value["place"].strip().lower()):
             return Place(_cell(match[1], match[2]))
         raise InvalidOrderError(f"cannot read cell {value['place']!r}: send {_EXAMPLES}")
     if set(value) == {"first"} and isinstance(value["first"], int | str):
