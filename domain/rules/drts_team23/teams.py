@@ -135,8 +135,10 @@ def _refusal_step(
         why = f"its free slots go to seat(s) {_listed(accepted)} ({_RANK_RULE})"
     elif exchanged_in:
         why = f"it is full and its exchange goes to seat(s) {_listed(exchanged_in)} ({_RANK_RULE})"
+    elif state.seat(seat).team is None:
+        why = "it is full, and a teamless seat has no team to exchange"
     else:
-        why = "it is full and no member of it asks for this seat's team"
+        why = "it is full and none of its members asks for this seat's team"
     current = state.seat(seat).team
     stays = f"stays in {current.value}" if current is not None else "stays teamless"
     data: dict[str, JSON] = {"how": "refused", "seat": seat, "team": team.value}
