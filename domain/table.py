@@ -124,7 +124,12 @@ class Table:
         return self.pass_deadline()
 
     def pass_deadline(self) -> DeadlinePassed:
-        """Applies the movement's silence policy to the seats that owe orders and sent none."""
+        """Applies the movement's silence policy to the seats that owe orders and sent none.
+
+        On a finished match nothing is open: it returns an empty DeadlinePassed.
+        """
+        if self.outcome().finished:
+            return DeadlinePassed()
         owing = self.to_move()
         ordered = {seat for seat, _ in self.pending}
         silent = tuple(seat for seat in owing.seats if seat not in ordered)

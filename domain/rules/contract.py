@@ -24,6 +24,7 @@ The functions, in contract order:
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -89,8 +90,8 @@ class RulesetInfo:
     accumulates_orders: bool = False  # B-Chess: several orders a movement, in arrival order
 
     def defaults(self) -> Config:
-        """Returns the default config."""
-        return {f.name: f.default for f in self.config_fields}
+        """Returns the default config (a fresh copy: callers may change it)."""
+        return copy.deepcopy({f.name: f.default for f in self.config_fields})
 
 
 @dataclass(frozen=True)
