@@ -23,14 +23,14 @@ from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError
 from domain.integrity import commitment
-from domain.match import Match
+from domain.match import Match, Receipt
 from domain.rules.contract import JSON, Step
 from domain.table import DeadlinePassed
 from service import views
 from service.errors import ConcurrentWriteError, MatchNotFoundError
 from service.settings import Settings, load_settings
 
-SNAPSHOT_INTERVAL = 100
+SNAPSHOT_INTERVAL = 25
 MAX_ATTEMPTS = 10
 IDEMPOTENCY_NAMESPACE = uuid5(NAMESPACE_URL, "https://drts/idempotency-keys")
 
@@ -162,10 +162,14 @@ class Matches(Application[UUID]):
                      movement: int | None = None, resolve_when_ready: bool = True) -> OrderReceipt:
         """Takes an order from the seat holding `token`; a ready movement then resolves."""
         salt, now = secrets.token_hex(16), self.clock()
-        receipt = self._retrying(match_id, lambda m: m.submit_order(
-            commitment(token), order if isinstance(order, str) else dict(order), salt, now,
-            source, message_id, movement))
-        closing = self.resolve(match_id, receipt.movement, now) if resolve_when_ready else None
+
+        def submit(match: Match) -> tuple[Receipt, bool]:
+            receipt = match.submit_order(commitment(token), order if isinstance(order, str)
+                                         else dict(order), salt, now, source, message_id,
+                                         movement)
+            return receipt, resolve_when_ready and match.is_ready()
+        receipt, ready = self._retrying(match_id, submit)
+        closing = self.resolve(match_id, receipt.movement, now) if ready else None
         return OrderReceipt(self.match_id(match_id), receipt.seat, receipt.movement,
                             receipt.digest, receipt.received_at, closing)
 
