@@ -24,6 +24,11 @@ def test_an_orthogonal_step_is_legal():
     legal(position({"1F": 14}), 1, "fire 14>8")
 
 
+def test_an_orthogonal_step_onto_an_enemy_that_wins_is_legal():
+    """DRTS-6: an orthogonal step goes onto any square, even a losing battle."""
+    legal(position({"1F": 14, "4W": 15}, teams=DEFAULT_TEAMS), 1, "fire 14>15")
+
+
 def test_a_step_of_two_squares_is_illegal():
     """DRTS-6: one square only."""
     illegal(position({"1F": 14}), 1, "fire 14>16", "16 is not next to 14")
@@ -68,6 +73,11 @@ def test_a_diagonal_step_onto_an_enemy_the_piece_cannot_capture_is_illegal():
 def test_a_predicted_attack_next_to_a_capturable_enemy_is_legal():
     """DRTS-6: D is orthogonally next to an enemy Plant."""
     legal(position({"1F": 14, "4P": 22}, teams=DEFAULT_TEAMS), 1, "fire 14>21")
+
+
+def test_a_predicted_attack_may_land_on_an_enemy_the_piece_cannot_capture():
+    """DRTS-6 read literally: D is next to an enemy Plant, whatever stands on D."""
+    legal(position({"1F": 14, "4W": 21, "4P": 22}, teams=DEFAULT_TEAMS), 1, "fire 14>21")
 
 
 def test_a_predicted_attack_needs_an_orthogonal_neighbour():
@@ -131,6 +141,11 @@ def test_a_recovery_two_movements_after_the_capture_is_too_early():
 def test_a_recovery_three_movements_after_the_capture_is_on_time():
     """DRTS-18: captured in movement 1, back in movement 4."""
     legal(position(out={"1F": 4}, movement=4), 1, "fire recover 21")
+
+
+def test_two_pieces_may_be_recovered_onto_one_square_in_one_movement():
+    """DRTS-4, DRTS-18: two recoveries are two operations on different pieces."""
+    legal(position(), 1, "fire recover 21; plant recover 21")
 
 
 def test_a_recovery_outside_the_recovery_area_is_illegal():

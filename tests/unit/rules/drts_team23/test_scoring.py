@@ -84,6 +84,12 @@ def test_a_tie_after_movement_40_is_a_draw_between_the_tied_teams():
     assert result.winners == (1, 2, 3, 4, 5, 6)
 
 
+def test_a_team_without_members_can_win_with_no_winning_seat():
+    """DRTS-19, DRTS-20: team points stay with the team, even an empty one."""
+    result = outcome(position(teams={1: "green"}, team_scores=(0, 0, 4), movement=21))
+    assert (result.winning_teams, result.winners) == (("blue",), ())
+
+
 def test_the_outcome_gives_every_seat_and_team_score():
     """Outcome: seat scores, team scores keyed by name, ranking by seat score then number."""
     state = position(teams=DEFAULT_TEAMS, scores={3: 2, 5: 2, 1: -1}, team_scores=(1, 2, 3))
