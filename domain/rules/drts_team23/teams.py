@@ -30,11 +30,12 @@ def assign_teams(state: State, requests: Mapping[int, Team]) -> tuple[State, tup
     teams = dict(start)
     steps: list[Step] = []
     pending = dict(requests)
-    for first, second in _exchanges(state, start, pending, full):
+    exchanges = _exchanges(state, start, pending, full)
+    for first, second in exchanges:
         teams[first], teams[second] = start[second], start[first]
         steps.append(_exchange_step(first, second, start))
     for team in TEAMS:
-        exchanged_in = [seat for seat in teams if teams[seat] is team and start[seat] is not team]
+        exchanged_in = [seat for pair in exchanges for seat in pair if teams[seat] is team]
         steps.extend(_fill_free_slots(state, team, teams, pending, exchanged_in))
     if state.movement == AUTO_TEAM_MOVEMENT:
         steps.extend(_assign_teamless(state, teams))
@@ -54,7 +55,7 @@ def _ranked(state: State, seats: Iterable[int]) -> list[int]:
 def _exchanges(
     state: State, start: Mapping[int, Team | None], pending: dict[int, Team], full: set[Team]
 ) -> list[tuple[int, int]]:
-    """Returns the exchanging pairs and drops them (and their losers' hopes) from `pending`.
+    """Returns the exchanging pairs (X, Y) and drops their seats from `pending`.
 
     X of team A asking for B and Y of team B asking for A exchange when A or
     B is full; several candidates pair up in rank order.
