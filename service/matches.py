@@ -323,6 +323,8 @@ class Matches(Application[UUID]):
 
     def _saved(self, match: Match) -> bool:
         """Saves the match's new events; returns False if another writer got there first."""
+        if not match.pending_events:
+            return True
         try:
             self.save(match)
         except IntegrityError:

@@ -1,0 +1,36 @@
+"""DRTS_DATABASE_URL, read in one place, chooses the event store."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.settings import SettingsError, load_settings
+
+
+def test_unset_means_an_sqlite_file_in_the_working_directory():
+    env = load_settings({}).event_store_env()
+    assert env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite"
+    assert env["SQLITE_DBNAME"] == "drts.sqlite"
+
+
+def test_sqlite_urls_name_relative_or_absolute_files():
+    relative = load_settings({"DRTS_DATABASE_URL": "sqlite:///var/m.sqlite"})
+    absolute = load_settings({"DRTS_DATABASE_URL": "sqlite:////srv/drts/m.sqlite"})
+    assert relative.event_store_env()["SQLITE_DBNAME"] == "var/m.sqlite"
+    assert absolute.event_store_env()["SQLITE_DBNAME"] == "/srv/drts/m.sqlite"
+
+
+def test_a_postgresql_url_becomes_eventsourcing_postgres_settings():
+    url = "postgresql://drts:s%40cret@db.example:6543/matches?schema=prod"
+    env = load_settings({"DRTS_DATABASE_URL": url}).event_store_env()
+    assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert (env["POSTGRES_HOST"], env["POSTGRES_PORT"], env["POSTGRES_DBNAME"]) == (
+        "db.example", "6543", "matches")
+    assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"]) == ("drts", "s@cret")
+    assert env["POSTGRES_SCHEMA"] == "prod" and int(env["POSTGRES_LOCK_TIMEOUT"]) > 0
+    assert env["COMPRESSOR_TOPIC"].endswith("ZlibCompressor")
+
+
+def test_an_unknown_scheme_is_refused_by_name():
+    with pytest.raises(SettingsError, match="'mysql://x/y'"):
+        load_settings({"DRTS_DATABASE_URL": "mysql://x/y"}).event_store_env()
