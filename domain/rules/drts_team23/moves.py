@@ -211,8 +211,9 @@ def _operation_step(state: State, squares: Squares, piece: Piece, target: int) -
         return Step("DRTS-18", text, data)
     data["from"] = piece.square
     text = f"{piece.label} moves {piece.square}>{target}"
-    case = diagonal_case(state, squares, piece, target)
-    if is_diagonal_step(piece.square, target) and case is not None:
+    if is_diagonal_step(piece.square, target):
+        case = diagonal_case(state, squares, piece, target)
+        assert case is not None  # the order was checked
         data["diagonal"] = case.value
         text += f" diagonally, {_DIAGONAL_TEXT[case]}"
     return Step("DRTS-6", text, data)
