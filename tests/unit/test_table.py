@@ -1,0 +1,134 @@
+"""Table: the pure referee's clock (early close, silence policies, strikes) and order handling."""
+
+import pytest
+
+from domain.errors import (
+    IllegalOrderError,
+    InvalidOrderError,
+    MovementClosedError,
+    NotYourSeatError,
+)
+from domain.table import Table
+from tests.support.toy_ruleset import ACCUMULATING, RULESET
+
+
+def table(seats=3, **config):
+    return Table.start(RULESET, config, seats, "table-test")
+
+
+def test_a_movement_that_may_close_early_is_ready_once_every_owing_seat_ordered():
+    t = table(seats=2)
+    t.submit(1, "1")
+    assert not t.is_ready()
+    t.submit(2, "2")
+    assert t.is_ready()
+
+
+def test_a_movement_without_early_close_is_never_ready():
+    t = table(seats=2, close_early=False)
+    t.submit(1, "1")
+    t.submit(2, "2")
+    assert not t.is_ready()
+
+
+def test_a_later_order_from_a_seat_replaces_its_earlier_one():
+    t = table(seats=2)
+    t.submit(1, "1")
+    t.submit(2, "2")
+    t.submit(1, "3")
+    assert t.orders_for_resolution() == [(2, 2), (1, 3)]
+
+
+def test_orders_accumulate_in_arrival_order_where_the_game_says_so():
+    t = Table.start(ACCUMULATING, {}, 2, "acc")
+    t.submit(1, "1")
+    t.submit(1, "3")
+    assert t.orders_for_resolution() == [(1, 1), (1, 3)]
+
+
+def test_a_malformed_order_is_refused_before_anything_is_recorded():
+    t = table()
+    with pytest.raises(InvalidOrderError, match="'x'"):
+        t.submit(1, "x")
+    assert t.pending == []
+
+
+def test_an_illegal_order_is_refused_with_the_rulesets_reason():
+    with pytest.raises(IllegalOrderError, match="out of range"):
+        table().submit(1, "7")
+
+
+def test_a_seat_that_owes_nothing_is_refused_by_number():
+    with pytest.raises(NotYourSeatError, match="seat 4 owes no orders"):
+        table().submit(4, "1")
+
+
+def test_resolving_opens_the_next_movement_with_no_pending_orders():
+    t = table(seats=2)
+    t.submit(1, "1")
+    t.submit(2, "2")
+    resolution = t.close().resolution
+    assert resolution.movement == 1 and t.movement == 2 and t.pending == []
+
+
+def test_hold_silence_resolves_at_the_deadline_without_the_silent_seat():
+    t = table(seats=2, silence="hold")
+    t.submit(1, "2")
+    passed = t.pass_deadline()
+    assert passed.resolution.orders == ((1, 2),) and passed.strikes == ()
+
+
+def test_strike_silence_strikes_and_extends_the_open_movement():
+    t = table(seats=2, silence="strike", max_strikes=3, extension_seconds=45)
+    t.submit(1, "2")
+    passed = t.pass_deadline()
+    assert passed.strikes == (2,) and passed.extension_seconds == 45
+    assert passed.resolution is None and t.movement == 1 and t.strikes == {2: 1}
+
+
+def test_strikes_count_over_the_whole_match_and_the_last_one_forfeits():
+    t = table(seats=2, silence="strike", max_strikes=2)
+    t.pass_deadline()  # both silent: a strike each
+    t.submit(1, "1")
+    passed = t.pass_deadline()  # seat 2 silent again: its second strike
+    assert passed.forfeited == (2,) and t.outcome().winners == (1,)
+
+
+def test_elimination_silence_forfeits_the_silent_seat_then_resolves_the_rest():
+    t = table(seats=3, silence="elimination")
+    t.submit(1, "1")
+    t.submit(2, "2")
+    passed = t.pass_deadline()
+    assert passed.forfeited == (3,)
+    assert passed.steps[0].rule == "TOY-4" and t.movement == 2
+
+
+def test_loss_silence_forfeits_and_ends_a_two_seat_match():
+    t = table(seats=2, silence="loss")
+    t.submit(1, "1")
+    passed = t.pass_deadline()
+    assert passed.forfeited == (2,) and t.outcome().finished
+
+
+def test_a_deadline_on_a_finished_match_changes_nothing():
+    t = table(seats=2, silence="loss")
+    t.pass_deadline()
+    movement = t.movement
+    assert t.pass_deadline().resolution is None and t.movement == movement
+
+
+def test_orders_on_a_finished_match_are_refused():
+    t = table(seats=2, silence="loss")
+    t.pass_deadline()
+    with pytest.raises(MovementClosedError, match="finished"):
+        t.submit(1, "1")
+
+
+def test_the_same_orders_and_seed_resolve_to_the_same_steps():
+    def play():
+        t = table(seats=3)
+        for seat, pick in ((1, "1"), (2, "1"), (3, "2")):
+            t.submit(seat, pick)
+        return [s.to_json() for s in t.close().steps]
+
+    assert play() == play()
