@@ -18,7 +18,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, Recording
 from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError
@@ -28,6 +28,7 @@ from domain.rules.contract import JSON, Step
 from domain.table import DeadlinePassed
 from service import views
 from service.errors import ConcurrentWriteError, MatchNotFoundError
+from service.scheduling import NoScheduler, Scheduler, scheduler_for
 from service.settings import Settings, load_settings
 
 SNAPSHOT_INTERVAL = 25
@@ -117,9 +118,11 @@ class Matches(Application[UUID]):
     snapshotting_intervals: ClassVar[dict[Any, int]] = {Match: SNAPSHOT_INTERVAL}
 
     def __init__(self, env: Mapping[str, str] | None = None,
-                 clock: Callable[[], datetime] = utc_now) -> None:
+                 clock: Callable[[], datetime] = utc_now,
+                 scheduler: Scheduler | None = None) -> None:
         super().__init__(env)
         self.clock = clock
+        self.scheduler: Scheduler = scheduler or NoScheduler()
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -321,6 +324,14 @@ class Matches(Application[UUID]):
                 return result
         raise ConcurrentWriteError(f"match {match_id} kept changing under {MAX_ATTEMPTS} attempts")
 
+    def _notify(self, recordings: list[Recording[UUID]]) -> None:
+        """Asks the scheduler to resolve each movement whose deadline was just stored."""
+        for recording in recordings:
+            new = recording.domain_event
+            if isinstance(new, Match.DeadlineSet):
+                self.scheduler.deadline_set(new.originator_id, new.movement, new.deadline,
+                                            self.clock())
+
     def _saved(self, match: Match) -> bool:
         """Saves the match's new events; returns False if another writer got there first."""
         if not match.pending_events:
@@ -346,9 +357,15 @@ class Matches(Application[UUID]):
         return UUID(str(key.match_id))
 
 
-def connect(settings: Settings | None = None, clock: Callable[[], datetime] = utc_now) -> Matches:
-    """Returns the Matches application on the configured store (keep the reference)."""
-    return Matches(env=(settings or load_settings()).event_store_env(), clock=clock)
+def connect(settings: Settings | None = None, clock: Callable[[], datetime] = utc_now,
+            scheduler: Scheduler | None = None) -> Matches:
+    """Returns the Matches application on the configured store (keep the reference).
+
+    Unless given a scheduler, it sends countdown tasks when DRTS_BROKER_URL is set.
+    """
+    settings = settings or load_settings()
+    return Matches(env=settings.event_store_env(), clock=clock,
+                   scheduler=scheduler or scheduler_for(settings))
 
 
 def _closing(match: Match, movement: int, passed: DeadlinePassed) -> Closing:

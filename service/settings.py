@@ -7,6 +7,18 @@
 - `postgresql://user[:password]@host[:port]/dbname[?schema=name]` (also
   `postgres://` and `postgresql+psycopg://`): PostgreSQL through psycopg 3;
 - `memory://`: in memory, for quick experiments (lost at exit).
+
+`DRTS_BROKER_URL` names the Celery broker that carries deadline tasks:
+unset or empty, an SQLite file `drts-broker.sqlite` in the working
+directory (`sqla+sqlite:///drts-broker.sqlite`, the embedded default of
+`drts run`); in production `redis://host:6379/0` or
+`amqp://user:password@host:5672//`. Commands send countdown tasks only when
+it is set (`drts run` sets it for its parts); otherwise the sweep alone
+resolves deadlines. `DRTS_SWEEP_SECONDS` (default 2) is how
+often beat sweeps for due movements; `DRTS_COUNTDOWN_SECONDS` (default 600)
+is the longest deadline that also gets a countdown task, kept below the
+broker's visibility timeout (`DRTS_VISIBILITY_TIMEOUT`, default 3600).
+docs/operations.md lists every setting.
 """
 
 from __future__ import annotations
@@ -19,6 +31,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 DATABASE_URL_VARIABLE = "DRTS_DATABASE_URL"
 DEFAULT_SQLITE_FILE = "drts.sqlite"
+BROKER_URL_VARIABLE = "DRTS_BROKER_URL"
+DEFAULT_BROKER_URL = "sqla+sqlite:///drts-broker.sqlite"
 COMPRESSOR = "eventsourcing.compressor:ZlibCompressor"
 
 
@@ -33,6 +47,20 @@ class Settings:
     """The service's settings; `event_store_env` is what the Matches application needs."""
 
     database_url: str
+    broker: str = ""  # DRTS_BROKER_URL as given; empty when unset
+    sweep_seconds: float = 2.0
+    countdown_seconds: float = 600.0
+    visibility_timeout: float = 3600.0
+
+    @property
+    def broker_url(self) -> str:
+        """Returns the Celery broker URL (the embedded SQLite broker when unset)."""
+        return self.broker or DEFAULT_BROKER_URL
+
+    @property
+    def broker_configured(self) -> bool:
+        """Returns whether DRTS_BROKER_URL was set: only then do commands send countdown tasks."""
+        return bool(self.broker)
 
     @property
     def backend(self) -> str:
@@ -61,7 +89,22 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     """Returns the settings read from the environment (os.environ by default)."""
     environ = os.environ if environ is None else environ
     url = environ.get(DATABASE_URL_VARIABLE, "").strip()
-    return Settings(url or f"sqlite:///{DEFAULT_SQLITE_FILE}")
+    broker = environ.get(BROKER_URL_VARIABLE, "").strip()
+    return Settings(url or f"sqlite:///{DEFAULT_SQLITE_FILE}", broker=broker,
+                    sweep_seconds=_seconds(environ, "DRTS_SWEEP_SECONDS", 2.0),
+                    countdown_seconds=_seconds(environ, "DRTS_COUNTDOWN_SECONDS", 600.0),
+                    visibility_timeout=_seconds(environ, "DRTS_VISIBILITY_TIMEOUT", 3600.0))
+
+
+def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:
+    text = environ.get(name, "").strip()
+    try:
+        value = float(text) if text else default
+    except ValueError:
+        raise SettingsError(f"{name}={text!r}: give a number of seconds") from None
+    if value < 0:
+        raise SettingsError(f"{name}={text!r}: seconds cannot be negative")
+    return value
 
 
 def sqlite_path(url: str) -> Path:

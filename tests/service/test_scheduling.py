@@ -1,0 +1,150 @@
+"""The scheduling port: movement policies through the service, and countdown tasks asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from service.matches import Matches
+from service.scheduling import (
+    RESOLVE_MOVEMENT,
+    CeleryScheduler,
+    NoScheduler,
+    RecordingScheduler,
+    scheduler_for,
+)
+from service.settings import Settings, SettingsError, load_settings
+
+
+@pytest.fixture
+def scheduler() -> RecordingScheduler:
+    return RecordingScheduler()
+
+
+@pytest.fixture
+def scheduled(database_url: str, clock: Any, toy_rulesets: None,
+              scheduler: RecordingScheduler) -> Iterator[Matches]:
+    """The Matches application with a scheduler that records what it is asked."""
+    app = Matches(env=Settings(database_url).event_store_env(), clock=clock, scheduler=scheduler)
+    yield app
+    app.close()
+
+
+def started(app: Matches, ruleset: str, config: dict[str, Any] | None = None,
+            seats: int = 2) -> tuple[Any, list[str]]:
+    new = app.create_match(ruleset, config or {}, seed="sched")
+    tokens = [app.join(new.match_id, f"p{i}").token for i in range(seats)]
+    app.start(new.match_id, str(new.referee_token))
+    return new, tokens
+
+
+def types(app: Matches, match_id: Any) -> list[str]:
+    return [str(item["type"]) for item in app.event_log(match_id)]
+
+
+def test_opening_a_movement_asks_for_a_countdown_at_its_deadline(scheduled, scheduler, clock):
+    new, _ = started(scheduled, "toy", {"deadline_seconds": 45})
+    assert scheduler.calls == [(new.match_id, 1, clock.now + timedelta(seconds=45))]
+
+
+def test_a_movement_that_may_close_early_resolves_on_the_last_owed_order(scheduled, scheduler):
+    new, (alice, bob) = started(scheduled, "toy")
+    assert scheduled.submit_order(new.match_id, alice, "1").closing is None
+    receipt = scheduled.submit_order(new.match_id, bob, "2")
+    assert receipt.closing is not None and receipt.closing.resolved
+    assert types(scheduled, new.match_id).count("MovementResolved") == 1
+    assert [call[1] for call in scheduler.calls] == [1, 2]  # the next movement's clock
+
+
+def test_a_movement_that_may_not_close_early_waits_for_its_deadline(scheduled, clock):
+    new, (alice, bob) = started(scheduled, "toy", {"close_early": False})
+    scheduled.submit_order(new.match_id, alice, "1")
+    assert scheduled.submit_order(new.match_id, bob, "2").closing is None
+    assert scheduled.resolve(new.match_id, 1) is None
+    clock.advance(60)
+    assert [d.movement for d in scheduled.due_movements()] == [1]
+    assert scheduled.resolve(new.match_id, 1).resolved
+
+
+def test_a_sequential_game_resolves_on_the_order_and_starts_the_next_clock(
+        scheduled, scheduler, clock):
+    new, (_, dmo) = started(scheduled, "district_war", {"placement_seconds": 30})
+    clock.advance(5)
+    receipt = scheduled.submit_order(new.match_id, dmo, "first 1")
+    assert receipt.closing is not None and receipt.closing.resolved
+    assert scheduled.get_match(new.match_id).movement == 2
+    assert scheduler.calls[-1] == (new.match_id, 2, clock.now + timedelta(seconds=30))
+
+
+def test_district_war_strikes_and_extends_by_45_seconds_when_its_clock_runs_out(
+        scheduled, scheduler, clock):
+    new, (_, dmo) = started(scheduled, "district_war")
+    scheduled.submit_order(new.match_id, dmo, "first 1")
+    clock.advance(89)
+    assert scheduled.resolve(new.match_id, 2) is None  # not yet due
+    clock.advance(1)
+    closing = scheduled.resolve(new.match_id, 2)
+    assert closing is not None and closing.strikes == (1,) and not closing.resolved
+    assert scheduler.calls[-1] == (new.match_id, 2, clock.now + timedelta(seconds=45))
+    assert types(scheduled, new.match_id)[-2:] == ["SeatStruck", "DeadlineSet"]
+
+
+class FakeCelery:
+    """Takes `send_task` calls; fails them when asked to."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.sent: list[tuple[str, tuple[Any, ...], Any]] = []
+        self.fail = fail
+
+    def send_task(self, name: str, args: tuple[Any, ...], eta: Any, **options: Any) -> None:
+        if self.fail:
+            raise ConnectionError("broker down")
+        self.sent.append((name, args, eta))
+
+
+def test_the_celery_scheduler_sends_a_countdown_task_by_name_for_a_near_deadline(clock):
+    fake = FakeCelery()
+    match_id = Matches.match_id("0b9f4e26-76a0-4b3c-9d59-2b7e4b1b7d5e")
+    deadline = clock.now + timedelta(seconds=20)
+    CeleryScheduler(fake, 600).deadline_set(match_id, 3, deadline, clock.now)  # type: ignore[arg-type]
+    assert fake.sent == [(RESOLVE_MOVEMENT, (str(match_id), 3), deadline)]
+
+
+def test_a_deadline_beyond_the_countdown_horizon_is_left_to_the_sweep(clock):
+    fake = FakeCelery()
+    match_id = Matches.match_id("0b9f4e26-76a0-4b3c-9d59-2b7e4b1b7d5e")
+    far = clock.now + timedelta(seconds=601)
+    CeleryScheduler(fake, 600).deadline_set(match_id, 1, far, clock.now)  # type: ignore[arg-type]
+    assert fake.sent == []
+
+
+def test_a_broker_that_is_down_does_not_fail_the_command(clock, caplog):
+    fake = FakeCelery(fail=True)
+    match_id = Matches.match_id("0b9f4e26-76a0-4b3c-9d59-2b7e4b1b7d5e")
+    CeleryScheduler(fake, 600).deadline_set(match_id, 1, clock.now, clock.now)  # type: ignore[arg-type]
+    assert "the sweep will resolve it" in caplog.text
+
+
+def test_countdown_tasks_are_sent_only_when_a_broker_is_configured():
+    assert isinstance(scheduler_for(load_settings({})), NoScheduler)
+    configured = scheduler_for(load_settings({"DRTS_BROKER_URL": "redis://127.0.0.1:6379/0"}))
+    assert isinstance(configured, CeleryScheduler)
+
+
+def test_broker_settings_default_to_the_embedded_sqlite_broker():
+    settings = load_settings({})
+    assert settings.broker_url == "sqla+sqlite:///drts-broker.sqlite"
+    assert not settings.broker_configured
+    assert (settings.sweep_seconds, settings.countdown_seconds) == (2.0, 600.0)
+    tuned = load_settings({"DRTS_BROKER_URL": "amqp://guest:guest@127.0.0.1:5672//",
+                           "DRTS_SWEEP_SECONDS": "1", "DRTS_COUNTDOWN_SECONDS": "300"})
+    assert tuned.broker_url.startswith("amqp://") and tuned.sweep_seconds == 1.0
+    assert tuned.countdown_seconds == 300.0
+
+
+def test_a_bad_number_of_seconds_is_refused_by_name():
+    with pytest.raises(SettingsError, match="DRTS_SWEEP_SECONDS='often'"):
+        load_settings({"DRTS_SWEEP_SECONDS": "often"})

@@ -1,0 +1,51 @@
+"""The Celery app of drts: broker from DRTS_BROKER_URL, deadline tasks, beat's sweep.
+
+`celery -A workers.app worker` runs the tasks of workers/tasks.py; `celery -A
+workers.app beat` sends `workers.sweep_due` every DRTS_SWEEP_SECONDS (`drts
+worker`, `drts beat` and `drts run` wrap these). Tasks are acknowledged late
+and prefetched one at a time, so a worker that dies mid-task leaves its task
+to another; they are idempotent, so a redelivery changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery
+
+from service.scheduling import QUEUE, SWEEP_DUE, transport_options
+from service.settings import Settings, load_settings
+
+BEAT_SCHEDULE_FILE = "drts-beat-schedule"
+
+
+def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
+    """Returns a Celery app for `settings` (read from the environment by default)."""
+    settings = settings or load_settings()
+    app = Celery("drts", broker=settings.broker_url, set_as_current=False)
+    app.conf.update(
+        drts_settings=settings,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_ignore_result=True,
+        task_default_queue=QUEUE,
+        enable_utc=True,
+        timezone="UTC",
+        broker_connection_retry_on_startup=True,
+        broker_transport_options=transport_options(settings),
+        beat_schedule={"sweep-due": {
+            "task": SWEEP_DUE, "schedule": settings.sweep_seconds,
+            # a sweep still queued when the next one is sent is useless
+            "options": {"expires": max(2 * settings.sweep_seconds, 1.0)},
+        }},
+        beat_schedule_filename=BEAT_SCHEDULE_FILE,
+        worker_hijack_root_logger=False,
+    )
+    app.conf.update(overrides)
+    import workers.tasks  # noqa: F401  (registers the named tasks on every app)
+
+    return app
+
+
+app = create_app()

@@ -1,0 +1,86 @@
+"""The deadline tasks: thin, named, taking ids, each calling one service method.
+
+- `workers.resolve_movement(match_id, movement)`: `Matches.resolve`, which
+  re-checks the movement number and the deadline and records nothing once
+  the movement has closed, so duplicates, redeliveries and races with the
+  sweep give one resolution. A lost optimistic-concurrency race retries.
+- `workers.sweep_due()`: beat's sweep; queues one `resolve_movement` per
+  movement `Matches.due_movements(now)` reports.
+
+One Matches application per worker process and Celery app, made on first use
+after the fork (a psycopg pool must not cross a fork).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Any
+
+from celery import Celery, shared_task
+
+from service.errors import ConcurrentWriteError
+from service.matches import Closing, Matches, connect
+from service.scheduling import RESOLVE_MOVEMENT, CeleryScheduler
+from service.settings import Settings
+
+REQUEUE_AFTER_SECONDS = 10.0  # the sweep queues a due movement again only after this
+
+_lock = threading.Lock()
+_services: dict[int, tuple[int, Matches]] = {}
+_queued: dict[tuple[str, int], float] = {}
+
+
+@shared_task(name="workers.resolve_movement", bind=True, autoretry_for=(ConcurrentWriteError,),
+             retry_backoff=1, retry_backoff_max=10, retry_jitter=True, max_retries=5)
+def resolve_movement(self: Any, match_id: str, movement: int) -> str:
+    """Resolves `movement` of the match if it is due; says what happened."""
+    return describe(service(self.app).resolve(match_id, movement))
+
+
+@shared_task(name="workers.sweep_due", bind=True)
+def sweep_due(self: Any) -> int:
+    """Queues a resolve task for every due movement not queued lately; returns how many."""
+    queued = 0
+    for due in service(self.app).due_movements():
+        key = (str(due.match_id), due.movement)
+        if not _claim(key):
+            continue
+        self.app.send_task(RESOLVE_MOVEMENT, args=key, expires=REQUEUE_AFTER_SECONDS)
+        queued += 1
+    return queued
+
+
+def service(app: Celery) -> Matches:
+    """Returns this process's Matches application for the Celery app (made after fork)."""
+    with _lock:
+        cached = _services.get(id(app))
+        if cached is None or cached[0] != os.getpid():
+            settings: Settings = app.conf.drts_settings
+            matches = connect(settings, scheduler=CeleryScheduler(app, settings.countdown_seconds))
+            cached = _services[id(app)] = (os.getpid(), matches)
+        return cached[1]
+
+
+def describe(closing: Closing | None) -> str:
+    """Returns a one-line account of a closing, for the worker's log."""
+    if closing is None:
+        return "nothing due"
+    done = [f"struck seat(s) {list(closing.strikes)}"] if closing.strikes else []
+    done += [f"eliminated seat(s) {list(closing.eliminated)}"] if closing.eliminated else []
+    done.append(f"resolved movement {closing.movement}" if closing.resolved
+                else f"extended movement {closing.movement}")
+    return ", ".join(done) + (", match finished" if closing.finished else "")
+
+
+def _claim(key: tuple[str, int]) -> bool:
+    """Returns whether this process should queue `key` now (not queued in the last while)."""
+    now = time.monotonic()
+    with _lock:
+        for stale in [k for k, at in _queued.items() if now - at > REQUEUE_AFTER_SECONDS]:
+            del _queued[stale]
+        if key in _queued:
+            return False
+        _queued[key] = now
+        return True
