@@ -82,3 +82,21 @@ class NotEnoughSeatsError(DrtsError):
     """Raised when a match is started before enough seats have joined."""
 
     code = "not_enough_seats"
+
+
+class NotRefereeError(InvalidTokenError):
+    """Raised when a seat token is used where the referee token is needed."""
+
+    code = "not_referee"
+
+
+class NotASeatError(InvalidTokenError):
+    """Raised when a token that holds no seat (the referee's, the operator's) acts as a seat."""
+
+    code = "not_a_seat"
+
+
+class UnknownSeatError(DrtsError, LookupError):
+    """Raised when a match has no seat with the given number."""
+
+    code = "unknown_seat"

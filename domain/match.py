@@ -32,10 +32,13 @@ from domain.errors import (
     MatchAlreadyStartedError,
     MatchNotStartedError,
     MovementClosedError,
+    NotASeatError,
     NotEnoughSeatsError,
+    NotRefereeError,
     NotYourSeatError,
     SeatTakenError,
     UnknownRulesetError,
+    UnknownSeatError,
 )
 from domain.integrity import (
     commitment,
@@ -50,6 +53,7 @@ from domain.rules.registry import get_ruleset
 from domain.table import DeadlinePassed, Resolution, Table
 
 REJECTABLE = (InvalidOrderError, IllegalOrderError, NotYourSeatError, MovementClosedError)
+MAX_DEADLINE_SECONDS = 366 * 24 * 3600  # a year and a day: longer is a typo, and overflows later
 METADATA = frozenset({"originator_id", "originator_version", "originator_topic", "timestamp"})
 
 
@@ -113,6 +117,16 @@ class Match(Aggregate):
         def apply(self, match: Match) -> None:
             match.seats.append({"seat": self.seat, "name": self.name,
                                 "token_hash": self.token_hash})
+            match.chain = self.chain
+
+    class SeatTokenReissued(Aggregate.Event):
+        seat: int
+        token_hash: str
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            index = self.seat - 1
+            match.seats[index] = {**match.seats[index], "token_hash": self.token_hash}
             match.chain = self.chain
 
     class Started(Aggregate.Event):
@@ -262,8 +276,9 @@ class Match(Aggregate):
                 raise InvalidConfigError(f"{seats} seats for {info.name}: it takes "
                                          f"{info.min_seats} to {info.max_seats}")
             limits = {"min": seats, "max": seats}
-        if deadline_seconds is not None and deadline_seconds <= 0:
-            raise InvalidConfigError(f"deadline_seconds must be positive, got {deadline_seconds}")
+        if deadline_seconds is not None and not 0 < deadline_seconds <= MAX_DEADLINE_SECONDS:
+            raise InvalidConfigError(f"deadline_seconds must be 1 to {MAX_DEADLINE_SECONDS}, "
+                                     f"got {deadline_seconds}")
         data: dict[str, Any] = {
             "ruleset": info.name, "ruleset_version": info.version,
             "config": normalized(ruleset.validate_config(config)), "seats": limits,
@@ -289,6 +304,15 @@ class Match(Aggregate):
         seat = len(self.seats) + 1
         self._record(self.SeatJoined, at, seat=seat, name=name, token_hash=token_hash)
         return seat
+
+    def reissue_seat_token(self, referee_token_hash: str, seat: int, token_hash: str,
+                           at: datetime) -> None:
+        """Gives a seat a new token (the referee's act); the old token stops working."""
+        self.check_referee(referee_token_hash)
+        if not 1 <= seat <= len(self.seats):
+            raise UnknownSeatError(f"match {self.id} has no seat {seat} "
+                                   f"({len(self.seats)} seat(s) joined)")
+        self._record(self.SeatTokenReissued, at, seat=seat, token_hash=token_hash)
 
     def start(self, referee_token_hash: str, at: datetime, state: JSON = None,
               movement: int = 1) -> None:
@@ -345,7 +369,7 @@ class Match(Aggregate):
         return passed
 
     def note_secret_viewed(self, viewer: str, what: str, at: datetime) -> None:
-        """Records that a referee looked at secret data (the seed, open orders)."""
+        """Records that the referee (or the operator) looked at secret data (seed, open orders)."""
         self._record(self.SecretViewed, at, viewer=viewer, what=what)
 
     # -- queries and guards -----------------------------------------------------------------
@@ -380,20 +404,29 @@ class Match(Aggregate):
         return self.started and not self.finished
 
     def seat_of(self, token_hash: str) -> int:
-        """Returns the seat holding the token; raises InvalidTokenError."""
+        """Returns the seat holding the token; raises InvalidTokenError (NotASeatError)."""
         for holder in self.seats:
             if holder["token_hash"] == token_hash:
                 return int(holder["seat"])
+        if self.is_referee(token_hash):
+            raise NotASeatError(f"the referee token of match {self.id} holds no seat")
         raise InvalidTokenError(f"no seat of match {self.id} holds this token")
+
+    def has_seat_token(self, token_hash: str) -> bool:
+        """Returns whether some seat holds the token."""
+        return any(holder["token_hash"] == token_hash for holder in self.seats)
 
     def is_referee(self, token_hash: str) -> bool:
         """Returns whether the token is the match's referee token."""
         return token_hash == self.referee_token_hash
 
     def check_referee(self, token_hash: str) -> None:
-        """Raises InvalidTokenError unless the token is the referee's."""
-        if not self.is_referee(token_hash):
-            raise InvalidTokenError(f"this token is not the referee token of match {self.id}")
+        """Raises InvalidTokenError (NotRefereeError for a seat's) unless it is the referee's."""
+        if self.is_referee(token_hash):
+            return
+        if self.has_seat_token(token_hash):
+            raise NotRefereeError(f"a seat token of match {self.id} cannot act as its referee")
+        raise InvalidTokenError(f"this token is not the referee token of match {self.id}")
 
     def check_not_started(self) -> None:
         """Raises MatchAlreadyStartedError once the match has started."""

@@ -22,3 +22,15 @@ class ConcurrentWriteError(DrtsError):
     """Raised when a command kept losing races for the same match and gave up."""
 
     code = "concurrent_write"
+
+
+class MissingTokenError(DrtsError):
+    """Raised when a use case needs a token (referee, seat or operator) and none was given."""
+
+    code = "missing_token"
+
+
+class InvalidCursorError(DrtsError, ValueError):
+    """Raised when a listing's cursor is not one that the listing handed out."""
+
+    code = "invalid_cursor"

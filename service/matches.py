@@ -10,6 +10,7 @@ the same movement give exactly one resolution. Reads are in service/views.py.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,18 +22,25 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError, Recording
 from eventsourcing.utils import get_topic
 
-from domain.errors import DrtsError
+from domain.errors import DrtsError, NotASeatError
 from domain.integrity import commitment
 from domain.match import Match, Receipt
 from domain.rules.contract import JSON, Step
 from domain.table import DeadlinePassed
 from service import views
-from service.errors import ConcurrentWriteError, MatchNotFoundError
+from service.errors import (
+    ConcurrentWriteError,
+    InvalidCursorError,
+    MatchNotFoundError,
+    MissingTokenError,
+)
 from service.scheduling import NoScheduler, Scheduler, scheduler_for
 from service.settings import Settings, load_settings
 
 SNAPSHOT_INTERVAL = 25
 MAX_ATTEMPTS = 10
+POLL_SECONDS = 0.1  # how often a long-polling reader asks the store for a newer event
+MAX_CURSOR = 2**62
 IDEMPOTENCY_NAMESPACE = uuid5(NAMESPACE_URL, "https://drts/idempotency-keys")
 
 T = TypeVar("T")
@@ -103,6 +111,24 @@ class OrderReceipt:
 
 
 @dataclass(frozen=True)
+class Page:
+    """One page of a listing: its items and the cursor of the next page (None at the end)."""
+
+    items: list[dict[str, JSON]]
+    next: str | None
+
+
+@dataclass(frozen=True)
+class EventPage:
+    """Events after a version: at most `limit`, `next` set if more follow, and the head version."""
+
+    match_id: UUID
+    items: list[dict[str, JSON]]
+    next: int | None
+    version: int
+
+
+@dataclass(frozen=True)
 class DueMovement:
     """A movement that should be resolved now: deadline passed or every owing seat ordered."""
 
@@ -119,10 +145,12 @@ class Matches(Application[UUID]):
 
     def __init__(self, env: Mapping[str, str] | None = None,
                  clock: Callable[[], datetime] = utc_now,
-                 scheduler: Scheduler | None = None) -> None:
+                 scheduler: Scheduler | None = None,
+                 operator_token: str | None = None) -> None:
         super().__init__(env)
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
+        self.operator_token_hash = commitment(operator_token) if operator_token else None
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -154,20 +182,29 @@ class Matches(Application[UUID]):
         seat = self._retrying(match_id, lambda m: m.join(name, commitment(token), self.clock()))
         return NewSeat(self.match_id(match_id), seat, token)
 
-    def start(self, match_id: UUID | str, referee_token: str, state: JSON = None,
+    def start(self, match_id: UUID | str, referee_token: str | None, state: JSON = None,
               movement: int = 1) -> None:
         """Starts the match (the referee may give a starting state and movement number)."""
-        self._retrying(match_id, lambda m: m.start(commitment(referee_token), self.clock(),
-                                                   state, movement))
+        self._retrying(match_id, lambda m: m.start(self._as_referee(m, referee_token),
+                                                   self.clock(), state, movement))
 
-    def submit_order(self, match_id: UUID | str, token: str, order: str | Mapping[str, JSON],
+    def reissue_seat_token(self, match_id: UUID | str, referee_token: str | None,
+                           seat: int) -> NewSeat:
+        """Gives a seat a new token (shown once) at the referee's request; the old one stops."""
+        token = secrets.token_urlsafe(32)
+        self._retrying(match_id, lambda m: m.reissue_seat_token(
+            self._as_referee(m, referee_token), seat, commitment(token), self.clock()))
+        return NewSeat(self.match_id(match_id), seat, token)
+
+    def submit_order(self, match_id: UUID | str, token: str | None,
+                     order: str | Mapping[str, JSON],
                      source: str = "api", message_id: str | None = None,
                      movement: int | None = None, resolve_when_ready: bool = True) -> OrderReceipt:
         """Takes an order from the seat holding `token`; a ready movement then resolves."""
-        salt, now = secrets.token_hex(16), self.clock()
+        salt, now, token_hash = secrets.token_hex(16), self.clock(), self._seat_hash(token)
 
         def submit(match: Match) -> tuple[Receipt, bool]:
-            receipt = match.submit_order(commitment(token), order if isinstance(order, str)
+            receipt = match.submit_order(token_hash, order if isinstance(order, str)
                                          else dict(order), salt, now, source, message_id,
                                          movement)
             return receipt, resolve_when_ready and match.is_ready()
@@ -195,18 +232,19 @@ class Matches(Application[UUID]):
         closings = (self.resolve(due.match_id, due.movement, at) for due in self.due_movements(at))
         return [closing for closing in closings if closing is not None]
 
-    def referee_seed(self, match_id: UUID | str, referee_token: str) -> str:
+    def referee_seed(self, match_id: UUID | str, referee_token: str | None) -> str:
         """Returns the match seed to its referee before it is revealed (the look is recorded)."""
         def look(match: Match) -> str:
-            match.check_referee(commitment(referee_token))
+            match.check_referee(self._as_referee(match, referee_token))
             if not match.finished:
-                match.note_secret_viewed("referee", "seed", self.clock())
+                match.note_secret_viewed(self._referee_name(referee_token), "seed", self.clock())
             return match.seed
         return self._retrying(match_id, look)
 
-    def note_secret_viewed(self, match_id: UUID | str, what: str) -> None:
-        """Records that the referee looked at secret data of a match."""
-        self._retrying(match_id, lambda m: m.note_secret_viewed("referee", what, self.clock()))
+    def note_secret_viewed(self, match_id: UUID | str, what: str,
+                           viewer: str = "referee") -> None:
+        """Records that the referee (or the operator) looked at secret data of a match."""
+        self._retrying(match_id, lambda m: m.note_secret_viewed(viewer, what, self.clock()))
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -214,16 +252,34 @@ class Matches(Application[UUID]):
         """Returns the public summary: ruleset, seats, status, open movement, deadline, outcome."""
         return views.summary(self.get_match(match_id))
 
+    def list_matches(self, ruleset: str | None = None, status: str | None = None,
+                     limit: int = 50, cursor: str | None = None) -> Page:
+        """Returns a page of match summaries, oldest first, filtered by ruleset and status.
+
+        Scans the log's Created notifications for now (the match list read model
+        comes later); the cursor is the notification position to go on from.
+        """
+        items: list[dict[str, JSON]] = []
+        for position, match_id in self._created_since(_cursor_position(cursor)):
+            summary = self.summary(match_id)
+            if ruleset not in (None, summary["ruleset"]) or status not in (None, summary["status"]):
+                continue
+            if len(items) == limit:
+                return Page(items, str(position))
+            items.append(summary)
+        return Page(items, None)
+
     def state(self, match_id: UUID | str, movement: int | None = None, step: int | None = None,
-              token: str | None = None) -> dict[str, JSON]:
+              token: str | None = None, seat: int | None = None) -> dict[str, JSON]:
         """Returns the state when `movement` was open (now by default), or at its `step`-th step.
 
         At a step, `steps` lists that movement's resolution steps up to it; the
         state is the one the movement was resolved from. Spectators and seats
-        get the ruleset's view; the referee gets the full dumped state.
+        get the ruleset's view; the referee gets the full dumped state, or a
+        seat's view when asking for `seat` (a seat may ask only for its own).
         """
         match = self.get_match(match_id)
-        viewer = views.viewer_of(match, self._hash(token))
+        viewer = views.seat_view_of(match, self.viewer(match, token), seat)
         version = views.version_at(match, movement, step)
         past = match if version == match.version else self.get_match(match.id, version)
         return {"match_id": str(match.id), "movement": movement or match.movement, "step": step,
@@ -242,16 +298,54 @@ class Matches(Application[UUID]):
                   after: int = 0) -> list[dict[str, JSON]]:
         """Returns the events in their public form; sealed values only where the viewer may see."""
         match = self.get_match(match_id)
-        return views.event_log(self, match, views.viewer_of(match, self._hash(token)), after)
+        return views.event_log(self, match, self.viewer(match, token), after)
 
-    def pending_orders(self, match_id: UUID | str, token: str) -> list[dict[str, JSON]]:
-        """Returns the token holder's own orders in the open movement."""
+    def event_page(self, match_id: UUID | str, token: str | None = None, after: int = 0,
+                   limit: int = 100, wait: float = 0) -> EventPage:
+        """Returns up to `limit` events after version `after`, first waiting up to `wait`
+        seconds for one to appear (a long poll); sealed values only where the viewer may see.
+        """
         match = self.get_match(match_id)
-        return views.pending_orders(match, match.seat_of(commitment(token)))
+        viewer = self.viewer(match, token)
+        if match.version <= after and wait > 0 and self.wait_for_events(match.id, after, wait):
+            match = self.get_match(match.id)
+        items = views.event_log(self, match, viewer, after, limit + 1)
+        more = len(items) > limit
+        items = items[:limit]
+        return EventPage(match.id, items, int(items[-1]["version"]) if more else None,
+                         max([match.version, *(int(i["version"]) for i in items)]))
 
-    def replay(self, match_id: UUID | str) -> views.ReplayReport:
+    def wait_for_events(self, match_id: UUID, after: int, seconds: float) -> bool:
+        """Waits until the match has an event after version `after`, or `seconds` pass.
+
+        One indexed query every POLL_SECONDS; returns whether a newer event came.
+        """
+        give_up = time.monotonic() + seconds
+        while not self.recorder.select_events(match_id, gt=after, limit=1):
+            left = give_up - time.monotonic()
+            if left <= 0:
+                return False
+            time.sleep(min(POLL_SECONDS, left))
+        return True
+
+    def pending_orders(self, match_id: UUID | str, token: str | None) -> list[dict[str, JSON]]:
+        """Returns the open movement's orders: a seat's own, or every seat's to the referee
+        (whose look at unrevealed orders is recorded).
+        """
+        match = self.get_match(match_id)
+        if token is None:
+            raise MissingTokenError(f"the orders of match {match.id} need a seat or referee "
+                                    "token")
+        viewer = self.viewer(match, token)
+        orders = views.pending_orders(match, viewer.seat)
+        if viewer.referee and orders:
+            self.note_secret_viewed(match.id, "open orders", viewer.name)
+        return orders
+
+    def replay(self, match_id: UUID | str, token: str | None = None) -> views.ReplayReport:
         """Replays the match from its first event and checks it against the stored match."""
-        return views.replay(self, self.get_match(match_id).id)
+        match = self.get_match(match_id)
+        return views.replay(self, match.id, self.viewer(match, token))
 
     def verify_chain(self, match_id: UUID | str) -> views.ChainReport:
         """Verifies the chain and seals of every stored event; names the first bad one."""
@@ -273,13 +367,19 @@ class Matches(Application[UUID]):
         A full scan of the event log's Created notifications: the read-model
         issue replaces it with a match list table.
         """
-        topic, start = get_topic(Match.Created), 1
-        while True:
-            notes = self.recorder.select_notifications(start=start, limit=500, topics=[topic])
-            yield from (UUID(str(note.originator_id)) for note in notes)
-            if len(notes) < 500:
-                return
-            start = notes[-1].id + 1
+        return (match_id for _, match_id in self._created_since(1))
+
+    def viewer(self, match: Match, token: str | None) -> views.Viewer:
+        """Returns who holds the token: the referee (or operator), a seat, or anyone (None)."""
+        if token is None:
+            return views.Viewer()
+        if self.is_operator(token):
+            return views.Viewer(referee=True, name="operator")
+        return views.viewer_of(match, commitment(token))
+
+    def is_operator(self, token: str | None) -> bool:
+        """Returns whether the token is the operator token configured at start-up."""
+        return token is not None and commitment(token) == self.operator_token_hash
 
     def due_movements(self, now: datetime | None = None) -> list[DueMovement]:
         """Returns the movements due at `now` (deadline passed, or ready to close early).
@@ -342,9 +442,32 @@ class Matches(Application[UUID]):
             return False
         return True
 
-    @staticmethod
-    def _hash(token: str | None) -> str | None:
-        return None if token is None else commitment(token)
+    def _as_referee(self, match: Match, token: str | None) -> str:
+        """Returns the token hash the match checks for its referee (the operator acts as one)."""
+        if token is None:
+            raise MissingTokenError(f"match {match.id}: this needs the referee token")
+        return match.referee_token_hash if self.is_operator(token) else commitment(token)
+
+    def _referee_name(self, token: str | None) -> str:
+        return "operator" if self.is_operator(token) else "referee"
+
+    def _seat_hash(self, token: str | None) -> str:
+        """Returns the hash of a seat token; raises for none, or for the operator's."""
+        if token is None:
+            raise MissingTokenError("an order needs the token of the seat that sends it")
+        if self.is_operator(token):
+            raise NotASeatError("the operator token holds no seat: send orders with a seat token")
+        return commitment(token)
+
+    def _created_since(self, start: int) -> Iterator[tuple[int, UUID]]:
+        """Yields (log position, match id) of every Created event from position `start` on."""
+        topic = get_topic(Match.Created)
+        while True:
+            notes = self.recorder.select_notifications(start=start, limit=500, topics=[topic])
+            yield from ((note.id, UUID(str(note.originator_id))) for note in notes)
+            if len(notes) < 500:
+                return
+            start = notes[-1].id + 1
 
     def _load(self, match_id: UUID | str) -> Match:
         return self.get_match(match_id)
@@ -365,7 +488,17 @@ def connect(settings: Settings | None = None, clock: Callable[[], datetime] = ut
     """
     settings = settings or load_settings()
     return Matches(env=settings.event_store_env(), clock=clock,
-                   scheduler=scheduler or scheduler_for(settings))
+                   scheduler=scheduler or scheduler_for(settings),
+                   operator_token=settings.operator_token)
+
+
+def _cursor_position(cursor: str | None) -> int:
+    """Returns the log position a listing cursor names; raises InvalidCursorError."""
+    if cursor is None:
+        return 1
+    if not (cursor.isascii() and cursor.isdigit()) or not 1 <= int(cursor) <= MAX_CURSOR:
+        raise InvalidCursorError(f"cursor {cursor!r} is not one this listing gave out")
+    return int(cursor)
 
 
 def _closing(match: Match, movement: int, passed: DeadlinePassed) -> Closing:

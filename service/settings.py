@@ -1,5 +1,8 @@
-"""Settings: the one place that reads the environment for persistence.
+"""Settings: the one place that reads the environment.
 
+`DRTS_OPERATOR_TOKEN`, if set, is a token that acts as referee on every
+match (an operator's master key; keep it out of shell history).
+`DRTS_MAX_BODY_BYTES` caps HTTP request bodies (default 65536).
 `DRTS_DATABASE_URL` chooses the event store:
 
 - unset or empty: an SQLite file `drts.sqlite` in the working directory;
@@ -30,6 +33,9 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 DATABASE_URL_VARIABLE = "DRTS_DATABASE_URL"
+OPERATOR_TOKEN_VARIABLE = "DRTS_OPERATOR_TOKEN"
+MAX_BODY_VARIABLE = "DRTS_MAX_BODY_BYTES"
+DEFAULT_MAX_BODY_BYTES = 64 * 1024
 DEFAULT_SQLITE_FILE = "drts.sqlite"
 BROKER_URL_VARIABLE = "DRTS_BROKER_URL"
 DEFAULT_BROKER_URL = "sqla+sqlite:///drts-broker.sqlite"
@@ -37,7 +43,7 @@ COMPRESSOR = "eventsourcing.compressor:ZlibCompressor"
 
 
 class SettingsError(ValueError):
-    """Raised when DRTS_DATABASE_URL is not a URL drts can use."""
+    """Raised when a DRTS_* setting (the database URL, the body cap) is not usable."""
 
     code = "invalid_settings"
 
@@ -51,6 +57,8 @@ class Settings:
     sweep_seconds: float = 2.0
     countdown_seconds: float = 600.0
     visibility_timeout: float = 3600.0
+    operator_token: str | None = None  # DRTS_OPERATOR_TOKEN: acts as referee on every match
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # DRTS_MAX_BODY_BYTES: the API's body cap
 
     @property
     def broker_url(self) -> str:
@@ -93,7 +101,19 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     return Settings(url or f"sqlite:///{DEFAULT_SQLITE_FILE}", broker=broker,
                     sweep_seconds=_seconds(environ, "DRTS_SWEEP_SECONDS", 2.0),
                     countdown_seconds=_seconds(environ, "DRTS_COUNTDOWN_SECONDS", 600.0),
-                    visibility_timeout=_seconds(environ, "DRTS_VISIBILITY_TIMEOUT", 3600.0))
+                    visibility_timeout=_seconds(environ, "DRTS_VISIBILITY_TIMEOUT", 3600.0),
+                    operator_token=environ.get(OPERATOR_TOKEN_VARIABLE, "").strip() or None,
+                    max_body_bytes=_positive_int(environ, MAX_BODY_VARIABLE,
+                                                 DEFAULT_MAX_BODY_BYTES))
+
+
+def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:
+    text = environ.get(name, "").strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or int(text) <= 0:
+        raise SettingsError(f"{name}={text!r}: give a positive number of bytes")
+    return int(text)
 
 
 def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:

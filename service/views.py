@@ -5,8 +5,8 @@ resolution: states come from folding the stored events.
 Secrecy of the event log (docs/integrity.md): an event's `sealed` field (the
 seed; an order and its salt) is shown only once revealed — the seed when the
 match finishes, an order when its movement closes — except to the seat that
-sent the order and to the referee, whose look at unrevealed secrets is
-recorded as a SecretViewed event.
+sent the order and to the referee (or the operator), whose look at
+unrevealed secrets is recorded as a SecretViewed event.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from domain.errors import NotYourSeatError, UnknownSeatError
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
 from domain.match import Match, event_data
 from domain.rules.contract import JSON
@@ -26,10 +27,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who is looking: the referee, a seat, or anyone (neither)."""
+    """Who is looking: the referee (`name` says whether the operator), a seat, or anyone."""
 
     referee: bool = False
     seat: int | None = None
+    name: str = "referee"
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class Frame:
     movement: int
     version: int
     steps: tuple[JSON, ...]
+    state: JSON
     state_hash: str
     outcome: JSON
 
@@ -76,6 +79,23 @@ def viewer_of(match: Match, token_hash: str | None) -> Viewer:
     if match.is_referee(token_hash):
         return Viewer(referee=True)
     return Viewer(seat=match.seat_of(token_hash))
+
+
+def seat_view_of(match: Match, viewer: Viewer, seat: int | None) -> Viewer:
+    """Returns whose view of the state to show when `seat`'s is asked for (None: the viewer's).
+
+    The referee may see any seat's view; a seat only its own; anyone else none.
+    """
+    if seat is None or seat == viewer.seat:
+        return viewer
+    if not 1 <= seat <= len(match.seats):
+        raise UnknownSeatError(f"match {match.id} has no seat {seat} "
+                               f"({len(match.seats)} seat(s) joined)")
+    if not viewer.referee:
+        who = f"seat {viewer.seat}" if viewer.seat else "a spectator"
+        raise NotYourSeatError(f"{who} may not see seat {seat}'s view of match {match.id}: "
+                               "send that seat's token")
+    return Viewer(seat=seat)
 
 
 def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
@@ -111,16 +131,17 @@ def summary(match: Match) -> dict[str, JSON]:
     }
 
 
-def event_log(app: Matches, match: Match, viewer: Viewer, after: int = 0) -> list[dict[str, JSON]]:
+def event_log(app: Matches, match: Match, viewer: Viewer, after: int = 0,
+              limit: int | None = None) -> list[dict[str, JSON]]:
     """Returns the match's events after version `after`, sealed values shown as allowed."""
     items, peeked = [], False
-    for domain_event in app.events.get(match.id, gt=after or None):
+    for domain_event in app.events.get(match.id, gt=after or None, limit=limit):
         public = _is_revealed(match, domain_event)
         own = viewer.seat is not None and getattr(domain_event, "seat", None) == viewer.seat
         items.append(public_item(domain_event, public or own or viewer.referee))
         peeked |= viewer.referee and not public and bool(getattr(domain_event, "sealed", None))
     if peeked:
-        app.note_secret_viewed(match.id, "event log with sealed values")
+        app.note_secret_viewed(match.id, "event log with sealed values", viewer.name)
     return items
 
 
@@ -148,16 +169,19 @@ def state_view(past: Match, viewer: Viewer) -> JSON:
     return ruleset.view(ruleset.load_state(past.state), viewer.seat)
 
 
-def pending_orders(match: Match, seat: int) -> list[dict[str, JSON]]:
-    """Returns a seat's own orders in the open movement, content included."""
-    return [{"movement": match.movement, "order": p["order"], "digest": p["digest"],
-             "received_at": iso(p["received_at"]), "source": p["source"],
+def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:
+    """Returns a seat's own orders in the open movement (every seat's for None), with content."""
+    return [{"seat": p["seat"], "movement": match.movement, "order": p["order"],
+             "digest": p["digest"], "received_at": iso(p["received_at"]), "source": p["source"],
              "message_id": p["message_id"]}
-            for p in match.pending if p["seat"] == seat]
+            for p in match.pending if seat is None or p["seat"] == seat]
 
 
-def replay(app: Matches, match_id: UUID) -> ReplayReport:
-    """Folds every stored event from the first (no snapshot) and checks it against the store."""
+def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> ReplayReport:
+    """Folds every stored event from the first (no snapshot) and checks it against the store.
+
+    Each frame holds the state after its movement as the viewer may see it.
+    """
     folded: Any = None
     frames, count = [], 0
     stored_events: list[Any] = list(app.events.get(match_id))
@@ -165,7 +189,8 @@ def replay(app: Matches, match_id: UUID) -> ReplayReport:
         folded, count = domain_event.mutate(folded), count + 1
         if isinstance(domain_event, Match.MovementResolved):
             frames.append(Frame(domain_event.movement, domain_event.originator_version,
-                                tuple(folded.steps), domain_event.state_hash, folded.outcome))
+                                tuple(folded.steps), state_view(folded, viewer or Viewer()),
+                                domain_event.state_hash, folded.outcome))
     stored = app.get_match(match_id)
     return ReplayReport(match_id, count, tuple(frames), folded.state, folded == stored)
 

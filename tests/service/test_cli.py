@@ -56,7 +56,7 @@ def test_a_district_war_match_is_played_replayed_and_verified_from_the_cli(drts)
 def test_bad_input_exits_with_a_clear_message(drts):
     match_id, referee, alice, _ = created(drts)
     out = drts("start", match_id, "--referee-token", alice, ok=False).output
-    assert "invalid_token" in out
+    assert "not_referee" in out  # a seat token is not the referee's
     drts("start", match_id, "--referee-token", referee)
     out = drts("order", match_id, "e4", "--token", alice, ok=False).output
     assert "not_your_seat: seat 1 owes no orders in movement 1" in out

@@ -34,3 +34,15 @@ def test_a_postgresql_url_becomes_eventsourcing_postgres_settings():
 def test_an_unknown_scheme_is_refused_by_name():
     with pytest.raises(SettingsError, match="'mysql://x/y'"):
         load_settings({"DRTS_DATABASE_URL": "mysql://x/y"}).event_store_env()
+
+
+def test_the_operator_token_and_the_body_cap_come_from_the_environment():
+    settings = load_settings({"DRTS_OPERATOR_TOKEN": " op-secret ", "DRTS_MAX_BODY_BYTES": "1024"})
+    assert settings.operator_token == "op-secret" and settings.max_body_bytes == 1024
+    defaults = load_settings({})
+    assert defaults.operator_token is None and defaults.max_body_bytes == 64 * 1024
+
+
+def test_a_body_cap_that_is_not_a_positive_number_is_refused_by_name():
+    with pytest.raises(SettingsError, match="DRTS_MAX_BODY_BYTES='64k'"):
+        load_settings({"DRTS_MAX_BODY_BYTES": "64k"})

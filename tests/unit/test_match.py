@@ -11,12 +11,16 @@ import pytest
 
 from domain.errors import (
     IllegalOrderError,
+    InvalidConfigError,
     InvalidTokenError,
     MatchAlreadyStartedError,
     MatchNotStartedError,
     MovementClosedError,
+    NotASeatError,
     NotEnoughSeatsError,
+    NotRefereeError,
     SeatTakenError,
+    UnknownSeatError,
 )
 from domain.integrity import commitment, first_broken_link, receipt_digest
 from domain.match import Match
@@ -213,3 +217,42 @@ def test_the_finished_event_reveals_the_seed():
     finished = match.pending_events[-1]
     assert type(finished).__name__ == "Finished" and finished.seed == "the-seed"
     assert commitment(finished.seed) == match.seed_commitment
+
+
+def test_the_referee_reissues_a_lost_seat_token_and_the_old_one_stops_working():
+    match = started()
+    match.reissue_seat_token(REFEREE, 1, commitment("alice-new"), T0)
+    reissued = match.pending_events[-1]
+    assert type(reissued).__name__ == "SeatTokenReissued"
+    assert (reissued.seat, reissued.token_hash) == (1, commitment("alice-new"))
+    assert match.seat_of(commitment("alice-new")) == 1
+    with pytest.raises(InvalidTokenError):
+        match.seat_of(ALICE)
+    items = [public_item(e, with_sealed=True) for e in match.pending_events]
+    assert first_broken_link(match.id, items) is None  # chained like every event
+    assert fold(match.collect_events()).seats == match.seats  # replay assigns the new hash
+
+
+def test_only_the_referee_reissues_and_only_for_a_joined_seat():
+    match = started()
+    with pytest.raises(NotRefereeError, match="seat token"):
+        match.reissue_seat_token(ALICE, 2, commitment("x"), T0)
+    with pytest.raises(InvalidTokenError):
+        match.reissue_seat_token(commitment("nobody"), 2, commitment("x"), T0)
+    with pytest.raises(UnknownSeatError, match="no seat 3"):
+        match.reissue_seat_token(REFEREE, 3, commitment("x"), T0)
+
+
+def test_tokens_say_which_kind_they_are_when_used_for_the_wrong_role():
+    match = started()
+    with pytest.raises(NotRefereeError):
+        match.check_referee(BOB)
+    with pytest.raises(NotASeatError, match="referee token"):
+        match.seat_of(REFEREE)
+    assert issubclass(NotRefereeError, InvalidTokenError)
+    assert issubclass(NotASeatError, InvalidTokenError)
+
+
+def test_a_deadline_longer_than_a_year_and_a_day_is_refused():
+    with pytest.raises(InvalidConfigError, match="deadline_seconds must be 1 to"):
+        Match.create(uuid4(), "toy", {}, "seed", REFEREE, T0, deadline_seconds=10**12)
