@@ -84,3 +84,11 @@ def _claim(key: tuple[str, int]) -> bool:
             return False
         _queued[key] = now
         return True
+
+
+def close_services(app: Celery) -> None:
+    """Closes this process's Matches application for the Celery app, if it made one."""
+    with _lock:
+        cached = _services.pop(id(app), None)
+    if cached is not None and cached[0] == os.getpid():
+        cached[1].close()

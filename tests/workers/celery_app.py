@@ -1,0 +1,21 @@
+"""The Celery app of a test worker process: workers.app's, with the toy rulesets registered.
+
+`python -m celery -A tests.workers.celery_app worker` with DRTS_DATABASE_URL,
+DRTS_BROKER_URL, DRTS_TEST_QUEUE and DRTS_TEST_BACKEND in the environment.
+"""
+
+from __future__ import annotations
+
+import os
+
+from domain.rules import registry
+from service.settings import load_settings
+from tests.support.toy_ruleset import ACCUMULATING, RULESET
+from workers.app import create_app
+
+registry.REGISTRY.setdefault(RULESET.info.name, RULESET)
+registry.REGISTRY.setdefault(ACCUMULATING.info.name, ACCUMULATING)
+
+app = create_app(load_settings(), task_default_queue=os.environ["DRTS_TEST_QUEUE"],
+                 result_backend=os.environ["DRTS_TEST_BACKEND"], task_ignore_result=False,
+                 result_expires=300, broker_transport_options={})

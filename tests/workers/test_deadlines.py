@@ -1,0 +1,155 @@
+"""Deadlines resolved by real workers on Redis and RabbitMQ against PostgreSQL: exactly once.
+
+Every test runs on both brokers (`broker` fixture) with a fresh database and
+queue; the workers are real Celery workers in threads, each with its own
+Matches application, so two workers race as two machines would.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from celery.beat import EmbeddedService
+
+from domain.errors import MovementClosedError
+from service.matches import Matches
+from service.scheduling import RESOLVE_MOVEMENT, SWEEP_DUE
+from tests.workers.conftest import Cluster, wait_for
+
+pytestmark = [pytest.mark.postgres, pytest.mark.timeout(90)]
+
+
+def new_toy(service: Matches, deadline: int = 1, **config: Any) -> tuple[Any, list[str]]:
+    """Creates and starts a two-seat toy match whose movements wait for their deadline."""
+    new = service.create_match("toy", {"close_early": False, **config}, seed="workers",
+                               deadline_seconds=deadline)
+    tokens = [service.join(new.match_id, name).token for name in ("alice", "bob")]
+    service.start(new.match_id, str(new.referee_token))
+    return new, tokens
+
+
+def events(service: Matches, match_id: Any, kind: str) -> list[dict[str, Any]]:
+    return [item for item in service.event_log(match_id) if item["type"] == kind]
+
+
+def resolutions(service: Matches, match_id: Any, movement: int = 1) -> int:
+    return sum(item["data"]["movement"] == movement
+               for item in events(service, match_id, "MovementResolved"))
+
+
+def wait_until_due(service: Matches, match_id: Any) -> datetime:
+    deadline = service.get_match(match_id).deadline
+    assert deadline is not None
+    time.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + 0.05)
+    return deadline
+
+
+def outcomes(results: list[Any]) -> list[str]:
+    return sorted(result.get(timeout=30) for result in results)
+
+
+def test_a_countdown_task_resolves_the_movement_at_its_deadline(cluster: Cluster):
+    service = cluster.scheduling_matches()
+    with cluster.workers(1):
+        new, _ = new_toy(service, deadline=1)
+        deadline = service.get_match(new.match_id).deadline
+        wait_for(lambda: resolutions(service, new.match_id))
+    resolved = events(service, new.match_id, "MovementResolved")[0]
+    lateness = (datetime.fromisoformat(str(resolved["timestamp"])) - deadline).total_seconds()
+    assert 0 <= lateness < 1.5
+    assert events(service, new.match_id, "MovementClosed")[0]["data"]["reason"] == "deadline"
+
+
+def test_a_duplicated_task_gives_one_resolution(cluster: Cluster):
+    service = cluster.matches()
+    new, _ = new_toy(service, deadline=1)
+    wait_until_due(service, new.match_id)
+    with cluster.workers(1):
+        sent = [cluster.send(RESOLVE_MOVEMENT, str(new.match_id), 1) for _ in range(4)]
+        sent.append(cluster.send(RESOLVE_MOVEMENT, str(new.match_id), 1, task_id=sent[0].id))
+        assert outcomes(sent[1:]) == ["nothing due"] * 3 + ["resolved movement 1"]
+    assert resolutions(service, new.match_id) == 1
+    assert service.verify_chain(new.match_id).ok
+
+
+def test_two_workers_give_one_resolution(cluster: Cluster):
+    service = cluster.matches()
+    new, _ = new_toy(service, deadline=1)
+    wait_until_due(service, new.match_id)
+    with cluster.worker_processes(2):
+        sent = [cluster.send(RESOLVE_MOVEMENT, str(new.match_id), 1) for _ in range(8)]
+        assert outcomes(sent).count("resolved movement 1") == 1
+    assert resolutions(service, new.match_id) == 1
+    assert len(events(service, new.match_id, "MovementClosed")) == 1
+
+
+def test_a_sweep_racing_a_countdown_task_gives_one_resolution(cluster: Cluster):
+    service = cluster.scheduling_matches()  # sends the countdown task when the movement opens
+    with cluster.worker_processes(2):
+        new, _ = new_toy(service, deadline=2)
+        deadline = service.get_match(new.match_id).deadline
+        sweeps = [cluster.send(SWEEP_DUE, eta=deadline + timedelta(milliseconds=ms))
+                  for ms in (0, 1, 5, 20)]
+        assert all(result.get(timeout=30) in (0, 1) for result in sweeps)  # either may win
+        wait_for(lambda: resolutions(service, new.match_id))
+        time.sleep(0.5)  # let every queued duplicate run
+    assert resolutions(service, new.match_id) == 1
+    assert service.verify_chain(new.match_id).ok
+
+
+def test_a_lost_countdown_task_changes_nothing_beat_sweeps_the_movement(cluster: Cluster):
+    service = cluster.matches()  # sends no countdown task, as if the broker had lost it
+    new, _ = new_toy(service, deadline=1)
+    with cluster.workers(1) as (app,):
+        app.conf.beat_schedule["sweep-due"]["schedule"] = 0.5
+        beat = EmbeddedService(app, thread=True)
+        beat.start()
+        try:
+            wait_for(lambda: resolutions(service, new.match_id), timeout=30)
+        finally:
+            beat.stop()
+    assert resolutions(service, new.match_id) == 1
+
+
+def test_an_order_racing_the_deadline_is_in_the_movement_or_rejected_with_a_reason(
+        cluster: Cluster):
+    service = cluster.scheduling_matches()
+    with cluster.worker_processes(2):
+        new, tokens = new_toy(service, deadline=1)
+        landed, refused = [], []
+        give_up = time.monotonic() + 20
+        while not refused and time.monotonic() < give_up:
+            token = tokens[len(landed) % 2]
+            try:
+                landed.append(service.submit_order(new.match_id, token, "1", movement=1))
+            except MovementClosedError as error:
+                refused.append(error)
+        wait_for(lambda: resolutions(service, new.match_id))
+    closed = events(service, new.match_id, "MovementClosed")
+    assert [item["data"]["movement"] for item in closed] == [1]
+    revealed = {order["digest"] for order in closed[0]["data"]["orders"]}
+    assert landed and {receipt.digest for receipt in landed} == revealed
+    assert refused and "movement 1" in str(refused[0]) and "not open" in str(refused[0])
+    rejected = events(service, new.match_id, "OrderRejected")
+    assert rejected[0]["data"]["error"] == "movement_closed" and rejected[0]["data"]["reason"]
+
+
+def test_district_war_strikes_and_extends_when_its_clock_runs_out(cluster: Cluster):
+    service = cluster.scheduling_matches()
+    config = {"troops": 2, "placement_seconds": 1, "extension_seconds": 1, "max_strikes": 3}
+    with cluster.workers(1):
+        new = service.create_match("district_war", config, seed="strike")
+        first, dmo = (service.join(new.match_id, name).token for name in ("alice", "bob"))
+        service.start(new.match_id, str(new.referee_token))
+        service.submit_order(new.match_id, dmo, "first 1")  # closes movement 1 at once
+        struck = wait_for(lambda: events(service, new.match_id, "SeatStruck"))
+        assert struck[0]["data"] == {"seat": 1, "movement": 2, "strikes": 1}
+        extended = next(item for item in events(service, new.match_id, "DeadlineSet")
+                        if item["data"]["reason"] == "extended")
+        assert extended["version"] == struck[0]["version"] + 1
+        service.submit_order(new.match_id, first, "e4", movement=2)
+    match = service.get_match(new.match_id)
+    assert match.movement == 3 and match.strikes == {"1": 1}
