@@ -14,6 +14,7 @@ from domain.errors import DrtsError
 from domain.rules.registry import REGISTRY, get_ruleset
 from service.demo import play_demo
 from service.match_cli import match
+from service.run_cli import beat, run, worker
 from service.scenarios import ScenarioError, run_scenario
 
 
@@ -72,6 +73,9 @@ def demo(ruleset: str, seed: str) -> None:
 
 
 main.add_command(match)
+main.add_command(run)
+main.add_command(worker)
+main.add_command(beat)
 
 if __name__ == "__main__":
     main()
