@@ -100,3 +100,9 @@ class UnknownSeatError(DrtsError, LookupError):
     """Raised when a match has no seat with the given number."""
 
     code = "unknown_seat"
+
+
+class InvalidDeadlineError(DrtsError, ValueError):
+    """Raised when a referee's new deadline is not later than the current one, or absurdly far."""
+
+    code = "invalid_deadline"

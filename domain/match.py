@@ -27,6 +27,7 @@ from eventsourcing.domain import Aggregate, event
 from domain.errors import (
     IllegalOrderError,
     InvalidConfigError,
+    InvalidDeadlineError,
     InvalidOrderError,
     InvalidTokenError,
     MatchAlreadyStartedError,
@@ -146,7 +147,7 @@ class Match(Aggregate):
     class DeadlineSet(Aggregate.Event):
         movement: int
         deadline: datetime
-        reason: str  # "opened" or "extended"
+        reason: str  # "opened", "extended" (after a strike) or "referee"
         chain: str
 
         def apply(self, match: Match) -> None:
@@ -367,6 +368,22 @@ class Match(Aggregate):
             return None
         self._record_passed(table, passed, reason, at)
         return passed
+
+    def extend_deadline(self, referee_token_hash: str, movement: int, deadline: datetime,
+                        at: datetime) -> None:
+        """Moves the open movement's deadline later (the referee's act; reason "referee")."""
+        self.check_referee(referee_token_hash)
+        if not self.started:
+            raise MatchNotStartedError(f"match {self.id} has not started: no deadline to extend")
+        self.check_open(movement)
+        if self.deadline is not None and deadline <= self.deadline:
+            raise InvalidDeadlineError(f"the new deadline {deadline.isoformat()} of movement "
+                                       f"{movement} is not later than the current one, "
+                                       f"{self.deadline.isoformat()}")
+        if (deadline - at).total_seconds() > MAX_DEADLINE_SECONDS:
+            raise InvalidDeadlineError(f"the new deadline {deadline.isoformat()} is more than "
+                                       f"{MAX_DEADLINE_SECONDS} seconds away")
+        self._record(self.DeadlineSet, at, movement=movement, deadline=deadline, reason="referee")
 
     def note_secret_viewed(self, viewer: str, what: str, at: datetime) -> None:
         """Records that the referee (or the operator) looked at secret data (seed, open orders)."""

@@ -145,6 +145,18 @@ def start(match_id: str, referee_token: str, state: str | None, movement: int) -
                f"deadline {summary['deadline']}")
 
 
+@match.command("extend")
+@match_id_argument
+@referee_token_option
+@click.option("--seconds", type=float, default=None, help="seconds to add to the deadline")
+@click.option("--until", default=None, help="the new deadline, an ISO 8601 instant")
+@reports_errors
+def extend(match_id: str, referee_token: str, seconds: float | None, until: str | None) -> None:
+    """Moves the open movement's deadline later (referee): --seconds N or --until INSTANT."""
+    deadline = matches().extend_deadline(match_id, referee_token, seconds, instant(until))
+    click.echo(f"deadline {deadline.isoformat()}")
+
+
 @match.command("order")
 @match_id_argument
 @click.argument("order")

@@ -13,7 +13,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
@@ -22,7 +22,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError, Recording
 from eventsourcing.utils import get_topic
 
-from domain.errors import DrtsError, NotASeatError
+from domain.errors import DrtsError, InvalidDeadlineError, NotASeatError
 from domain.integrity import commitment
 from domain.match import Match, Receipt
 from domain.rules.contract import JSON, Step
@@ -195,6 +195,28 @@ class Matches(Application[UUID]):
         self._retrying(match_id, lambda m: m.reissue_seat_token(
             self._as_referee(m, referee_token), seat, commitment(token), self.clock()))
         return NewSeat(self.match_id(match_id), seat, token)
+
+    def extend_deadline(self, match_id: UUID | str, referee_token: str | None,
+                        seconds: float | None = None, until: datetime | None = None,
+                        movement: int | None = None) -> datetime:
+        """Moves the open movement's deadline later, by `seconds` or to `until`; returns it.
+
+        The referee's (or the operator's) act, recorded as a DeadlineSet with
+        reason "referee"; a near deadline gets its countdown task like any other.
+        """
+        if (seconds is None) == (until is None):
+            raise InvalidDeadlineError("give either seconds to add or a new deadline (until)")
+        if seconds is not None and not seconds > 0:
+            raise InvalidDeadlineError(f"seconds to add must be positive, got {seconds}")
+
+        def extend(match: Match) -> datetime:
+            current = match.deadline or self.clock()
+            deadline = until or current + timedelta(seconds=seconds or 0)
+            match.extend_deadline(self._as_referee(match, referee_token),
+                                  match.movement if movement is None else movement,
+                                  deadline, self.clock())
+            return deadline
+        return self._retrying(match_id, extend)
 
     def submit_order(self, match_id: UUID | str, token: str | None,
                      order: str | Mapping[str, JSON],

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from domain.errors import InvalidDeadlineError, InvalidTokenError
 from service.matches import Matches
 from service.scheduling import (
     RESOLVE_MOVEMENT,
@@ -148,3 +149,31 @@ def test_broker_settings_default_to_the_embedded_sqlite_broker():
 def test_a_bad_number_of_seconds_is_refused_by_name():
     with pytest.raises(SettingsError, match="DRTS_SWEEP_SECONDS='often'"):
         load_settings({"DRTS_SWEEP_SECONDS": "often"})
+
+
+def test_the_referee_extends_a_deadline_and_the_old_countdown_finds_nothing_due(
+        scheduled, scheduler, clock):
+    new, _ = started(scheduled, "toy", {"close_early": False, "deadline_seconds": 60})
+    deadline = scheduled.extend_deadline(new.match_id, str(new.referee_token), seconds=120)
+    assert deadline == clock.now + timedelta(seconds=180)
+    assert scheduler.calls[-1] == (new.match_id, 1, deadline)
+    clock.advance(60)
+    assert scheduled.resolve(new.match_id, 1) is None  # the first countdown task, now early
+    clock.advance(120)
+    assert scheduled.resolve(new.match_id, 1).resolved
+    reasons = [item["data"]["reason"] for item in scheduled.event_log(new.match_id)
+               if item["type"] == "DeadlineSet"]
+    assert reasons == ["opened", "referee", "opened"]
+    assert scheduled.verify_chain(new.match_id).ok
+
+
+def test_a_referee_extension_names_its_deadline_or_its_seconds(scheduled, clock):
+    new, (alice, _) = started(scheduled, "toy")
+    until = clock.now + timedelta(hours=2)
+    assert scheduled.extend_deadline(new.match_id, str(new.referee_token), until=until) == until
+    with pytest.raises(InvalidDeadlineError, match="either seconds"):
+        scheduled.extend_deadline(new.match_id, str(new.referee_token))
+    with pytest.raises(InvalidDeadlineError, match="positive"):
+        scheduled.extend_deadline(new.match_id, str(new.referee_token), seconds=-5)
+    with pytest.raises(InvalidTokenError):
+        scheduled.extend_deadline(new.match_id, alice, seconds=60)
