@@ -4,7 +4,11 @@ Persistence comes from `service.settings` (DRTS_DATABASE_URL). The service
 reads the clock and draws seeds, tokens and salts with `secrets`; the Match
 aggregate only records. Writes use optimistic concurrency: a command that
 loses a race reloads the match and decides again, so two callers resolving
-the same movement give exactly one resolution. Reads are in service/views.py.
+the same movement give exactly one resolution. Reads are in service/views.py;
+listings, due movements, scoreboards and standings read the read models
+(service/readmodels/), which this application keeps caught up with its log.
+Opening the application on a database upgrades it (SQLite) or refuses it
+(PostgreSQL) unless it is at the latest migration (service/schema.py).
 """
 
 from __future__ import annotations
@@ -27,13 +31,15 @@ from domain.integrity import commitment
 from domain.match import Match, Receipt
 from domain.rules.contract import JSON, Step
 from domain.table import DeadlinePassed
-from service import views
+from service import schema, views
 from service.errors import (
     ConcurrentWriteError,
     InvalidCursorError,
     MatchNotFoundError,
     MissingTokenError,
 )
+from service.readmodels import queries
+from service.readmodels.runner import ReadModels, read_models_for
 from service.scheduling import NoScheduler, Scheduler, scheduler_for
 from service.settings import Settings, load_settings
 
@@ -130,7 +136,12 @@ class EventPage:
 
 @dataclass(frozen=True)
 class DueMovement:
-    """A movement that should be resolved now: deadline passed or every owing seat ordered."""
+    """A movement that should be resolved now: its deadline has passed.
+
+    `ready` says it was found because every owing seat had ordered; the deadlines
+    read model finds movements by deadline only (False), since a movement that
+    becomes ready resolves with the order that made it so.
+    """
 
     match_id: UUID
     movement: int
@@ -147,7 +158,9 @@ class Matches(Application[UUID]):
                  clock: Callable[[], datetime] = utc_now,
                  scheduler: Scheduler | None = None,
                  operator_token: str | None = None) -> None:
+        schema.prepare(env or {})
         super().__init__(env)
+        self._read_models: ReadModels | None = None
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.operator_token_hash = commitment(operator_token) if operator_token else None
@@ -276,20 +289,28 @@ class Matches(Application[UUID]):
 
     def list_matches(self, ruleset: str | None = None, status: str | None = None,
                      limit: int = 50, cursor: str | None = None) -> Page:
-        """Returns a page of match summaries, oldest first, filtered by ruleset and status.
-
-        Scans the log's Created notifications for now (the match list read model
-        comes later); the cursor is the notification position to go on from.
+        """Returns a page of the match list, oldest first, filtered by ruleset and status;
+        `next` is the cursor of the next page (the log position of its last match).
         """
-        items: list[dict[str, JSON]] = []
-        for position, match_id in self._created_since(_cursor_position(cursor)):
-            summary = self.summary(match_id)
-            if ruleset not in (None, summary["ruleset"]) or status not in (None, summary["status"]):
-                continue
-            if len(items) == limit:
-                return Page(items, str(position))
-            items.append(summary)
-        return Page(items, None)
+        items, after = queries.match_page(self.read_models, ruleset, status, limit,
+                                          _cursor_position(cursor))
+        return Page(items, None if after is None else str(after))
+
+    def scoreboard(self, match_id: UUID | str) -> dict[str, JSON]:
+        """Returns the scores after each resolved movement, per seat and team (public)."""
+        board = queries.scoreboard(self.read_models, self.match_id(match_id))
+        if board is None:
+            raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
+        return board
+
+    def standings(self, ruleset: str | None = None, limit: int = 100,
+                  cursor: str | None = None) -> Page:
+        """Returns a page of standings (wins, draws, losses, points per player name and
+        ruleset over finished matches), best first within each ruleset.
+        """
+        items, offset = queries.standing_rows(self.read_models, ruleset, limit,
+                                              _cursor_position(cursor))
+        return Page(items, None if offset is None else str(offset))
 
     def state(self, match_id: UUID | str, movement: int | None = None, step: int | None = None,
               token: str | None = None, seat: int | None = None) -> dict[str, JSON]:
@@ -404,18 +425,24 @@ class Matches(Application[UUID]):
         return token is not None and commitment(token) == self.operator_token_hash
 
     def due_movements(self, now: datetime | None = None) -> list[DueMovement]:
-        """Returns the movements due at `now` (deadline passed, or ready to close early).
-
-        Scans every match for now; the deadlines read model (a later issue)
-        will answer this with one indexed query.
+        """Returns the open movements whose deadline has passed at `now`, earliest first
+        (one indexed query of the deadlines read model).
         """
-        at, due = now or self.clock(), []
-        for match_id in self.match_ids():
-            match = self.get_match(match_id)
-            ready = match.is_ready()
-            if ready or match.is_due(at):
-                due.append(DueMovement(match_id, match.movement, match.deadline, ready))
-        return due
+        return [DueMovement(due.match_id, due.movement, due.due_at, ready=False)
+                for due in queries.due(self.read_models, now or self.clock())]
+
+    @property
+    def read_models(self) -> ReadModels:
+        """Returns the read models of this store (made on first use)."""
+        if self._read_models is None:
+            self._read_models = read_models_for(self)
+        return self._read_models
+
+    def close(self) -> None:
+        """Stops following the log and closes the store."""
+        if self._read_models is not None:
+            self._read_models.close()
+        super().close()
 
     @staticmethod
     def match_id(match_id: UUID | str) -> UUID:
@@ -515,9 +542,9 @@ def connect(settings: Settings | None = None, clock: Callable[[], datetime] = ut
 
 
 def _cursor_position(cursor: str | None) -> int:
-    """Returns the log position a listing cursor names; raises InvalidCursorError."""
+    """Returns the position a listing cursor names (0: the start); raises InvalidCursorError."""
     if cursor is None:
-        return 1
+        return 0
     if not (cursor.isascii() and cursor.isdigit()) or not 1 <= int(cursor) <= MAX_CURSOR:
         raise InvalidCursorError(f"cursor {cursor!r} is not one this listing gave out")
     return int(cursor)

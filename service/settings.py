@@ -82,10 +82,14 @@ class Settings:
                             "postgresql://user@host:port/db or memory://")
 
     def event_store_env(self, compress: bool = True) -> dict[str, str]:
-        """Returns the eventsourcing environment for this database."""
+        """Returns the eventsourcing environment for this database.
+
+        Table creation is off: the migrations own the schema (service/schema.py).
+        """
         env = {"COMPRESSOR_TOPIC": COMPRESSOR} if compress else {}
         if self.backend == "memory":
             return {**env, "PERSISTENCE_MODULE": "eventsourcing.popo"}
+        env["CREATE_TABLE"] = "no"
         if self.backend == "sqlite":
             return {**env, "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                     "SQLITE_DBNAME": str(sqlite_path(self.database_url)),

@@ -1,6 +1,9 @@
 """Shared fixtures: the toy rulesets, a hand-driven clock, and the Matches application
 on SQLite and on the real PostgreSQL at 127.0.0.1:5432 (one database per test).
 
+Both kinds of database are copies of a template migrated once per session with
+the project's migrations (`drts db upgrade`), so every test runs on their schema.
+
 PostgreSQL tests skip with a message saying what to start when the server is
 not reachable, except in CI (CI=true), where they fail.
 """
@@ -8,6 +11,7 @@ not reachable, except in CI (CI=true), where they fail.
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -16,6 +20,7 @@ import psycopg
 import pytest
 
 from domain.rules import registry
+from service import schema
 from service.matches import Matches
 from service.settings import Settings
 from tests.support.toy_ruleset import ACCUMULATING, RULESET
@@ -85,11 +90,11 @@ def pg_server() -> str:
 
 @pytest.fixture(scope="session")
 def pg_template(pg_server: str) -> Iterator[str]:
-    """A database holding the event store's empty tables, cloned for each test."""
+    """A database migrated to the latest revision (empty tables), cloned for each test."""
     name = f"drts_tpl_{uuid.uuid4().hex[:10]}"
     with pg_admin() as conn:
         conn.execute(f"CREATE DATABASE {name}")
-    Matches(env=Settings(pg_url(name)).event_store_env()).close()  # creates the tables
+    schema.upgrade(Settings(pg_url(name)))
     yield name
     with pg_admin() as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -106,11 +111,21 @@ def pg_database(pg_template: str) -> Iterator[str]:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """An SQLite file migrated to the latest revision, copied for each test."""
+    path = tmp_path_factory.mktemp("template") / "drts.sqlite"
+    schema.upgrade(Settings(f"sqlite:///{path}"))
+    return str(path)
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> str:
     """The DRTS_DATABASE_URL of a fresh store: an SQLite file, or a PostgreSQL database."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/drts.sqlite"
+        path = shutil.copyfile(request.getfixturevalue("sqlite_template"),
+                               f"{tmp_path}/drts.sqlite")
+        return f"sqlite:///{path}"
     return str(request.getfixturevalue("pg_database"))
 
 

@@ -1,0 +1,225 @@
+"""The projections of the Matches log: what each event writes into which read model.
+
+Each projection reads only its own events (`topics`, filtered in the
+database) and writes only its own tables, with its own tracking row, so each
+can be rebuilt alone. Every handler turns one event into statements for its
+view (service/readmodels/recorders.py), which runs them with the tracking row
+in one transaction. Handlers use only what the event carries: no rules run.
+
+Standings count a finished match once per seat, by player name and ruleset:
+a seat among the outcome's winners wins (or draws, when the result is a
+draw shared by several); every other seat loses; a draw with no winners is a
+draw for every seat; a match with no winner is a loss for every seat. A win
+is worth WIN_POINTS, a draw DRAW_POINTS, a loss nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.dispatch import singledispatchmethod
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+from eventsourcing.utils import get_topic
+
+from domain.match import Match
+from service.readmodels.recorders import Statement, View
+
+WIN_POINTS, DRAW_POINTS = 3, 1
+
+
+def topics_of(*event_classes: type) -> tuple[str, ...]:
+    """Returns the topics of event classes (the log is filtered by them in the database)."""
+    return tuple(get_topic(cls) for cls in event_classes)
+
+
+class MatchList(Projection[View]):
+    """One row per match (ruleset, status, clock, movement) and one per seat (its name)."""
+
+    name = "match_list"
+    topics = topics_of(Match.Created, Match.SeatJoined, Match.Started, Match.DeadlineSet,
+                    Match.MovementResolved, Match.Finished)
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """Ignores events this projection does not read."""
+
+    @process_event.register
+    def _(self, domain_event: Match.Created, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [(
+            "INSERT INTO {match_list} (match_id, position, ruleset, ruleset_version, status, "
+            "min_seats, max_seats, seat_count, movement, created_at) VALUES (:match_id, "
+            ":position, :ruleset, :version, 'open', :min, :max, 0, 0, :at)",
+            {"match_id": e.originator_id, "position": tracking.notification_id,
+             "ruleset": e.ruleset, "version": e.ruleset_version, "min": e.seats["min"],
+             "max": e.seats["max"], "at": e.timestamp})])
+
+    @process_event.register
+    def _(self, domain_event: Match.SeatJoined, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [
+            ("INSERT INTO {match_seats} (match_id, seat, name) VALUES (:match_id, :seat, :name)",
+             {"match_id": e.originator_id, "seat": e.seat, "name": e.name}),
+            ("UPDATE {match_list} SET seat_count = seat_count + 1 WHERE match_id = :match_id",
+             {"match_id": e.originator_id}),
+        ])
+
+    @process_event.register
+    def _(self, domain_event: Match.Started, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [_update_match(
+            e.originator_id, status="started", started_at=e.timestamp, movement=e.movement)])
+
+    @process_event.register
+    def _(self, domain_event: Match.DeadlineSet, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [_update_match(e.originator_id, deadline=e.deadline)])
+
+    @process_event.register
+    def _(self, domain_event: Match.MovementResolved, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [_update_match(
+            e.originator_id, movement=e.movement + 1, deadline=None)])
+
+    @process_event.register
+    def _(self, domain_event: Match.Finished, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [_update_match(
+            e.originator_id, status="finished", finished_at=e.timestamp,
+            result=e.outcome["result"], deadline=None)])
+
+
+class Deadlines(Projection[View]):
+    """One row per movement that got a deadline: when it is due, and whether it closed."""
+
+    name = "deadlines"
+    topics = topics_of(Match.DeadlineSet, Match.MovementClosed, Match.Finished)
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """Ignores events this projection does not read."""
+
+    @process_event.register
+    def _(self, domain_event: Match.DeadlineSet, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [(
+            "INSERT INTO {deadlines} AS d (match_id, movement, due_at, extensions, closed) "
+            "VALUES (:match_id, :movement, :due_at, :extensions, FALSE) "
+            "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at, "
+            "extensions = d.extensions + excluded.extensions",
+            {"match_id": e.originator_id, "movement": e.movement, "due_at": e.deadline,
+             "extensions": int(e.reason != "opened")})])
+
+    @process_event.register
+    def _(self, domain_event: Match.MovementClosed, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [(
+            "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
+            "WHERE match_id = :match_id AND movement = :movement",
+            {"match_id": e.originator_id, "movement": e.movement, "at": e.timestamp})])
+
+    @process_event.register
+    def _(self, domain_event: Match.Finished, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [(
+            "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
+            "WHERE match_id = :match_id AND NOT closed",
+            {"match_id": e.originator_id, "at": e.timestamp})])
+
+
+class Scoreboards(Projection[View]):
+    """The scores after each resolved movement: per seat (with its rank) and per team."""
+
+    name = "scoreboards"
+    topics = topics_of(Match.MovementResolved)
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """Ignores events this projection does not read."""
+
+    @process_event.register
+    def _(self, domain_event: Match.MovementResolved, tracking: Tracking) -> None:
+        e = domain_event
+        key = {"match_id": e.originator_id, "movement": e.movement}
+        ranking = [int(seat) for seat in e.outcome.get("ranking", [])]
+        statements: list[Statement] = [(
+            "INSERT INTO {scoreboard_seats} (match_id, movement, seat, score, rank) "
+            "VALUES (:match_id, :movement, :seat, :score, :rank)",
+            {**key, "seat": int(seat), "score": score,
+             "rank": ranking.index(int(seat)) + 1 if int(seat) in ranking else len(ranking) + 1})
+            for seat, score in e.outcome.get("scores", {}).items()]
+        statements += [(
+            "INSERT INTO {scoreboard_teams} (match_id, movement, team, score) "
+            "VALUES (:match_id, :movement, :team, :score)", {**key, "team": team, "score": score})
+            for team, score in e.outcome.get("team_scores", {}).items()]
+        self.view.record(tracking, statements)
+
+
+class Standings(Projection[View]):
+    """Wins, draws, losses and points per player name and ruleset, over finished matches."""
+
+    name = "standings"
+    topics = topics_of(Match.Created, Match.SeatJoined, Match.Finished)
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """Ignores events this projection does not read."""
+
+    @process_event.register
+    def _(self, domain_event: Match.Created, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [(
+            "INSERT INTO {standings_matches} (match_id, ruleset) VALUES (:match_id, :ruleset)",
+            {"match_id": e.originator_id, "ruleset": e.ruleset})])
+
+    @process_event.register
+    def _(self, domain_event: Match.SeatJoined, tracking: Tracking) -> None:
+        e = domain_event
+        self.view.record(tracking, [(
+            "INSERT INTO {standings_seats} (match_id, seat, player) "
+            "VALUES (:match_id, :seat, :player)",
+            {"match_id": e.originator_id, "seat": e.seat, "player": e.name})])
+
+    @process_event.register
+    def _(self, domain_event: Match.Finished, tracking: Tracking) -> None:
+        e = domain_event
+        statements: list[Statement] = []
+        for seat in sorted(int(s) for s in e.outcome.get("scores", {})):
+            result = seat_result(e.outcome, seat)
+            key = {"match_id": e.originator_id, "seat": seat}
+            statements += [
+                ("UPDATE {standings_seats} SET result = :result "
+                 "WHERE match_id = :match_id AND seat = :seat", {**key, "result": result}),
+                (ADD_RESULT, {**key, "wins": int(result == "win"), "draws": int(result == "draw"),
+                              "losses": int(result == "loss"), "points": POINTS[result]}),
+            ]
+        self.view.record(tracking, statements)
+
+
+POINTS = {"win": WIN_POINTS, "draw": DRAW_POINTS, "loss": 0}
+ADD_RESULT = (
+    "INSERT INTO {standings} AS s (ruleset, player, played, wins, draws, losses, points) "
+    "SELECT m.ruleset, p.player, 1, :wins, :draws, :losses, :points "
+    "FROM {standings_seats} p JOIN {standings_matches} m ON m.match_id = p.match_id "
+    "WHERE p.match_id = :match_id AND p.seat = :seat "
+    "ON CONFLICT (ruleset, player) DO UPDATE SET played = s.played + excluded.played, "
+    "wins = s.wins + excluded.wins, draws = s.draws + excluded.draws, "
+    "losses = s.losses + excluded.losses, points = s.points + excluded.points")
+
+PROJECTIONS: tuple[type[Projection[View]], ...] = (MatchList, Deadlines, Scoreboards, Standings)
+
+
+def seat_result(outcome: dict[str, Any], seat: int) -> str:
+    """Returns "win", "draw" or "loss" for a seat of a finished match (module docstring)."""
+    winners = [int(w) for w in outcome.get("winners", [])]
+    if outcome.get("result") == "draw":
+        return "draw" if not winners or seat in winners else "loss"
+    return "win" if outcome.get("result") == "win" and seat in winners else "loss"
+
+
+def _update_match(match_id: Any, **columns: Any) -> Statement:
+    """Returns an UPDATE of one match_list row setting the given columns."""
+    assignments = ", ".join(f"{column} = :{column}" for column in columns)
+    return (f"UPDATE {{match_list}} SET {assignments} WHERE match_id = :match_id",
+            {**columns, "match_id": match_id})

@@ -1,0 +1,136 @@
+"""The service's queries over the read models: match list, due movements, scoreboards,
+standings. Each first catches its projections up with the log, so a caller reads
+its own writes; the rows are public data only (no tokens, no sealed values).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from domain.integrity import iso
+from domain.rules.contract import JSON
+from service.readmodels.runner import ReadModels
+
+
+@dataclass(frozen=True)
+class Due:
+    """An open movement whose deadline has passed."""
+
+    match_id: UUID
+    movement: int
+    due_at: datetime
+
+
+def match_page(models: ReadModels, ruleset: str | None, status: str | None, limit: int,
+               after: int) -> tuple[list[dict[str, JSON]], int | None]:
+    """Returns up to `limit` matches past log position `after`, oldest first, and the
+    position to go on from (None when no more match).
+    """
+    models.catch_up(["match_list"])
+    view = models.view("match_list")
+    where = ["position > :after"]
+    params: dict[str, Any] = {"after": after, "limit": limit + 1}
+    for column, value in (("ruleset", ruleset), ("status", status)):
+        if value is not None:
+            where.append(f"{column} = :{column}")
+            params[column] = value
+    rows = view.query(f"SELECT * FROM {{match_list}} WHERE {' AND '.join(where)} "
+                      "ORDER BY position LIMIT :limit", params)
+    more, rows = len(rows) > limit, rows[:limit]
+    seats = _seats(models, [row["match_id"] for row in rows])
+    items = [_match_item(row, seats.get(row["match_id"], [])) for row in rows]
+    return items, rows[-1]["position"] if more else None
+
+
+def match_row(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
+    """Returns one match's list entry, or None if the match list has no such match."""
+    models.catch_up(["match_list"])
+    rows = models.view("match_list").query(
+        "SELECT * FROM {match_list} WHERE match_id = :match_id", {"match_id": match_id})
+    return _match_item(rows[0], _seats(models, [match_id]).get(match_id, [])) if rows else None
+
+
+def due(models: ReadModels, now: datetime) -> list[Due]:
+    """Returns the open movements due at `now`, earliest deadline first (one indexed query)."""
+    models.catch_up(["deadlines"])
+    rows = models.view("deadlines").query(
+        "SELECT match_id, movement, due_at FROM {deadlines} "
+        "WHERE closed = FALSE AND due_at <= :now ORDER BY due_at, match_id", {"now": now})
+    return [Due(row["match_id"], row["movement"], row["due_at"]) for row in rows]
+
+
+def scoreboard(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
+    """Returns a match's scores after each resolved movement, per seat and per team
+    (None if the match list has no such match).
+    """
+    match = match_row(models, match_id)
+    if match is None:
+        return None
+    models.catch_up(["scoreboards"])
+    view, key = models.view("scoreboards"), {"match_id": match_id}
+    seat_rows = view.query("SELECT movement, seat, score, rank FROM {scoreboard_seats} "
+                           "WHERE match_id = :match_id ORDER BY movement, rank, seat", key)
+    team_rows = view.query("SELECT movement, team, score FROM {scoreboard_teams} "
+                           "WHERE match_id = :match_id ORDER BY movement, team", key)
+    movements: dict[int, dict[str, Any]] = {}
+    for row in seat_rows:
+        movement = movements.setdefault(row["movement"], _movement(row["movement"]))
+        movement["seats"].append({k: row[k] for k in ("seat", "score", "rank")})
+    for row in team_rows:
+        movement = movements.setdefault(row["movement"], _movement(row["movement"]))
+        movement["teams"].append({"team": row["team"], "score": row["score"]})
+    return {"match_id": str(match_id), "ruleset": match["ruleset"], "seats": match["seats"],
+            "status": match["status"], "movements": [movements[m] for m in sorted(movements)]}
+
+
+def standing_rows(models: ReadModels, ruleset: str | None, limit: int,
+                  offset: int) -> tuple[list[dict[str, JSON]], int | None]:
+    """Returns up to `limit` standings from `offset`, best first within each ruleset, and
+    the offset of the next page (None at the end).
+    """
+    models.catch_up(["standings"])
+    where = "WHERE ruleset = :ruleset " if ruleset is not None else ""
+    rows = models.view("standings").query(
+        "SELECT ruleset, player, played, wins, draws, losses, points FROM {standings} "
+        f"{where}ORDER BY ruleset, points DESC, wins DESC, draws DESC, player "
+        "LIMIT :limit OFFSET :offset",
+        {"ruleset": ruleset, "limit": limit + 1, "offset": offset})
+    more = len(rows) > limit
+    return rows[:limit], offset + limit if more else None
+
+
+def _seats(models: ReadModels, match_ids: list[UUID]) -> dict[UUID, list[dict[str, JSON]]]:
+    """Returns the seats (number and player name) of the given matches."""
+    if not match_ids:
+        return {}
+    names = {f"m{i}": match_id for i, match_id in enumerate(match_ids)}
+    rows = models.view("match_list").query(
+        f"SELECT match_id, seat, name FROM {{match_seats}} "
+        f"WHERE match_id IN ({', '.join(':' + name for name in names)}) ORDER BY seat", names)
+    seats: dict[UUID, list[dict[str, JSON]]] = {}
+    for row in rows:
+        seats.setdefault(row["match_id"], []).append({"seat": row["seat"], "name": row["name"]})
+    return seats
+
+
+def _match_item(row: dict[str, Any], seats: list[dict[str, JSON]]) -> dict[str, JSON]:
+    """Returns a match_list row in its public JSON form."""
+    return {
+        "match_id": str(row["match_id"]), "ruleset": row["ruleset"],
+        "ruleset_version": row["ruleset_version"], "status": row["status"], "seats": seats,
+        "seat_limits": {"min": row["min_seats"], "max": row["max_seats"]},
+        "movement": row["movement"], "deadline": _iso(row["deadline"]),
+        "created_at": _iso(row["created_at"]), "started_at": _iso(row["started_at"]),
+        "finished_at": _iso(row["finished_at"]), "result": row["result"],
+    }
+
+
+def _movement(number: int) -> dict[str, Any]:
+    return {"movement": number, "seats": [], "teams": []}
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else iso(moment)

@@ -1,0 +1,232 @@
+"""Keeping the read models up to date: catch up, rebuild, follow the log live, or poll.
+
+- `catch_up()` pulls whatever the log holds past each projection's tracked
+  position (in batches of one transaction each) and applies it. Idempotent:
+  an event already applied, here or by another process, is skipped by its
+  tracking row. Queries call it first, so they read their own writes.
+- `rebuild(name)` empties a projection and replays the whole log into it in
+  one transaction: readers see the old rows until it commits, and other
+  processes applying events wait for it, then skip what it did.
+- `start()`: on PostgreSQL a thread follows the log live (eventsourcing's
+  ApplicationSubscription, woken by LISTEN/NOTIFY); on SQLite, which has no
+  subscriptions, a timer thread calls `catch_up()` every few seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresDatastore
+from eventsourcing.projection import ApplicationSubscription, Projection
+from eventsourcing.sqlite import SQLiteDatastore
+from eventsourcing.utils import get_topic
+
+from service.readmodels.projections import PROJECTIONS
+from service.readmodels.recorders import PostgresView, SQLiteView, View
+from service.schema import MemoryDatabase
+
+BATCH = 500  # events per catch-up transaction
+logger = logging.getLogger(__name__)
+
+
+class UnknownProjectionError(LookupError):
+    """Raised when a projection name is not one of PROJECTIONS."""
+
+    code = "unknown_projection"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a projection stands: its last processed log position, and the log's last."""
+
+    name: str
+    position: int
+    head: int
+
+
+class ReadModels:
+    """The projections of one application's log, with views in the given datastore."""
+
+    def __init__(self, app: Application[Any], datastore: PostgresDatastore | SQLiteDatastore,
+                 live: bool, interval: float = 2.0) -> None:
+        self.app, self.live, self.interval = app, live, interval
+        self.projections: dict[str, Projection[View]] = {
+            cls.name: cls(view=_view(datastore, cls.name)) for cls in PROJECTIONS}
+        self._locks = {name: threading.Lock() for name in self.projections}
+        self._thread: Follower | Timer | None = None
+
+    def view(self, name: str) -> View:
+        """Returns a projection's view (its tables and tracking row)."""
+        return self.projection(name).view
+
+    def projection(self, name: str) -> Projection[View]:
+        """Returns a projection by name; raises UnknownProjectionError."""
+        try:
+            return self.projections[name]
+        except KeyError:
+            raise UnknownProjectionError(
+                f"no projection named {name!r}: use one of {', '.join(self.projections)}"
+            ) from None
+
+    def catch_up(self, names: Iterable[str] | None = None) -> dict[str, int]:
+        """Applies the events past each projection's position; returns how many each applied."""
+        return {name: self._catch_up(self.projection(name))
+                for name in (self.projections if names is None else names)}
+
+    def rebuild(self, name: str) -> int:
+        """Empties a projection and replays the whole log into it; returns the events applied."""
+        projection = self.projection(name)
+        with self._locks[name], projection.view.batch():
+            projection.view.reset(self.app.name)
+            return self._apply_from(projection, 0)
+
+    def progress(self) -> list[Progress]:
+        """Returns each projection's position and the log's head."""
+        head = self.app.recorder.max_notification_id() or 0
+        return [Progress(name, p.view.position(self.app.name), head)
+                for name, p in self.projections.items()]
+
+    def apply(self, projection: Projection[View], domain_event: Any, tracking: Tracking) -> None:
+        """Applies one event to one projection (skipped if its position was processed)."""
+        with self._locks[projection.name]:
+            projection.process_event(domain_event, tracking)
+
+    def start(self) -> None:
+        """Starts following the log: live on PostgreSQL, every `interval` seconds on SQLite."""
+        if self._thread is None:
+            self._thread = Follower(self) if self.live else Timer(self)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stops following the log (waits for the thread to finish)."""
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.stop()
+
+    def close(self) -> None:
+        """Stops following the log and lets go of what the read models hold."""
+        self.stop()
+
+    # -- private ----------------------------------------------------------------------------
+
+    def _catch_up(self, projection: Projection[View]) -> int:
+        with self._locks[projection.name]:
+            return self._apply_from(projection, projection.view.position(self.app.name))
+
+    def _apply_from(self, projection: Projection[View], position: int) -> int:
+        """Applies the projection's events after `position`, a batch per transaction
+        (or all in the caller's batch, if it has one).
+        """
+        applied = 0
+        while True:
+            notifications = self.app.recorder.select_notifications(
+                start=position, limit=BATCH, topics=projection.topics, inclusive_of_start=False)
+            if not notifications:
+                return applied
+            with projection.view.batch():
+                for notification in notifications:
+                    projection.process_event(self.app.mapper.to_domain_event(notification),
+                                             Tracking(self.app.name, notification.id))
+            applied += len(notifications)
+            position = notifications[-1].id
+
+
+def _view(datastore: PostgresDatastore | SQLiteDatastore, projection: str) -> View:
+    if isinstance(datastore, PostgresDatastore):
+        return PostgresView(datastore, projection)
+    return SQLiteView(datastore, projection)
+
+
+class Timer(threading.Thread):
+    """Calls `catch_up()` every `interval` seconds until stopped (SQLite has no subscriptions)."""
+
+    def __init__(self, read_models: ReadModels) -> None:
+        super().__init__(name="drts-read-models-timer", daemon=True)
+        self.read_models = read_models
+        self._stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self._stopping.wait(self.read_models.interval):
+            try:
+                self.read_models.catch_up()
+            except Exception:  # a locked or unreachable database: try again next time
+                logger.exception("catching up the read models failed; retrying")
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.join()
+
+
+class Follower(threading.Thread):
+    """Follows the log live (PostgreSQL LISTEN/NOTIFY) and applies each event as it lands.
+
+    One subscription serves every projection, from the least advanced one's
+    position; a projection already past an event skips it by its tracking row.
+    On an error it logs, waits `interval` seconds and subscribes again.
+    """
+
+    def __init__(self, read_models: ReadModels) -> None:
+        super().__init__(name="drts-read-models-follower", daemon=True)
+        self.read_models = read_models
+        self._stopping = threading.Event()
+        self._subscription: ApplicationSubscription[Any] | None = None
+
+    def run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self._follow()
+            except Exception:
+                logger.exception("following the log failed; subscribing again")
+            self._stopping.wait(self.read_models.interval)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._subscription is not None:
+            self._subscription.stop()
+        self.join()
+
+    def _follow(self) -> None:
+        models = self.read_models
+        models.catch_up()
+        projections = list(models.projections.values())
+        start = min(p.view.position(models.app.name) for p in projections)
+        all_topics = sorted({topic for p in projections for topic in p.topics})
+        with ApplicationSubscription(models.app, gt=start, topics=all_topics) as subscription:
+            self._subscription = subscription
+            if self._stopping.is_set():
+                return
+            for domain_event, tracking in subscription:
+                topic = get_topic(type(domain_event))
+                for projection in projections:
+                    if topic in projection.topics:
+                        models.apply(projection, domain_event, tracking)
+
+
+def read_models_for(app: Application[Any], interval: float = 2.0) -> ReadModels:
+    """Returns the read models of an application, in its own database."""
+    datastore = getattr(app.factory, "datastore", None)
+    if isinstance(datastore, PostgresDatastore):
+        return ReadModels(app, datastore, live=True, interval=interval)
+    if isinstance(datastore, SQLiteDatastore):
+        return ReadModels(app, datastore, live=False, interval=interval)
+    return MemoryReadModels(app, interval)
+
+
+class MemoryReadModels(ReadModels):
+    """Read models of an in-memory application, in a private in-memory SQLite database."""
+
+    def __init__(self, app: Application[Any], interval: float) -> None:
+        self.database = MemoryDatabase()
+        self.datastore = SQLiteDatastore(self.database.uri)
+        super().__init__(app, self.datastore, live=False, interval=interval)
+
+    def close(self) -> None:
+        super().close()
+        self.datastore.close()
+        self.database.close()

@@ -1,0 +1,142 @@
+"""The read-model tables, as SQLAlchemy metadata: what Alembic's autogenerate compares.
+
+These tables are projections of the Matches event log (service/readmodels/
+projections.py), never the source of truth: every row can be rebuilt from
+the events (`drts projections rebuild`). The event store's own tables and
+the projections' tracking tables are eventsourcing's, created by frozen SQL in
+the migrations, and are kept away from autogenerate (`is_managed_elsewhere`).
+
+Times are UTC instants (`timestamp with time zone` on PostgreSQL; on SQLite
+the fixed-width text `YYYY-MM-DD HH:MM:SS.ffffff` in UTC, which sorts as time).
+Match ids are `uuid` on PostgreSQL and 32 hexadecimal digits on SQLite, as
+eventsourcing stores them.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Uuid,
+    false,
+    text,
+)
+
+APPLICATION_NAME = "Matches"  # the eventsourcing application whose log is projected
+EVENT_STORE_TABLES = frozenset({
+    "matches_events", "matches_snapshots",  # PostgreSQL: named after the application
+    "stored_events", "stored_snapshots", "tracking",  # SQLite: eventsourcing's fixed names
+})
+PROJECTION_NAMES = ("match_list", "deadlines", "scoreboards", "standings")
+TRACKING_TABLES = frozenset(f"{name}_tracking" for name in PROJECTION_NAMES)
+
+metadata = MetaData()
+
+
+def utc() -> DateTime:
+    """Returns the column type of a UTC instant."""
+    return DateTime(timezone=True)
+
+
+match_list = Table(
+    "match_list", metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("position", BigInteger, nullable=False, unique=True,
+           comment="log position of the Created event: the list's order and cursor"),
+    Column("ruleset", String(64), nullable=False),
+    Column("ruleset_version", Integer, nullable=False),
+    Column("status", String(16), nullable=False, comment="open, started or finished"),
+    Column("min_seats", Integer, nullable=False),
+    Column("max_seats", Integer, nullable=False),
+    Column("seat_count", Integer, nullable=False, server_default=text("0")),
+    Column("movement", Integer, nullable=False, server_default=text("0"),
+           comment="the open movement (0 before the start; the last one plus 1 when finished)"),
+    Column("deadline", utc(), nullable=True, comment="the open movement's deadline"),
+    Column("created_at", utc(), nullable=False),
+    Column("started_at", utc(), nullable=True),
+    Column("finished_at", utc(), nullable=True),
+    Column("result", String(16), nullable=True, comment="win, draw or no_winner once finished"),
+    Index("ix_match_list_status_position", "status", "position"),
+    Index("ix_match_list_ruleset_position", "ruleset", "position"),
+)
+
+match_seats = Table(
+    "match_seats", metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("name", String(200), nullable=False),
+)
+
+deadlines = Table(
+    "deadlines", metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("movement", Integer, primary_key=True, autoincrement=False),
+    Column("due_at", utc(), nullable=False),
+    Column("extensions", Integer, nullable=False, server_default=text("0")),
+    Column("closed", Boolean, nullable=False, server_default=false()),
+    Column("closed_at", utc(), nullable=True),
+    Index("ix_deadlines_closed_due_at", "closed", "due_at"),
+)
+
+scoreboard_seats = Table(
+    "scoreboard_seats", metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("movement", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("score", Integer, nullable=False),
+    Column("rank", Integer, nullable=False, comment="place in the outcome's ranking, from 1"),
+)
+
+scoreboard_teams = Table(
+    "scoreboard_teams", metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("movement", Integer, primary_key=True, autoincrement=False),
+    Column("team", String(64), primary_key=True),
+    Column("score", Integer, nullable=False),
+)
+
+standings = Table(
+    "standings", metadata,
+    Column("ruleset", String(64), primary_key=True),
+    Column("player", String(200), primary_key=True),
+    Column("played", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+    Index("ix_standings_ruleset_points", "ruleset", "points"),
+)
+
+standings_matches = Table(
+    "standings_matches", metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("ruleset", String(64), nullable=False),
+)
+
+standings_seats = Table(
+    "standings_seats", metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("player", String(200), nullable=False),
+    Column("result", String(8), nullable=True, comment="win, draw or loss once finished"),
+)
+
+PROJECTION_TABLES: dict[str, tuple[Table, ...]] = {
+    "match_list": (match_list, match_seats),
+    "deadlines": (deadlines,),
+    "scoreboards": (scoreboard_seats, scoreboard_teams),
+    "standings": (standings, standings_matches, standings_seats),
+}
+
+
+def is_managed_elsewhere(name: str) -> bool:
+    """Returns whether a table belongs to eventsourcing's frozen DDL or to Celery's broker."""
+    return (name in EVENT_STORE_TABLES or name in TRACKING_TABLES
+            or name.startswith(("kombu_", "celery_")))
