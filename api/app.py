@@ -1,17 +1,35 @@
-"""The Flask app factory: flask-smorest Api, one blueprint per resource, one error shape."""
+"""The Flask app factory: flask-smorest Api, one blueprint per resource, one error shape.
+
+One process holds ONE Matches application (its connection pool is not to be
+shared across a fork): `create_app` makes it from the settings, or takes one
+given by a test. The interactive docs page (/docs) is flask-smorest's Swagger
+UI page; its scripts come from the `flask-swagger-ui` package (Swagger UI 5,
+which reads OpenAPI 3.1) and are served by the app itself, so the page works
+offline.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from flask import Flask
+import flask_swagger_ui
+from flask import Blueprint, Flask
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import errors, rulesets
+from api import audit, errors, events, orders, rulesets, seats, state
+from api import matches as matches_resource
+from api.context import EXTENSION
+from service.matches import Matches, connect
+from service.settings import DEFAULT_MAX_BODY_BYTES, load_settings
 
-DEFAULT_MAX_BODY_BYTES = 64 * 1024
+LONG_POLL_MAX_SECONDS = 30
+SWAGGER_UI_ASSETS = Path(flask_swagger_ui.__file__).parent / "dist"
+BLUEPRINTS = (rulesets.blp, matches_resource.blp, seats.blp, orders.blp, state.blp, events.blp,
+              audit.blp)
 
 
 class DrtsApi(Api):
@@ -23,11 +41,17 @@ class DrtsApi(Api):
         payload, status = errors.http_error_payload(error)
         data = getattr(error, "data", None) or {}
         extra = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
-        return payload, status, {**extra, **data.get("headers", {})}
+        return payload, status, {**extra, **(data.get("headers") or {})}
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Returns the drts Flask app; `config` overrides Flask and drts settings."""
+def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None = None) -> Flask:
+    """Returns the drts Flask app; `config` overrides Flask and drts settings.
+
+    drts settings: DRTS_DATABASE_URL, DRTS_OPERATOR_TOKEN, MAX_CONTENT_LENGTH (the body
+    cap, DRTS_MAX_BODY_BYTES), DRTS_LONG_POLL_MAX_SECONDS. Without `matches`, the app
+    connects its own Matches application to DRTS_DATABASE_URL.
+    """
+    settings = load_settings()
     app = Flask("drts")
     app.config.update(
         API_TITLE="drts",
@@ -36,11 +60,24 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        MAX_CONTENT_LENGTH=DEFAULT_MAX_BODY_BYTES,
+        OPENAPI_SWAGGER_UI_URL="docs/assets/",  # relative: works under a path prefix too
+        API_SPEC_OPTIONS={"components": {"securitySchemes": {"bearerAuth": {
+            "type": "http", "scheme": "bearer",
+            "description": "a referee token (from create), a seat token (from join), or the "
+                           "operator token"}}}},
+        MAX_CONTENT_LENGTH=settings.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
+        DRTS_DATABASE_URL=settings.database_url,
+        DRTS_OPERATOR_TOKEN=settings.operator_token,
+        DRTS_LONG_POLL_MAX_SECONDS=LONG_POLL_MAX_SECONDS,
     )
     app.config.update(config or {})
+    app.extensions[EXTENSION] = matches or connect(replace(
+        settings, database_url=app.config["DRTS_DATABASE_URL"],
+        operator_token=app.config["DRTS_OPERATOR_TOKEN"]))
     api = DrtsApi(app)
     errors.register_error_handlers(app)
-    api.register_blueprint(rulesets.blp)
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
+    app.register_blueprint(Blueprint("swagger_ui_assets", __name__, static_folder=SWAGGER_UI_ASSETS,
+                                     static_url_path="/docs/assets"))
     return app

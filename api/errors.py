@@ -3,8 +3,10 @@
 Every error response is `{"code": "<stable_snake_case>", "status": <int>,
 "message": "...", "details": {...}}`. Domain and service exceptions map to a
 status through `STATUS_BY_ERROR` (the first matching class wins); their
-`code` attribute is the stable code. Anything unmapped is a bug: a 500 with
-code `internal_error`, logged with its traceback.
+`code` attribute is the stable code. HTTP errors (routing, webargs, body
+size) get a code by status (`HTTP_CODES`), and a body that is not JSON is
+`malformed_json`. Anything unmapped is a bug: a 500 with code
+`internal_error`, logged with its traceback. docs/api.md lists every code.
 """
 
 from __future__ import annotations
@@ -17,18 +19,33 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from domain import errors as domain_errors
+from service import errors as service_errors
 
 # Order matters: subclasses before their bases.
 STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
+    (service_errors.MissingTokenError, 401),
+    (domain_errors.NotRefereeError, 403),
+    (domain_errors.NotASeatError, 403),
+    (domain_errors.InvalidTokenError, 401),
+    (domain_errors.NotYourSeatError, 403),
+    (service_errors.MatchNotFoundError, 404),
+    (service_errors.MovementNotFoundError, 404),
+    (domain_errors.UnknownSeatError, 404),
     (domain_errors.InvalidOrderError, 422),
     (domain_errors.IllegalOrderError, 422),
     (domain_errors.InvalidConfigError, 422),
+    (domain_errors.InvalidStateError, 422),
     (domain_errors.UnknownRulesetError, 422),
+    (service_errors.InvalidCursorError, 422),
     (domain_errors.MovementClosedError, 409),
     (domain_errors.SeatTakenError, 409),
-    (domain_errors.NotYourSeatError, 403),
+    (domain_errors.MatchNotStartedError, 409),
+    (domain_errors.MatchAlreadyStartedError, 409),
+    (domain_errors.NotEnoughSeatsError, 409),
+    (service_errors.ConcurrentWriteError, 409),
     (domain_errors.DrtsError, 422),
 )
+BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="drts"'}
 
 HTTP_CODES = {
     400: "bad_request",
@@ -69,6 +86,8 @@ def http_error_payload(error: HTTPException) -> tuple[dict[str, Any], int]:
     if "messages" in data:  # webargs validation errors, keyed by location then field
         details = {"fields": data["messages"]}
         message = "the request is invalid: " + _summary(data["messages"])
+        if status == 400:  # webargs says 400 only for a body it cannot decode
+            code, message = "malformed_json", "the request body is not valid JSON"
     return error_body(code, status, message, details), status
 
 
@@ -92,7 +111,8 @@ def handle_domain_error(error: Exception) -> ResponseReturnValue:
     """Returns the JSON error for a domain or service exception, by the error table."""
     status = next(s for cls, s in STATUS_BY_ERROR if isinstance(error, cls))
     code = getattr(error, "code", "error")
-    return jsonify(error_body(code, status, str(error))), status
+    headers = BEARER_CHALLENGE if status == 401 else {}
+    return jsonify(error_body(code, status, str(error))), status, headers
 
 
 def handle_unexpected(error: Exception) -> ResponseReturnValue:
@@ -107,3 +127,29 @@ def register_error_handlers(app: Flask) -> None:
     for cls, _ in STATUS_BY_ERROR:
         if not issubclass(cls, domain_errors.DrtsError):
             app.register_error_handler(cls, handle_domain_error)
+
+
+ERROR_DESCRIPTIONS = {
+    400: "The body is not valid JSON (malformed_json)",
+    401: "No token (missing_token), or one this match does not know (invalid_token)",
+    403: "A token without the right: not_referee, not_a_seat, not_your_seat",
+    404: "No such match, movement or seat (match_not_found, movement_not_found, unknown_seat)",
+    409: "The match is not in a state to do this (movement_closed, seat_taken, "
+         "match_not_started, match_already_started, not_enough_seats, concurrent_write)",
+    413: "The body is over the size limit (payload_too_large)",
+    422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, ...",
+}
+
+# OpenAPI security requirements: the token is required, or optional (it shows more).
+TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+TOKEN_OPTIONAL: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
+
+
+def documents_errors(blp: Any, *statuses: int) -> Any:
+    """Returns a decorator documenting the error responses a view may give, in the one shape."""
+    def decorate(view: Any) -> Any:
+        for status in statuses:
+            view = blp.alt_response(status, schema=ErrorSchema,
+                                    description=ERROR_DESCRIPTIONS[status])(view)
+        return view
+    return decorate

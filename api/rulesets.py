@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
+from api.context import Blueprint
 from api.schemas import RulesetSchema
 from domain.rules.contract import RulesetInfo
 from domain.rules.registry import REGISTRY

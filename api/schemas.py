@@ -1,8 +1,22 @@
-"""marshmallow 4 schemas of the API's requests and responses."""
+"""marshmallow 4 schemas of the API's requests and responses.
+
+Request schemas refuse unknown fields (marshmallow's default), so a typo in a
+field name is a 422 rather than a silently ignored option. Response schemas
+dump the service's dicts and dataclasses as they are.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
+
+from domain.match import MAX_DEADLINE_SECONDS
+from domain.rules.registry import REGISTRY
+
+MAX_INT = 2**31 - 1  # movements, versions and seats fit a PostgreSQL integer
+STATUSES = ("open", "started", "finished")
+CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
 
 
 class ConfigFieldSchema(ma.Schema):
@@ -20,3 +34,282 @@ class RulesetSchema(ma.Schema):
     dynamics = ma.fields.String(required=True, metadata={"enum": ["simultaneous", "sequential"]})
     accumulates_orders = ma.fields.Boolean(required=True)
     config = ma.fields.List(ma.fields.Nested(ConfigFieldSchema), required=True)
+
+
+# -- requests -------------------------------------------------------------------------------
+
+
+class OrderField(ma.fields.Field[Any]):
+    """An order as the game's order text (a string) or its JSON form (an object)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if (isinstance(value, str) and value.strip()) or isinstance(value, dict):
+            return value
+        raise ma.ValidationError("an order is the game's order text (a non-empty string) or "
+                                 "its JSON form (an object)")
+
+
+class CreateMatchSchema(ma.Schema):
+    # The enum documents the registry; the service refuses other names (unknown_ruleset).
+    ruleset = ma.fields.String(required=True, validate=ma.validate.Length(1, 64),
+                               metadata={"description": "a ruleset name (GET /rulesets)",
+                                         "enum": sorted(REGISTRY), "example": "district_war"})
+    config = ma.fields.Dict(keys=ma.fields.String(), load_default=dict,
+                            metadata={"description": "config options (defaults fill the rest)",
+                                      "example": {"troops": 2}})
+    seats = ma.fields.Integer(validate=ma.validate.Range(1, 64), load_default=None,
+                              metadata={"description": "exact number of seats (default: the "
+                                                       "ruleset's range)"})
+    deadline_seconds = ma.fields.Integer(
+        validate=ma.validate.Range(1, MAX_DEADLINE_SECONDS), load_default=None,
+        metadata={"description": "every movement's length (default: the ruleset's)"})
+
+
+class IdempotencyHeaderSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE  # every other request header
+
+    idempotency_key = ma.fields.String(
+        data_key="Idempotency-Key", load_default=None, validate=ma.validate.Length(1, 200),
+        metadata={"description": "a retried create with the same key finds the first match"})
+
+
+class ListMatchesArgsSchema(ma.Schema):
+    ruleset = ma.fields.String(load_default=None, validate=ma.validate.Length(1, 64))
+    status = ma.fields.String(load_default=None, validate=ma.validate.OneOf(STATUSES))
+    limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(1, 200))
+    cursor = ma.fields.String(load_default=None, validate=ma.validate.Regexp(CURSOR_PATTERN),
+                              metadata={"description": "the `next` of the previous page"})
+
+
+class StartSchema(ma.Schema):
+    state = ma.fields.Raw(load_default=None, metadata={
+        "description": "a starting state (the ruleset's state JSON; default: the initial one)"})
+    movement = ma.fields.Integer(load_default=1, validate=ma.validate.Range(1, MAX_INT),
+                                 metadata={"description": "the number of the first movement"})
+
+
+class JoinSchema(ma.Schema):
+    name = ma.fields.String(required=True, validate=ma.validate.Length(1, 64),
+                            metadata={"description": "the player's name, unique in the match",
+                                      "example": "alice"})
+
+
+class OrderRequestSchema(ma.Schema):
+    order = OrderField(required=True, metadata={
+        "description": "the order as the game's text, or its JSON form",
+        "oneOf": [{"type": "string", "minLength": 1}, {"type": "object"}],
+        "example": "e4"})
+    movement = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
+                                 metadata={"description": "the movement it is meant for "
+                                                          "(default: the open one)"})
+    source = ma.fields.String(load_default="api", validate=ma.validate.OneOf(("api", "bot")))
+
+
+class AtMovementArgsSchema(ma.Schema):
+    movement = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
+                                 metadata={"description": "when this movement was open "
+                                                          "(default: now)"})
+
+
+class StateArgsSchema(AtMovementArgsSchema):
+    step = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
+                             metadata={"description": "with movement: after this many of its "
+                                                      "resolution steps"})
+    seat = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
+                             metadata={"description": "this seat's view (its token or the "
+                                                      "referee's)"})
+
+
+class EventsArgsSchema(ma.Schema):
+    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(0, MAX_INT),
+                              metadata={"description": "only events after this version"})
+    limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(1, 1000))
+    wait = ma.fields.Float(load_default=0.0, validate=ma.validate.Range(0, 3600),
+                           metadata={"description": "seconds to wait for a newer event when "
+                                                    "there is none (capped at 30)"})
+
+
+# -- responses ------------------------------------------------------------------------------
+
+
+class OutcomeSchema(ma.Schema):
+    result = ma.fields.String(required=True,
+                              metadata={"enum": ["ongoing", "win", "draw", "no_winner"]})
+    finished = ma.fields.Boolean(required=True)
+    scores = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True)
+    ranking = ma.fields.List(ma.fields.Integer(), required=True)
+    winners = ma.fields.List(ma.fields.Integer(), required=True)
+    team_scores = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
+                                 required=True)
+    winning_teams = ma.fields.List(ma.fields.String(), required=True)
+    reason = ma.fields.String(required=True)
+
+
+class SeatSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    name = ma.fields.String(required=True)
+
+
+class SeatLimitsSchema(ma.Schema):
+    min = ma.fields.Integer(required=True)
+    max = ma.fields.Integer(required=True)
+
+
+class MatchListItemSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    ruleset = ma.fields.String(required=True)
+    ruleset_version = ma.fields.Integer(required=True)
+    status = ma.fields.String(required=True, metadata={"enum": list(STATUSES)})
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    seat_limits = ma.fields.Nested(SeatLimitsSchema, required=True)
+    movement = ma.fields.Integer(required=True)
+    deadline = ma.fields.String(required=True, allow_none=True,
+                                metadata={"description": "UTC instant, ISO 8601"})
+    created_at = ma.fields.String(allow_none=True)
+    started_at = ma.fields.String(allow_none=True)
+    finished_at = ma.fields.String(allow_none=True)
+    result = ma.fields.String(allow_none=True, metadata={"description": "the outcome's result"})
+
+
+class MatchSchema(MatchListItemSchema):
+    to_move = ma.fields.List(ma.fields.Integer(), required=True)
+    version = ma.fields.Integer(required=True, metadata={"description": "events so far"})
+    config = ma.fields.Dict(required=True)
+    strikes = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True)
+    eliminated = ma.fields.List(ma.fields.Integer(), required=True)
+    outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
+    seed_commitment = ma.fields.String(required=True)
+    chain = ma.fields.String(required=True, metadata={"description": "the chain head"})
+
+
+class MatchPageSchema(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(MatchListItemSchema), required=True)
+    next = ma.fields.String(required=True, allow_none=True,
+                            metadata={"description": "the cursor of the next page, or null"})
+
+
+class NewMatchSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    referee_token = ma.fields.String(required=True, allow_none=True, metadata={
+        "description": "shown once; null when an idempotency key found an earlier match"})
+    created = ma.fields.Boolean(required=True)
+
+
+class SeatTokenSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    seat = ma.fields.Integer(required=True)
+    token = ma.fields.String(required=True, metadata={"description": "shown once"})
+
+
+class StepSchema(ma.Schema):
+    rule = ma.fields.String(required=True)
+    text = ma.fields.String(required=True)
+    data = ma.fields.Dict(required=True)
+
+
+class ClosingSchema(ma.Schema):
+    movement = ma.fields.Integer(required=True)
+    strikes = ma.fields.List(ma.fields.Integer(), required=True)
+    eliminated = ma.fields.List(ma.fields.Integer(), required=True)
+    resolved = ma.fields.Boolean(required=True)
+    steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
+    finished = ma.fields.Boolean(required=True)
+
+
+class ReceiptSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    seat = ma.fields.Integer(required=True)
+    movement = ma.fields.Integer(required=True)
+    digest = ma.fields.String(required=True, metadata={
+        "description": "SHA-256(salt || canonical order): proves later what was sent"})
+    received_at = ma.fields.DateTime(required=True)
+    closing = ma.fields.Nested(ClosingSchema, required=True, allow_none=True, metadata={
+        "description": "what the order set off: the movement closed once every seat ordered"})
+
+
+class PendingOrderSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    movement = ma.fields.Integer(required=True)
+    order = ma.fields.Raw(required=True, metadata={"description": "the order's JSON form"})
+    digest = ma.fields.String(required=True)
+    received_at = ma.fields.String(required=True)
+    source = ma.fields.String(required=True)
+    message_id = ma.fields.String(required=True, allow_none=True)
+
+
+class PendingOrdersSchema(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(PendingOrderSchema), required=True)
+
+
+class StateSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    movement = ma.fields.Integer(required=True)
+    step = ma.fields.Integer(required=True, allow_none=True)
+    version = ma.fields.Integer(required=True)
+    state = ma.fields.Raw(required=True, metadata={"description": "the ruleset's state JSON "
+                                                                  "(or a seat's view of it)"})
+    steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
+    outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
+
+
+class ScoresSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    movement = ma.fields.Integer(required=True)
+    outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
+
+
+class EventSchema(ma.Schema):
+    type = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    timestamp = ma.fields.String(required=True)
+    data = ma.fields.Dict(required=True)
+    chain = ma.fields.String(required=True)
+    sealed = ma.fields.Dict(metadata={"description": "secret values, where the viewer may "
+                                                     "see them (docs/integrity.md)"})
+
+
+class EventPageSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    items = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+    next = ma.fields.Integer(required=True, allow_none=True, metadata={
+        "description": "pass as `after` for the next page; null when this page is the last"})
+    version = ma.fields.Integer(required=True, metadata={
+        "description": "the match's latest version: pass as `after` to wait for news"})
+
+
+class FrameSchema(ma.Schema):
+    movement = ma.fields.Integer(required=True)
+    version = ma.fields.Integer(required=True)
+    steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
+    state = ma.fields.Raw(required=True)
+    state_hash = ma.fields.String(required=True)
+    outcome = ma.fields.Nested(OutcomeSchema, required=True)
+
+
+class ReplaySchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    events = ma.fields.Integer(required=True)
+    movements = ma.fields.List(ma.fields.Nested(FrameSchema), required=True, attribute="frames")
+    state = ma.fields.Raw(required=True)
+    agrees = ma.fields.Boolean(required=True, metadata={
+        "description": "whether folding every event gives the stored match"})
+
+
+class BrokenLinkSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    type = ma.fields.String(required=True)
+    reason = ma.fields.String(required=True)
+
+
+class ChainReportSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    ok = ma.fields.Boolean(required=True)
+    events = ma.fields.Integer(required=True)
+    head = ma.fields.String(required=True, allow_none=True)
+    broken = ma.fields.Nested(BrokenLinkSchema, required=True, allow_none=True)
+
+
+class SeedSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    seed = ma.fields.String(required=True)

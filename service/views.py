@@ -146,9 +146,13 @@ def event_log(app: Matches, match: Match, viewer: Viewer, after: int = 0,
 
 
 def version_at(match: Match, movement: int | None, step: int | None) -> int:
-    """Returns the version at which `movement` was open, or at its `step`-th resolution step."""
-    if movement is None:
+    """Returns the version at which `movement` was open, or at its `step`-th resolution step.
+
+    A step without a movement is a step of the open movement.
+    """
+    if movement is None and not step:
         return match.version
+    movement = match.movement if movement is None else movement
     entry = match.movements.get(str(movement))
     if entry is None:
         raise MovementNotFoundError(f"match {match.id} has no movement {movement} "
@@ -162,8 +166,8 @@ def version_at(match: Match, movement: int | None, step: int | None) -> int:
 
 
 def state_view(past: Match, viewer: Viewer) -> JSON:
-    """Returns the state of a (past) match as the viewer may see it."""
-    if viewer.referee:
+    """Returns the state of a (past) match as the viewer may see it (None before the start)."""
+    if viewer.referee or past.state is None:
         return past.state
     ruleset = past.rules()
     return ruleset.view(ruleset.load_state(past.state), viewer.seat)
@@ -192,7 +196,8 @@ def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> Replay
                                 tuple(folded.steps), state_view(folded, viewer or Viewer()),
                                 domain_event.state_hash, folded.outcome))
     stored = app.get_match(match_id)
-    return ReplayReport(match_id, count, tuple(frames), folded.state, folded == stored)
+    return ReplayReport(match_id, count, tuple(frames), state_view(folded, viewer or Viewer()),
+                        folded == stored)
 
 
 def verify(app: Matches, match_id: UUID) -> ChainReport:

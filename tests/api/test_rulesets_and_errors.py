@@ -1,15 +1,5 @@
 """GET /rulesets, the OpenAPI document and the one JSON error shape."""
 
-import pytest
-
-from api.app import create_app
-
-
-@pytest.fixture
-def client():
-    return create_app({"TESTING": True}).test_client()
-
-
 def assert_error_shape(response, status, code):
     body = response.get_json()
     assert response.status_code == status

@@ -1,0 +1,46 @@
+"""/matches/{id}/replay, /verify and /seed: what an auditor and a referee check."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask.views import MethodView
+
+from api.context import Blueprint, bearer_token, matches
+from api.errors import TOKEN_OPTIONAL, TOKEN_REQUIRED, documents_errors
+from api.schemas import ChainReportSchema, ReplaySchema, SeedSchema
+
+blp = Blueprint("audit", __name__, url_prefix="/matches/<uuid:match_id>",
+                description="Replay, chain verification, the seed")
+
+
+@blp.route("/replay")
+class Replay(MethodView):
+    @blp.response(200, ReplaySchema)
+    @documents_errors(blp, 401, 403, 404)
+    @blp.doc(operationId="getReplay", security=TOKEN_OPTIONAL)
+    def get(self, match_id: UUID) -> Any:
+        """Replays the match from its first event: every movement's steps and resulting state,
+        and whether the replay agrees with the stored match."""
+        return matches().replay(match_id, bearer_token())
+
+
+@blp.route("/verify")
+class Verify(MethodView):
+    @blp.response(200, ChainReportSchema)
+    @documents_errors(blp, 404)
+    @blp.doc(operationId="verifyChain")
+    def get(self, match_id: UUID) -> Any:
+        """Verifies the hash chain and seals of every stored event; names the first bad one."""
+        return matches().verify_chain(match_id)
+
+
+@blp.route("/seed")
+class Seed(MethodView):
+    @blp.response(200, SeedSchema)
+    @documents_errors(blp, 401, 403, 404)
+    @blp.doc(operationId="getSeed", security=TOKEN_REQUIRED)
+    def get(self, match_id: UUID) -> Any:
+        """Returns the seed to the referee before the match reveals it (the look is recorded)."""
+        return {"match_id": match_id, "seed": matches().referee_seed(match_id, bearer_token())}

@@ -1,0 +1,36 @@
+"""/matches/{id}/orders: a seat sends an order (receipt back); the open movement's orders."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask.views import MethodView
+
+from api.context import Blueprint, bearer_token, matches
+from api.errors import TOKEN_REQUIRED, documents_errors
+from api.schemas import OrderRequestSchema, PendingOrdersSchema, ReceiptSchema
+
+blp = Blueprint("orders", __name__, url_prefix="/matches/<uuid:match_id>/orders",
+                description="Orders: send one, see the open movement's")
+
+
+@blp.route("")
+class Orders(MethodView):
+    @blp.arguments(OrderRequestSchema)
+    @blp.response(201, ReceiptSchema, description="Accepted: the receipt (digest, movement, "
+                                                  "received at)")
+    @documents_errors(blp, 400, 401, 403, 404, 409, 413, 422)
+    @blp.doc(operationId="sendOrder", security=TOKEN_REQUIRED)
+    def post(self, body: dict[str, Any], match_id: UUID) -> Any:
+        """Sends an order for the seat holding the token; a refused one is recorded with why."""
+        return matches().submit_order(match_id, bearer_token(), body["order"],
+                                      source=body["source"], movement=body["movement"])
+
+    @blp.response(200, PendingOrdersSchema)
+    @documents_errors(blp, 401, 403, 404)
+    @blp.doc(operationId="getOrders", security=TOKEN_REQUIRED)
+    def get(self, match_id: UUID) -> Any:
+        """Returns the open movement's orders: a seat's own; all of them to the referee (on
+        record as a SecretViewed event)."""
+        return {"items": matches().pending_orders(match_id, bearer_token())}

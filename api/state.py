@@ -1,0 +1,39 @@
+"""/matches/{id}/state and /scores: now, or at any past movement and step."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask.views import MethodView
+
+from api.context import Blueprint, bearer_token, matches
+from api.errors import TOKEN_OPTIONAL, documents_errors
+from api.schemas import AtMovementArgsSchema, ScoresSchema, StateArgsSchema, StateSchema
+
+blp = Blueprint("state", __name__, url_prefix="/matches/<uuid:match_id>",
+                description="State and scores, now or at any past point")
+
+
+@blp.route("/state")
+class State(MethodView):
+    @blp.arguments(StateArgsSchema, location="query")
+    @blp.response(200, StateSchema)
+    @documents_errors(blp, 401, 403, 404, 422)
+    @blp.doc(operationId="getState", security=TOKEN_OPTIONAL)
+    def get(self, args: dict[str, Any], match_id: UUID) -> Any:
+        """Returns the state when a movement was open (now by default) or after a step of it:
+        the public view, a seat's view with its token, everything with the referee's."""
+        return matches().state(match_id, args["movement"], args["step"], bearer_token(),
+                               args["seat"])
+
+
+@blp.route("/scores")
+class Scores(MethodView):
+    @blp.arguments(AtMovementArgsSchema, location="query")
+    @blp.response(200, ScoresSchema)
+    @documents_errors(blp, 404, 422)
+    @blp.doc(operationId="getScores")
+    def get(self, args: dict[str, Any], match_id: UUID) -> Any:
+        """Returns scores, ranking and result, now or when a movement was open."""
+        return matches().scores(match_id, args["movement"])

@@ -1,0 +1,73 @@
+"""The API on a test store: an app with an operator token, its client, and helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from service.matches import Matches
+from service.settings import Settings
+
+OPERATOR = "operator-secret"
+
+
+@pytest.fixture
+def store_url(tmp_path: Any) -> str:
+    return f"sqlite:///{tmp_path}/api.sqlite"
+
+
+@pytest.fixture
+def service(store_url: str, toy_rulesets: None) -> Iterator[Matches]:
+    """The one Matches application of the app under test."""
+    app = Matches(env=Settings(store_url).event_store_env(), operator_token=OPERATOR)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def app(service: Matches) -> Flask:
+    return create_app({"TESTING": True, "DRTS_LONG_POLL_MAX_SECONDS": 5}, matches=service)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    """Returns the Authorization header for a token (none for None)."""
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    """Asserts the one error shape with this status and code; returns the body."""
+    body = response.get_json()
+    assert response.status_code == status, body
+    assert set(body) == {"code", "status", "message", "details"}, body
+    assert (body["code"], body["status"]) == (code, status), body
+    assert body["message"]
+    return body
+
+
+class Table:
+    """A match driven over HTTP: its id, referee token and seat tokens."""
+
+    def __init__(self, client: FlaskClient, ruleset: str = "toy", names: tuple[str, ...] = (
+            "alice", "bob"), start: bool = True, **create: Any) -> None:
+        self.client = client
+        body = client.post("/matches", json={"ruleset": ruleset, **create}).get_json()
+        self.id, self.referee = body["match_id"], body["referee_token"]
+        self.seats = [client.post(f"/matches/{self.id}/seats", json={"name": name})
+                      .get_json()["token"] for name in names]
+        if start:
+            response = client.post(f"/matches/{self.id}/start", headers=bearer(self.referee))
+            assert response.status_code == 200, response.get_json()
+
+    def order(self, seat: int, order: Any, **extra: Any) -> Any:
+        return self.client.post(f"/matches/{self.id}/orders", json={"order": order, **extra},
+                                headers=bearer(self.seats[seat - 1]))

@@ -1,0 +1,124 @@
+"""While a simultaneous movement is open, no endpoint shows a seat's order to anyone but that
+seat; the referee (and the operator) see everything, and each such look is an event.
+
+Every endpoint is probed with every kind of token: none, a wrong one, the sender's, another
+seat's, the referee's and the operator's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.conftest import OPERATOR, Table, bearer
+
+ALICE_ORDER = {"pick": 3}
+PROBES: list[tuple[str, str, Any]] = [
+    ("get", "/rulesets", None),
+    ("get", "/matches", None),
+    ("get", "/matches/{id}", None),
+    ("get", "/matches/{id}/state", None),
+    ("get", "/matches/{id}/state?movement=1", None),
+    ("get", "/matches/{id}/state?seat=1", None),
+    ("get", "/matches/{id}/scores", None),
+    ("get", "/matches/{id}/events", None),
+    ("get", "/matches/{id}/events?after=6&wait=0.1", None),
+    ("get", "/matches/{id}/replay", None),
+    ("get", "/matches/{id}/verify", None),
+    ("get", "/matches/{id}/orders", None),
+    ("get", "/matches/{id}/seed", None),
+    ("post", "/matches/{id}/start", None),
+    ("post", "/matches/{id}/seats", {"name": "dave"}),
+    ("post", "/matches/{id}/seats/3/token", None),
+    ("post", "/matches/{id}/orders", {"order": "9"}),  # illegal: refused, nothing replaced
+    ("post", "/matches", {"ruleset": "toy"}),
+]
+
+
+@pytest.fixture
+def open_movement(client, service):
+    """A three-seat toy match where seats 1 and 2 have ordered and seat 3 has not."""
+    table = Table(client, names=("alice", "bob", "carol"))
+    assert table.order(1, ALICE_ORDER).status_code == 201
+    assert table.order(2, "1").status_code == 201
+    salt = service.get_match(table.id).pending[0]["salt"]
+    return table, salt
+
+
+def responses(client, table: Table, token: str | None) -> list[tuple[str, int, str, Any]]:
+    """Returns (method and url, status, text, JSON) of every probe with this token."""
+    out = []
+    for method, path, body in PROBES:
+        url = path.format(id=table.id)
+        response = getattr(client, method)(url, json=body, headers=bearer(token))
+        out.append((f"{method.upper()} {url}", response.status_code,
+                    response.get_data(as_text=True), response.get_json()))
+    return out
+
+
+def shows(value: Any, order: dict[str, Any]) -> bool:
+    """Returns whether a JSON value holds the order anywhere."""
+    if value == order:
+        return True
+    if isinstance(value, dict):
+        return any(shows(v, order) for v in value.values())
+    if isinstance(value, list):
+        return any(shows(v, order) for v in value)
+    return False
+
+
+def secret_looks(client, table: Table) -> list[dict[str, Any]]:
+    items = client.get(f"/matches/{table.id}/events").get_json()["items"]
+    return [item["data"] for item in items if item["type"] == "SecretViewed"]
+
+
+@pytest.mark.parametrize("who", ["anyone", "a wrong token", "another seat"])
+def test_no_endpoint_shows_an_open_order_to_anyone_but_its_seat(client, open_movement, who):
+    table, salt = open_movement
+    token = {"anyone": None, "a wrong token": "guess", "another seat": table.seats[1]}[who]
+    for url, status, text, body in responses(client, table, token):
+        assert status < 500, (url, text)
+        assert salt not in text, url
+        assert not shows(body, ALICE_ORDER), url
+    assert secret_looks(client, table) == []
+    assert client.get(f"/matches/{table.id}").get_json()["movement"] == 1  # still open
+
+
+def test_the_seat_that_ordered_sees_its_own_order(client, open_movement):
+    table, _ = open_movement
+    seen = {url: body for url, _, _, body in responses(client, table, table.seats[0])}
+    own = seen[f"GET /matches/{table.id}/orders"]["items"]
+    assert [(o["seat"], o["order"]) for o in own] == [(1, ALICE_ORDER)]
+    events = seen[f"GET /matches/{table.id}/events"]["items"]
+    assert [e["sealed"]["order"] for e in events if "sealed" in e] == [ALICE_ORDER]
+    assert not shows(seen[f"GET /matches/{table.id}/orders"], {"pick": 1})  # not bob's
+    assert secret_looks(client, table) == []
+
+
+@pytest.mark.parametrize("viewer", ["referee", "operator"])
+def test_the_referee_and_the_operator_see_everything_and_each_look_is_recorded(
+        client, open_movement, viewer):
+    table, salt = open_movement
+    token = table.referee if viewer == "referee" else OPERATOR
+    seen = {url: body for url, _, _, body in responses(client, table, token)}
+    orders = seen[f"GET /matches/{table.id}/orders"]["items"]
+    assert [(o["seat"], o["order"]) for o in orders] == [(1, ALICE_ORDER), (2, {"pick": 1})]
+    events = seen[f"GET /matches/{table.id}/events"]["items"]
+    assert next(e["sealed"]["salt"] for e in events if e["type"] == "OrderSubmitted") == salt
+    assert seen[f"GET /matches/{table.id}/seed"]["seed"]
+    looks = secret_looks(client, table)
+    assert {look["what"] for look in looks} == {
+        "open orders", "event log with sealed values", "seed"}
+    assert {look["viewer"] for look in looks} == {viewer}
+
+
+def test_orders_are_shown_to_everyone_once_the_movement_closes(client, open_movement):
+    table, salt = open_movement
+    table.order(3, "2")
+    events = client.get(f"/matches/{table.id}/events").get_json()["items"]
+    revealed = [e["sealed"] for e in events if e["type"] == "OrderSubmitted"]
+    assert revealed[0] == {"order": ALICE_ORDER, "salt": salt}
+    closed = next(e for e in events if e["type"] == "MovementClosed")
+    assert closed["data"]["orders"][0]["order"] == ALICE_ORDER
+    assert secret_looks(client, table) == []
