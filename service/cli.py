@@ -1,10 +1,11 @@
-"""The `drts` command line: scenarios, a demonstration match, and (later) the service.
+"""The `drts` command line: scenarios, a demonstration match, the API and the service.
 
 Each command parses its arguments, calls one service function and prints.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -70,6 +71,16 @@ def demo(ruleset: str, seed: str) -> None:
             click.echo(line)
     except DrtsError as error:
         raise click.ClickException(str(error)) from None
+
+
+@main.command("api")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+def api(host: str, port: int) -> None:
+    """Serves the HTTP API (werkzeug, threaded); production: gunicorn api.wsgi:app."""
+    # Started by module name, so that the service layer never imports api/ (DESIGN.md).
+    command = [sys.executable, "-m", "api", "--host", host, "--port", str(port)]
+    os.execv(command[0], command)
 
 
 main.add_command(match)

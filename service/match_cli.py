@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -276,14 +277,24 @@ def resolve(match_id: str, movement: int | None, now: str | None) -> None:
 
 @match.command("resolve-due")
 @click.option("--now", help="resolve as of this ISO 8601 instant (default: the clock)")
+@click.option("--every", type=click.FloatRange(min=0.1), default=None,
+              help="keep going: resolve again every this many seconds (Ctrl-C stops)")
+@click.option("--times", type=click.IntRange(min=1), default=None, hidden=True,
+              help="with --every: stop after this many rounds (tests)")
 @reports_errors
-def resolve_due(now: str | None) -> None:
-    """Resolves every movement whose deadline has passed (run by hand or from cron)."""
-    closings = matches().resolve_due(instant(now))
-    for closing in closings:
-        click.echo(f"match {closing.match_id}:")
-        echo_closing(closing)
-    click.echo(f"{len(closings)} movement(s) handled")
+def resolve_due(now: str | None, every: float | None, times: int | None) -> None:
+    """Resolves every movement whose deadline has passed (by hand, from cron, or --every N)."""
+    rounds = 0
+    while True:
+        closings = matches().resolve_due(instant(now))
+        for closing in closings:
+            click.echo(f"match {closing.match_id}:")
+            echo_closing(closing)
+        click.echo(f"{len(closings)} movement(s) handled")
+        rounds += 1
+        if every is None or rounds == times:
+            return
+        time.sleep(every)
 
 
 @match.command("list")

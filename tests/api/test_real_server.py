@@ -4,10 +4,16 @@ with nothing but urllib as the client."""
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -65,3 +71,27 @@ def test_serves_the_openapi_document_and_the_docs_page(base_url):
         assert b"docs/assets/swagger-ui-bundle.js" in page.read()
     with urllib.request.urlopen(base_url + "/docs/assets/swagger-ui.css", timeout=10) as css:
         assert css.status == 200
+
+
+def test_drts_api_serves_the_app_on_the_configured_store(tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "DRTS_DATABASE_URL": f"sqlite:///{tmp_path}/drts.sqlite"}
+    drts = Path(sys.executable).with_name("drts")
+    server = subprocess.Popen([str(drts), "api", "--port", str(port)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base_url = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                status, rulesets = call(base_url, "GET", "/rulesets")
+                break
+            except urllib.error.URLError:
+                time.sleep(0.1)
+        assert status == 200 and "district_war" in {r["name"] for r in rulesets}
+        assert call(base_url, "POST", "/matches", {"ruleset": "district_war"})[0] == 201
+        assert (tmp_path / "drts.sqlite").exists()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -75,3 +75,12 @@ def test_resolve_due_drives_the_clock_by_hand(drts):
     assert "movement 1 resolved" in out and "1 movement(s) handled" in out
     assert json.loads(drts("show", match_id).output)["movement"] == 2
     assert "nothing due" in drts("resolve", match_id, "--movement", "1", "--now", deadline).output
+
+
+def test_resolve_due_every_n_seconds_keeps_resolving(drts):
+    match_id, referee, _, _ = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    out = drts("resolve-due", "--every", "0.1", "--times", "2",
+               "--now", "2100-01-01T00:00:00Z").output
+    assert out.count("movement(s) handled") == 2
+    assert "movement 1 resolved" in out  # DW-2: the DMO was silent, seat 1 places first
