@@ -13,6 +13,7 @@ import click
 
 from domain.errors import DrtsError
 from domain.rules.registry import REGISTRY, get_ruleset
+from service.db_cli import register as register_db_commands
 from service.demo import play_demo
 from service.match_cli import match
 from service.run_cli import beat, run, worker
@@ -87,6 +88,7 @@ main.add_command(match)
 main.add_command(run)
 main.add_command(worker)
 main.add_command(beat)
+register_db_commands(main)
 
 if __name__ == "__main__":
     main()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
+import threading
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,6 +40,7 @@ from service.settings import Settings, SettingsError
 MIGRATIONS = Path(__file__).parent / "migrations"
 EVENT_STORE_REVISION = "0001"
 ADVISORY_LOCK = 7_331_001  # serialises concurrent `upgrade`s on one PostgreSQL database
+_ALEMBIC = threading.RLock()  # alembic's `context` is one global per process: one run at a time
 
 
 class SchemaOutOfDateError(DrtsError):
@@ -138,7 +140,8 @@ def downgrade(store: Store, revision: str) -> None:
 def _run(alembic_command: Any, store: Store, revision: str) -> None:
     config = alembic_config(store)
     try:
-        alembic_command(config, revision)
+        with _ALEMBIC:
+            alembic_command(config, revision)
     finally:
         config.attributes["engine"].dispose()
 
@@ -204,7 +207,8 @@ class MemoryDatabase:
         self._keeper = sqlite3.connect(self.uri, uri=True, check_same_thread=False)
         engine = create_engine("sqlite://", poolclass=pool.NullPool,
                                creator=lambda: sqlite3.connect(self.uri, uri=True))
-        command.upgrade(alembic_config(engine=engine), "head")
+        with _ALEMBIC:
+            command.upgrade(alembic_config(engine=engine), "head")
         engine.dispose()
 
     def close(self) -> None:

@@ -12,23 +12,17 @@ never proposes dropping them.
 from __future__ import annotations
 
 from logging.config import fileConfig
-from typing import Any
 
 from alembic import context
 from sqlalchemy import Connection, Engine, create_engine, pool
 
-from service.readmodels.tables import is_managed_elsewhere, metadata
+from service.readmodels.tables import include_name, metadata
 from service.schema import ADVISORY_LOCK, immediate_transactions, make_engine, schema_name
 from service.settings import Settings, load_settings
 
 config = context.config
 if config.config_file_name is not None:
     fileConfig(config.config_file_name)
-
-
-def include_name(name: str | None, type_: str, parent_names: Any) -> bool:
-    """Returns whether autogenerate may look at a database object."""
-    return not (type_ == "table" and name is not None and is_managed_elsewhere(name))
 
 
 def engine_and_schema() -> tuple[Engine, str | None]:

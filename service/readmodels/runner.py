@@ -43,11 +43,14 @@ class UnknownProjectionError(LookupError):
 
 @dataclass(frozen=True)
 class Progress:
-    """Where a projection stands: its last processed log position, and the log's last."""
+    """Where a projection stands: its last processed log position, the log's last, and
+    how many of its events are waiting (at most BATCH + 1 are counted).
+    """
 
     name: str
     position: int
     head: int
+    pending: int
 
 
 class ReadModels:
@@ -87,10 +90,9 @@ class ReadModels:
             return self._apply_from(projection, 0)
 
     def progress(self) -> list[Progress]:
-        """Returns each projection's position and the log's head."""
+        """Returns each projection's position, the log's head, and its waiting events."""
         head = self.app.recorder.max_notification_id() or 0
-        return [Progress(name, p.view.position(self.app.name), head)
-                for name, p in self.projections.items()]
+        return [self._progress(projection, head) for projection in self.projections.values()]
 
     def apply(self, projection: Projection[View], domain_event: Any, tracking: Tracking) -> None:
         """Applies one event to one projection (skipped if its position was processed)."""
@@ -114,6 +116,12 @@ class ReadModels:
         self.stop()
 
     # -- private ----------------------------------------------------------------------------
+
+    def _progress(self, projection: Projection[View], head: int) -> Progress:
+        position = projection.view.position(self.app.name)
+        waiting = self.app.recorder.select_notifications(
+            start=position, limit=BATCH + 1, topics=projection.topics, inclusive_of_start=False)
+        return Progress(projection.name, position, head, len(waiting))
 
     def _catch_up(self, projection: Projection[View]) -> int:
         with self._locks[projection.name]:

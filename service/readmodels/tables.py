@@ -14,6 +14,8 @@ eventsourcing stores them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -134,6 +136,13 @@ PROJECTION_TABLES: dict[str, tuple[Table, ...]] = {
     "scoreboards": (scoreboard_seats, scoreboard_teams),
     "standings": (standings, standings_matches, standings_seats),
 }
+
+
+def include_name(name: str | None, type_: str, parent_names: Any) -> bool:
+    """Returns whether Alembic's autogenerate may look at a database object: never at the
+    tables that eventsourcing's frozen DDL or Celery's broker own.
+    """
+    return not (type_ == "table" and name is not None and is_managed_elsewhere(name))
 
 
 def is_managed_elsewhere(name: str) -> bool:

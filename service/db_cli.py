@@ -1,0 +1,150 @@
+"""`drts db ...` and `drts projections ...`: the schema and the read models, for operators.
+
+Both work on the database DRTS_DATABASE_URL names (docs/operations.md):
+`drts db upgrade` migrates it (PostgreSQL is never migrated implicitly),
+`drts db current` says where it stands; `drts projections rebuild` replays
+the log into a projection from nothing, `catch-up` applies what it missed,
+`status` shows how far each has got, `follow` keeps them up to date until
+stopped.
+"""
+
+from __future__ import annotations
+
+import functools
+import signal
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from domain.errors import DrtsError
+from service import schema
+from service.matches import Matches, connect
+from service.readmodels.runner import BATCH, UnknownProjectionError
+from service.readmodels.tables import PROJECTION_NAMES
+from service.settings import SettingsError, load_settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_errors(command: F) -> F:
+    """Turns drts and settings errors into a one-line message and exit status 1."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except (DrtsError, SettingsError, UnknownProjectionError) as error:
+            raise click.ClickException(f"{error.code}: {error}") from None
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group()
+def db() -> None:
+    """The database schema: Alembic migrations (docs/operations.md)."""
+
+
+@db.command("upgrade")
+@click.option("--revision", default="head", show_default=True, help="the revision to reach")
+@reports_errors
+def db_upgrade(revision: str) -> None:
+    """Migrates the database to the latest revision (or to --revision)."""
+    settings = load_settings()
+    before = schema.current(settings)
+    schema.upgrade(settings, revision)
+    click.echo(f"database at {schema.current(settings)} (was {before or 'empty'})")
+
+
+@db.command("downgrade")
+@click.argument("revision")
+@reports_errors
+def db_downgrade(revision: str) -> None:
+    """Migrates the database down to REVISION (0001 keeps only the event store)."""
+    settings = load_settings()
+    try:
+        schema.downgrade(settings, revision)
+    except RuntimeError as error:  # 0001 refuses to drop the event store
+        raise click.ClickException(str(error)) from None
+    click.echo(f"database at {schema.current(settings)}")
+
+
+@db.command("current")
+@reports_errors
+def db_current() -> None:
+    """Prints the database's revision and whether it is the latest; exits 1 if not."""
+    revision, head = schema.current(load_settings()), schema.head()
+    if revision == head:
+        click.echo(f"{revision} (latest)")
+        return
+    click.echo(f"{revision or 'empty (never migrated)'}; latest is {head}: run `drts db upgrade`")
+    raise SystemExit(1)
+
+
+@click.group()
+def projections() -> None:
+    """The read models: projections of the event log (docs/operations.md)."""
+
+
+names_argument = click.argument("names", nargs=-1, type=click.Choice(PROJECTION_NAMES))
+
+
+@projections.command("rebuild")
+@names_argument
+@reports_errors
+def projections_rebuild(names: tuple[str, ...]) -> None:
+    """Empties the named projections (all by default) and replays the whole log into them."""
+    app = opened()
+    for name in names or PROJECTION_NAMES:
+        click.echo(f"{name}: rebuilt from {app.read_models.rebuild(name)} event(s)")
+
+
+@projections.command("catch-up")
+@names_argument
+@reports_errors
+def projections_catch_up(names: tuple[str, ...]) -> None:
+    """Applies the events the named projections (all by default) have not seen yet."""
+    for name, count in opened().read_models.catch_up(names or None).items():
+        click.echo(f"{name}: {count} new event(s)")
+
+
+@projections.command("status")
+@reports_errors
+def projections_status() -> None:
+    """Prints each projection's position in the log and how many events it has to apply."""
+    for progress in opened().read_models.progress():
+        waiting = (f"{progress.pending}{'+' if progress.pending > BATCH else ''} event(s) "
+                   "to apply" if progress.pending else "up to date")
+        click.echo(f"{progress.name}: at {progress.position}, log at {progress.head}: {waiting}")
+
+
+@projections.command("follow")
+@click.option("--interval", default=2.0, show_default=True,
+              help="seconds between catch-ups where the log cannot be followed live (SQLite)")
+@reports_errors
+def projections_follow(interval: float) -> None:
+    """Keeps the projections up to date until stopped (live on PostgreSQL, polling on
+    SQLite).
+    """
+    app = opened()
+    app.read_models.interval = interval
+    stopped = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stopped.set())
+    app.read_models.start()
+    click.echo("following the log (Ctrl-C stops)", err=True)
+    stopped.wait()
+    app.read_models.stop()
+
+
+def opened() -> Matches:
+    """Returns the application on the configured store (closed when the command ends)."""
+    context = click.get_current_context()
+    app = connect()
+    context.call_on_close(app.close)
+    return app
+
+
+def register(main: click.Group) -> None:
+    """Adds `drts db` and `drts projections` to the drts command line."""
+    main.add_command(db)
+    main.add_command(projections)
