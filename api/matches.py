@@ -11,6 +11,7 @@ from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
 from api.schemas import (
     CreateMatchSchema,
+    ExtendDeadlineSchema,
     IdempotencyHeaderSchema,
     ListMatchesArgsSchema,
     MatchPageSchema,
@@ -82,4 +83,21 @@ class Start(MethodView):
         """Starts the match (referee token); optionally from a given state and movement."""
         app = matches()
         app.start(match_id, bearer_token(), body["state"], body["movement"])
+        return app.summary(match_id)
+
+
+@blp.route("/<uuid:match_id>/deadline")
+class Deadline(MethodView):
+    @blp.arguments(ExtendDeadlineSchema)
+    @blp.response(200, MatchSchema)
+    @documents_errors(blp, 400, 401, 403, 404, 409, 413, 422)
+    @blp.doc(operationId="extendDeadline", security=TOKEN_REQUIRED)
+    def post(self, body: dict[str, Any], match_id: UUID) -> Any:
+        """Moves the open movement's deadline later by `seconds` (referee or operator token).
+
+        Recorded as a DeadlineSet event with reason "referee"; a deadline only moves later.
+        """
+        app = matches()
+        app.extend_deadline(match_id, bearer_token(), body["seconds"],
+                            movement=body["movement"])
         return app.summary(match_id)

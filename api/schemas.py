@@ -89,6 +89,15 @@ class StartSchema(ma.Schema):
                                  metadata={"description": "the number of the first movement"})
 
 
+class ExtendDeadlineSchema(ma.Schema):
+    seconds = ma.fields.Integer(required=True,
+                                validate=ma.validate.Range(1, MAX_DEADLINE_SECONDS), metadata={
+                                    "description": "seconds to add to the current deadline",
+                                    "example": 300})
+    movement = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
+                                 metadata={"description": "the open movement (default: it)"})
+
+
 class JoinSchema(ma.Schema):
     name = ma.fields.String(required=True, validate=ma.validate.Length(1, 64),
                             metadata={"description": "the player's name, unique in the match",
