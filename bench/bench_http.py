@@ -1,0 +1,193 @@
+"""HTTP benchmark: order intake through the API under gunicorn, on PostgreSQL.
+
+Starts gunicorn (`api.wsgi:app`, threaded workers) on a loopback port over a
+throwaway PostgreSQL database at 127.0.0.1:5432 that it creates, migrates and
+drops. Sets up DRTS Team 23 matches (8 seats, simultaneous, `close_early`, so
+that the eighth order of a movement also resolves it) over HTTP, then for each
+round every seat of every match sends `hold` at once from N client threads.
+Prints orders per second, the median and p99 latency of all orders, and of the
+orders that closed a movement.
+
+Run: .venv/bin/python bench/bench_http.py [--matches 16] [--rounds 3] [--clients 16]
+         [--workers 2] [--threads 8]
+Prints figures and never fails (a missing server is reported and skipped).
+Figures of record: bench/http.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import psycopg  # noqa: E402
+
+from service import schema  # noqa: E402
+from service.settings import Settings  # noqa: E402
+
+PG: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+SEATS = 8
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3, help="movements played per match")
+    parser.add_argument("--clients", type=int, default=16, help="concurrent client threads")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    args = parser.parse_args()
+    try:
+        run(args)
+    except Exception as error:  # a benchmark reports and never fails the run
+        print(f"bench_http: skipped: {type(error).__name__}: {error}")
+
+
+def run(args: argparse.Namespace) -> None:
+    dbname = f"drts_bench_http_{uuid.uuid4().hex[:10]}"
+    try:
+        with admin() as conn:
+            conn.execute(f"CREATE DATABASE {dbname}")
+    except psycopg.OperationalError as error:
+        print(f"bench_http: PostgreSQL not reachable at {PG['host']}:{PG['port']}: {error}")
+        return
+    url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{dbname}"
+    server = None
+    try:
+        schema.upgrade(Settings(url))
+        port = free_port()
+        server = start_gunicorn(url, port, args.workers, args.threads)
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(base, server)
+        measure(base, args)
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+        with admin() as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)")
+
+
+def measure(base: str, args: argparse.Namespace) -> None:
+    tables = [new_match(base) for _ in range(args.matches)]
+    print(f"gunicorn: {args.workers} workers x {args.threads} threads; {args.clients} client "
+          f"threads; {args.matches} DRTS Team 23 matches x {SEATS} seats; {args.rounds} rounds")
+    latencies: list[float] = []
+    closing: list[float] = []
+    refused = 0
+    started = time.perf_counter()
+    with ThreadPoolExecutor(args.clients) as pool:
+        for _ in range(args.rounds):
+            # Seat-major, so that orders in flight at once mostly go to different matches,
+            # as players of different matches do (orders racing for one match retry).
+            jobs = [(match_id, tokens[seat]) for seat in range(SEATS)
+                    for match_id, tokens in tables]
+            for status, seconds, closed in pool.map(lambda job: send(base, *job), jobs):
+                latencies.append(seconds)
+                refused += status != 201
+                if closed:
+                    closing.append(seconds)
+    elapsed = time.perf_counter() - started
+    print(f"{len(latencies)} orders in {elapsed:.2f} s: {len(latencies) / elapsed:.0f} orders/s "
+          f"({refused} refused)")
+    print(f"all orders: median {ms(statistics.median(latencies))}, "
+          f"p99 {ms(percentile(latencies, 99))}")
+    if closing:
+        print(f"orders that closed and resolved a movement ({len(closing)}): median "
+              f"{ms(statistics.median(closing))}, p99 {ms(percentile(closing, 99))}")
+
+
+def new_match(base: str) -> tuple[str, list[str]]:
+    """Creates, fills and starts a DRTS Team 23 match; returns its id and seat tokens."""
+    _, created = call(base, "POST", "/matches", {"ruleset": "drts_team23",
+                                                 "config": {"close_early": True}})
+    match_id = created["match_id"]
+    tokens = [call(base, "POST", f"/matches/{match_id}/seats", {"name": f"p{seat}"})[1]["token"]
+              for seat in range(1, SEATS + 1)]
+    status, body = call(base, "POST", f"/matches/{match_id}/start",
+                        token=created["referee_token"])
+    if status != 200:
+        raise RuntimeError(f"start failed: {status} {body}")
+    return match_id, tokens
+
+
+def send(base: str, match_id: str, token: str) -> tuple[int, float, bool]:
+    """Sends one order; returns its status, latency and whether it closed the movement."""
+    began = time.perf_counter()
+    status, body = call(base, "POST", f"/matches/{match_id}/orders", {"order": "hold"}, token)
+    seconds = time.perf_counter() - began
+    return status, seconds, status == 201 and body.get("closing") is not None
+
+
+def call(base: str, method: str, path: str, body: Any = None,
+         token: str | None = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def start_gunicorn(url: str, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DRTS_DATABASE_URL": url, "DRTS_BROKER_URL": ""}
+    command = [sys.executable, "-m", "gunicorn", "--workers", str(workers),
+               "--worker-class", "gthread", "--threads", str(threads),
+               "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "api.wsgi:app"]
+    return subprocess.Popen(command, env=env, cwd=ROOT)
+
+
+def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
+    give_up = time.monotonic() + 30
+    while time.monotonic() < give_up:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited ({server.returncode})")
+        try:
+            call(base, "GET", "/rulesets")
+            return
+        except urllib.error.URLError:
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not answer within 30 s")
+
+
+def admin() -> psycopg.Connection[Any]:
+    return psycopg.connect(**PG, dbname="postgres", autocommit=True, connect_timeout=3)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+if __name__ == "__main__":
+    main()
