@@ -20,7 +20,7 @@ from flask import Blueprint, Flask
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import audit, errors, events, orders, rulesets, seats, state
+from api import audit, errors, events, orders, rulesets, seats, standings, state
 from api import matches as matches_resource
 from api.context import EXTENSION
 from service.matches import Matches, connect
@@ -29,7 +29,7 @@ from service.settings import DEFAULT_MAX_BODY_BYTES, load_settings
 LONG_POLL_MAX_SECONDS = 30
 SWAGGER_UI_ASSETS = Path(flask_swagger_ui.__file__).parent / "dist"
 BLUEPRINTS = (rulesets.blp, matches_resource.blp, seats.blp, orders.blp, state.blp, events.blp,
-              audit.blp)
+              audit.blp, standings.blp)
 
 
 class DrtsApi(Api):
@@ -71,9 +71,11 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
         DRTS_LONG_POLL_MAX_SECONDS=LONG_POLL_MAX_SECONDS,
     )
     app.config.update(config or {})
-    app.extensions[EXTENSION] = matches or connect(replace(
-        settings, database_url=app.config["DRTS_DATABASE_URL"],
-        operator_token=app.config["DRTS_OPERATOR_TOKEN"]))
+    if matches is None:
+        matches = connect(replace(settings, database_url=app.config["DRTS_DATABASE_URL"],
+                                  operator_token=app.config["DRTS_OPERATOR_TOKEN"]))
+        matches.read_models.start()  # follows the log: live on PostgreSQL, a timer on SQLite
+    app.extensions[EXTENSION] = matches
     api = DrtsApi(app)
     errors.register_error_handlers(app)
     for blueprint in BLUEPRINTS:

@@ -82,6 +82,14 @@ class ListMatchesArgsSchema(ma.Schema):
                               metadata={"description": "the `next` of the previous page"})
 
 
+class StandingsArgsSchema(ma.Schema):
+    ruleset = ma.fields.String(load_default=None, validate=ma.validate.Length(1, 64),
+                               metadata={"description": "one ruleset (default: every ruleset)"})
+    limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(1, 500))
+    cursor = ma.fields.String(load_default=None, validate=ma.validate.Regexp(CURSOR_PATTERN),
+                              metadata={"description": "the `next` of the previous page"})
+
+
 class StartSchema(ma.Schema):
     state = ma.fields.Raw(load_default=None, metadata={
         "description": "a starting state (the ruleset's state JSON; default: the initial one)"})
@@ -194,6 +202,22 @@ class MatchSchema(MatchListItemSchema):
 
 class MatchPageSchema(ma.Schema):
     items = ma.fields.List(ma.fields.Nested(MatchListItemSchema), required=True)
+    next = ma.fields.String(required=True, allow_none=True,
+                            metadata={"description": "the cursor of the next page, or null"})
+
+
+class StandingSchema(ma.Schema):
+    ruleset = ma.fields.String(required=True)
+    player = ma.fields.String(required=True, metadata={"description": "the name seats joined with"})
+    played = ma.fields.Integer(required=True, metadata={"description": "finished matches"})
+    wins = ma.fields.Integer(required=True)
+    draws = ma.fields.Integer(required=True)
+    losses = ma.fields.Integer(required=True)
+    points = ma.fields.Integer(required=True, metadata={"description": "3 a win, 1 a draw"})
+
+
+class StandingsPageSchema(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(StandingSchema), required=True)
     next = ma.fields.String(required=True, allow_none=True,
                             metadata={"description": "the cursor of the next page, or null"})
 

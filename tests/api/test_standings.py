@@ -1,0 +1,65 @@
+"""GET /standings and GET /matches read the read models (the standings and match list tables)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.app import create_app
+from api.context import EXTENSION
+from service.readmodels.runner import Timer
+from tests.api.conftest import Table, assert_error
+
+
+def finish(client: Any, names: tuple[str, str], picks: tuple[str, str]) -> Table:
+    """Plays a one-round toy match to its end: a unique pick scores its value."""
+    table = Table(client, names=names, config={"rounds": 1})
+    for seat, pick in enumerate(picks, 1):
+        assert table.order(seat, pick).status_code == 201
+    return table
+
+
+def test_standings_count_each_players_finished_matches_per_ruleset(client):
+    finish(client, ("alice", "bob"), ("3", "1"))  # alice 3 (+1 bonus?), bob 1 (+1?): alice wins
+    finish(client, ("carol", "alice"), ("1", "3"))  # alice wins again
+    Table(client, names=("dave", "erin"))  # started, not finished: not counted
+    body = client.get("/standings?ruleset=toy").get_json()
+    assert body["next"] is None
+    assert [(r["player"], r["played"], r["wins"], r["losses"], r["points"])
+            for r in body["items"]] == [("alice", 2, 2, 0, 6), ("bob", 1, 0, 1, 0),
+                                        ("carol", 1, 0, 1, 0)]
+    assert all(r["ruleset"] == "toy" and r["draws"] == 0 for r in body["items"])
+    first = client.get("/standings?limit=2").get_json()
+    assert [r["player"] for r in first["items"]] == ["alice", "bob"] and first["next"]
+    rest = client.get(f"/standings?limit=2&cursor={first['next']}").get_json()
+    assert [r["player"] for r in rest["items"]] == ["carol"] and rest["next"] is None
+    assert client.get("/standings?ruleset=district_war").get_json() == {"items": [],
+                                                                         "next": None}
+
+
+def test_standings_arguments_are_checked(client):
+    assert_error(client.get("/standings?limit=0"), 422, "validation_error")
+    assert_error(client.get("/standings?cursor=-3"), 422, "validation_error")
+
+
+def test_the_match_list_comes_from_its_table(client, service):
+    table = Table(client, names=("alice", "bob"))
+    [item] = client.get("/matches").get_json()["items"]
+    assert item["match_id"] == table.id and item["created_at"] and item["started_at"]
+    assert item["seats"] == [{"seat": 1, "name": "alice"}, {"seat": 2, "name": "bob"}]
+    view = service.read_models.view("match_list")
+    with view.batch():
+        view.reset("nobody")  # empties the table, keeps the projection's position
+    assert client.get("/matches").get_json()["items"] == []
+    assert client.get(f"/matches/{table.id}").status_code == 200  # the log still has it
+    service.read_models.rebuild("match_list")
+    assert [m["match_id"] for m in client.get("/matches").get_json()["items"]] == [table.id]
+
+
+def test_an_app_on_its_own_store_keeps_its_read_models_up_to_date(tmp_path):
+    app = create_app({"TESTING": True, "DRTS_DATABASE_URL": f"sqlite:///{tmp_path}/own.sqlite"})
+    service = app.extensions[EXTENSION]
+    try:
+        assert isinstance(service.read_models._thread, Timer)  # SQLite: no subscriptions
+        assert app.test_client().get("/standings").get_json() == {"items": [], "next": None}
+    finally:
+        service.close()
