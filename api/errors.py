@@ -58,6 +58,7 @@ HTTP_CODES = {
     415: "unsupported_media_type",
     422: "validation_error",
     429: "too_many_requests",
+    500: "internal_error",
 }
 
 
@@ -127,6 +128,7 @@ def register_error_handlers(app: Flask) -> None:
     for cls, _ in STATUS_BY_ERROR:
         if not issubclass(cls, domain_errors.DrtsError):
             app.register_error_handler(cls, handle_domain_error)
+    app.register_error_handler(Exception, handle_unexpected)  # HTTP errors have their own
 
 
 ERROR_DESCRIPTIONS = {

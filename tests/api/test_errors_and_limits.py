@@ -117,3 +117,15 @@ def test_query_arguments_are_checked(client):
     assert_error(client.get(f"/matches/{table.id}/events?limit=0"), 422, "validation_error")
     assert_error(client.get(f"/matches/{table.id}/state?movement=x"), 422, "validation_error")
     assert_error(client.get("/matches?limit=1000"), 422, "validation_error")
+
+
+def test_an_unexpected_exception_is_a_500_in_the_error_shape(service):
+    app = create_app({"TESTING": False}, matches=service)
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise RuntimeError("a bug")
+
+    response = app.test_client().get("/boom")
+    assert_error(response, 500, "internal_error")
+    assert "a bug" not in response.get_data(as_text=True)
