@@ -28,6 +28,7 @@ from celery import Celery
 from celery.contrib.testing.worker import TestWorkController, setup_app_for_worker
 from celery.result import _set_task_join_will_block
 from celery.worker import state
+from kombu.asynchronous import set_event_loop
 
 from service.matches import Matches
 from service.scheduling import CeleryScheduler, Scheduler
@@ -104,6 +105,7 @@ class Cluster:
         once: its shutdown flag is global, so nested start_worker calls hang.
         """
         apps = [self.app() for _ in range(count)]
+        set_event_loop(None)  # kombu's loop is global: a stopped worker's would stall the next
         controllers = []
         for i, app in enumerate(apps):
             setup_app_for_worker(app, "WARNING", None)
