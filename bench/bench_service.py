@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import psycopg
 
 from domain.rules import registry
+from service import schema
 from service.matches import SNAPSHOT_INTERVAL, Matches
 from service.settings import Settings
 from tests.support.toy_ruleset import RULESET
@@ -108,6 +109,7 @@ def postgres_store() -> Iterator[dict[str, str]]:
         conn.execute(f"CREATE DATABASE {name}")
     try:
         url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{name}"
+        schema.upgrade(Settings(url))  # `drts db upgrade`: PostgreSQL is never migrated implicitly
         yield Settings(url).event_store_env()
     finally:
         with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
