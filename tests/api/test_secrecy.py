@@ -16,6 +16,7 @@ from tests.api.conftest import OPERATOR, Table, bearer
 ALICE_ORDER = {"pick": 3}
 PROBES: list[tuple[str, str, Any]] = [
     ("get", "/rulesets", None),
+    ("get", "/rulesets/toy", None),
     ("get", "/matches", None),
     ("get", "/matches/{id}", None),
     ("get", "/matches/{id}/state", None),
@@ -32,7 +33,9 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/matches/{id}/seats", {"name": "dave"}),
     ("post", "/matches/{id}/seats/3/token", None),
     ("post", "/matches/{id}/orders", {"order": "9"}),  # illegal: refused, nothing replaced
+    ("post", "/matches/{id}/deadline", {"seconds": 60}),
     ("post", "/matches", {"ruleset": "toy"}),
+    ("get", "/standings", None),
 ]
 
 
@@ -122,3 +125,13 @@ def test_orders_are_shown_to_everyone_once_the_movement_closes(client, open_move
     closed = next(e for e in events if e["type"] == "MovementClosed")
     assert closed["data"]["orders"][0]["order"] == ALICE_ORDER
     assert secret_looks(client, table) == []
+
+
+def test_the_probes_cover_every_operation_of_the_document(client):
+    spec = client.get("/openapi.json").get_json()
+    documented = {(method, path.replace("{match_id}", "{id}").replace("{seat}", "3")
+                   .replace("{name}", "toy"))
+                  for path, operations in spec["paths"].items()
+                  for method in operations if method in ("get", "post", "put", "delete")}
+    probed = {(method, path.split("?")[0]) for method, path, _ in PROBES}
+    assert documented <= probed, documented - probed
