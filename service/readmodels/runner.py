@@ -182,6 +182,7 @@ class Follower(threading.Thread):
     def __init__(self, read_models: ReadModels) -> None:
         super().__init__(name="drts-read-models-follower", daemon=True)
         self.read_models = read_models
+        self.subscribed = threading.Event()  # set while the subscription is open
         self._stopping = threading.Event()
         self._subscription: ApplicationSubscription[Any] | None = None
 
@@ -191,6 +192,7 @@ class Follower(threading.Thread):
                 self._follow()
             except Exception:
                 logger.exception("following the log failed; subscribing again")
+            self.subscribed.clear()
             self._stopping.wait(self.read_models.interval)
 
     def stop(self) -> None:
@@ -209,6 +211,7 @@ class Follower(threading.Thread):
             self._subscription = subscription
             if self._stopping.is_set():
                 return
+            self.subscribed.set()
             for domain_event, tracking in subscription:
                 topic = get_topic(type(domain_event))
                 for projection in projections:
