@@ -87,9 +87,13 @@ class View(TrackingRecorder):
                 self._local.cursor = None
 
     def reset(self, application_name: str) -> None:
-        """Deletes every row of the projection and forgets its position (use in a batch)."""
+        """Deletes every row of the projection and forgets its position (use in a batch).
+
+        Other processes applying events wait until the batch commits, then skip what
+        it applied: the tracking table is locked before anything is deleted.
+        """
         with self._cursor() as cursor:
-            # Deleting the tracking row first locks it: other processes wait until commit.
+            self._lock_tracking(cursor)
             self._execute(cursor, f"DELETE FROM {self._table_name(self.tracking_table)} "
                           "WHERE application_name = :name", {"name": application_name})
             for table in self.tables.values():
@@ -115,6 +119,10 @@ class View(TrackingRecorder):
     @abstractmethod
     def _transaction(self, commit: bool) -> Any:
         """Returns a context manager giving a cursor inside a transaction."""
+
+    @abstractmethod
+    def _lock_tracking(self, cursor: Any) -> None:
+        """Keeps every other transaction from recording tracking rows until this one ends."""
 
     @abstractmethod
     def _track(self, cursor: Any, tracking: Tracking) -> None:
@@ -164,6 +172,9 @@ class PostgresView(View, PostgresTrackingRecorder):
     def _transaction(self, commit: bool) -> Any:
         return self.datastore.transaction(commit=commit)
 
+    def _lock_tracking(self, cursor: Any) -> None:
+        cursor.execute(f"LOCK TABLE {self._table_name(self.tracking_table)} IN EXCLUSIVE MODE")
+
     def _track(self, cursor: Any, tracking: Tracking) -> None:
         self._insert_tracking(cursor, tracking)
 
@@ -200,6 +211,9 @@ class SQLiteView(View, SQLiteTrackingRecorder):
 
     def _transaction(self, commit: bool) -> Any:
         return self.datastore.transaction(commit=commit)
+
+    def _lock_tracking(self, cursor: Any) -> None:
+        """Nothing to do: the first write of the batch takes the file's write lock."""
 
     def _track(self, cursor: Any, tracking: Tracking) -> None:
         self._insert_tracking(cursor, tracking)

@@ -207,6 +207,24 @@ def test_two_processes_catching_up_at_once_apply_each_event_once(matches, other,
     assert snapshots(matches.read_models) == expected
 
 
+def test_a_rebuild_racing_other_processes_and_new_events_misses_nothing(matches, other, clock):
+    play_random_mix(matches, clock, seed=3, count=3)
+    writer = threading.Thread(target=lambda: [other.create_match("toy", {}) for _ in range(20)])
+    catching = threading.Thread(target=lambda: [other.read_models.catch_up() for _ in range(20)])
+    writer.start()
+    catching.start()
+    for name in matches.read_models.projections:
+        matches.read_models.rebuild(name)
+    writer.join(timeout=60)
+    catching.join(timeout=60)
+    matches.read_models.catch_up()
+    raced = snapshots(matches.read_models)
+    for name in matches.read_models.projections:
+        matches.read_models.rebuild(name)
+    assert snapshots(matches.read_models) == raced
+    assert len(raced["match_list"]["match_list"]) == 23
+
+
 def test_the_read_models_follow_the_log_without_being_asked(matches, other, database_url):
     models = matches.read_models
     models.interval = 0.05
