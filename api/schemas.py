@@ -161,6 +161,8 @@ class OutcomeSchema(ma.Schema):
                                  required=True)
     winning_teams = ma.fields.List(ma.fields.String(), required=True)
     reason = ma.fields.String(required=True)
+    replay = ma.fields.Boolean(required=True, metadata={
+        "description": "drawn and replayed as a new match with the same seats (DW-5)"})
 
 
 class SeatSchema(ma.Schema):
@@ -198,6 +200,10 @@ class MatchSchema(MatchListItemSchema):
     outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
     seed_commitment = ma.fields.String(required=True)
     chain = ma.fields.String(required=True, metadata={"description": "the chain head"})
+    replay_id = ma.fields.String(required=True, allow_none=True, metadata={
+        "description": "the match replaying this drawn one (DW-5)"})
+    replay_of = ma.fields.String(required=True, allow_none=True, metadata={
+        "description": "the drawn match this one replays (DW-5)"})
 
 
 class MatchPageSchema(ma.Schema):

@@ -108,6 +108,8 @@ class Match(Aggregate):
         self.strikes: dict[str, int] = {}
         self.eliminated: list[int] = []
         self.movements: dict[str, dict[str, Any]] = {}
+        self.replay_id: str | None = None
+        self.replay_of: str | None = None
 
     class SeatJoined(Aggregate.Event):
         seat: int
@@ -262,6 +264,24 @@ class Match(Aggregate):
         def apply(self, match: Match) -> None:
             match.chain = self.chain
 
+    class ReplayLinked(Aggregate.Event):
+        """The drawn match is replayed as a new match with the same seats (DW-5)."""
+
+        replay_id: str
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.replay_id, match.chain = self.replay_id, self.chain
+
+    class ReplayOf(Aggregate.Event):
+        """This match replays a drawn one (DW-5)."""
+
+        original_id: str
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.replay_of, match.chain = self.original_id, self.chain
+
     # -- commands ---------------------------------------------------------------------------
 
     @classmethod
@@ -341,6 +361,8 @@ class Match(Aggregate):
             raise MatchNotStartedError(f"match {self.id} has not started; order from seat "
                                        f"{seat} refused")
         target = self.movement if movement is None else movement
+        if self.is_due(at):  # a late order first lets the deadline pass: strikes, resolution
+            self.close_movement(self.movement, at)
         meta = {"seat": seat, "movement": target, "received_at": at, "source": source,
                 "message_id": message_id}
         try:
@@ -384,6 +406,29 @@ class Match(Aggregate):
             raise InvalidDeadlineError(f"the new deadline {deadline.isoformat()} is more than "
                                        f"{MAX_DEADLINE_SECONDS} seconds away")
         self._record(self.DeadlineSet, at, movement=movement, deadline=deadline, reason="referee")
+
+    def link_replay(self, replay_id: UUID, at: datetime) -> UUID | None:
+        """Records (once) the id of the match replaying this one if its outcome asks for a
+        replay (DW-5); returns the replay's id, or None when no replay is due."""
+        if self.replay_id is not None:
+            return UUID(self.replay_id)
+        if not (self.finished and (self.outcome or {}).get("replay")):
+            return None
+        self._record(self.ReplayLinked, at, replay_id=str(replay_id))
+        return replay_id
+
+    @classmethod
+    def replay(cls, original: Match, replay_id: UUID, seed: str, at: datetime) -> Match:
+        """Returns a started replay of a drawn match: same ruleset, config, referee and seats
+        (names and token hashes, so every token still works), a new seed (DW-5)."""
+        replay = cls.create(replay_id, original.ruleset, original.config, seed,
+                            original.referee_token_hash, at, len(original.seats),
+                            original.schedule.get("deadline_seconds"))
+        replay._record(cls.ReplayOf, at, original_id=str(original.id))
+        for holder in original.seats:
+            replay.join(holder["name"], holder["token_hash"], at)
+        replay.start(original.referee_token_hash, at)
+        return replay
 
     def note_secret_viewed(self, viewer: str, what: str, at: datetime) -> None:
         """Records that the referee (or the operator) looked at secret data (seed, open orders)."""

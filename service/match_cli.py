@@ -21,7 +21,8 @@ import click
 
 from domain.errors import DrtsError
 from domain.rules.contract import JSON
-from service.matches import Closing, Matches, connect
+from service.matches import Matches, connect
+from service.results import Closing
 from service.settings import SettingsError
 
 F = TypeVar("F", bound=Callable[..., Any])

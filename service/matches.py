@@ -13,10 +13,11 @@ Opening the application on a database upgrades it (SQLite) or refuses it
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
@@ -29,7 +30,7 @@ from eventsourcing.utils import get_topic
 from domain.errors import DrtsError, InvalidDeadlineError, NotASeatError
 from domain.integrity import commitment
 from domain.match import Match, Receipt
-from domain.rules.contract import JSON, Step
+from domain.rules.contract import JSON
 from domain.table import DeadlinePassed
 from service import schema, views
 from service.errors import (
@@ -40,6 +41,15 @@ from service.errors import (
 )
 from service.readmodels import queries
 from service.readmodels.runner import ReadModels, read_models_for
+from service.results import (
+    Closing,
+    DueMovement,
+    EventPage,
+    NewMatch,
+    NewSeat,
+    OrderReceipt,
+    Page,
+)
 from service.scheduling import NoScheduler, Scheduler, scheduler_for
 from service.settings import Settings, load_settings
 
@@ -71,82 +81,6 @@ class IdempotencyKey(Aggregate):
     def id_for(key: str) -> UUID:
         """Returns the aggregate id of a key (uuid5, so a retry finds it)."""
         return uuid5(IDEMPOTENCY_NAMESPACE, key)
-
-
-@dataclass(frozen=True)
-class NewMatch:
-    """A created match; the referee token is shown once (None on an idempotent retry)."""
-
-    match_id: UUID
-    referee_token: str | None
-    created: bool = True
-
-
-@dataclass(frozen=True)
-class NewSeat:
-    """A joined seat; its token is shown once."""
-
-    match_id: UUID
-    seat: int
-    token: str
-
-
-@dataclass(frozen=True)
-class Closing:
-    """What resolving a due movement did: strikes, eliminations, an extension or a resolution."""
-
-    match_id: UUID
-    movement: int
-    strikes: tuple[int, ...]
-    eliminated: tuple[int, ...]
-    resolved: bool
-    steps: tuple[Step, ...]
-    finished: bool
-
-
-@dataclass(frozen=True)
-class OrderReceipt:
-    """An accepted order: seat, movement, receipt digest, and the closing it triggered if any."""
-
-    match_id: UUID
-    seat: int
-    movement: int
-    digest: str
-    received_at: datetime
-    closing: Closing | None = None
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page of a listing: its items and the cursor of the next page (None at the end)."""
-
-    items: list[dict[str, JSON]]
-    next: str | None
-
-
-@dataclass(frozen=True)
-class EventPage:
-    """Events after a version: at most `limit`, `next` set if more follow, and the head version."""
-
-    match_id: UUID
-    items: list[dict[str, JSON]]
-    next: int | None
-    version: int
-
-
-@dataclass(frozen=True)
-class DueMovement:
-    """A movement that should be resolved now: its deadline has passed.
-
-    `ready` says it was found because every owing seat had ordered; the deadlines
-    read model finds movements by deadline only (False), since a movement that
-    becomes ready resolves with the order that made it so.
-    """
-
-    match_id: UUID
-    movement: int
-    deadline: datetime | None
-    ready: bool
 
 
 class Matches(Application[UUID]):
@@ -259,7 +193,30 @@ class Matches(Application[UUID]):
         def close(match: Match) -> Closing | None:
             passed = match.close_movement(movement, at)
             return None if passed is None else _closing(match, movement, passed)
-        return self._retrying(match_id, close)
+        closing = self._retrying(match_id, close)
+        if closing is not None and closing.finished:
+            replay_id = self._load(match_id).replay_id  # created on saving Finished (_notify)
+            return replace(closing, replay_id=UUID(replay_id)) if replay_id else closing
+        return closing
+
+    def replay_if_drawn(self, match_id: UUID | str) -> UUID | None:
+        """Creates the replay of a match whose outcome asks for one (DW-5); returns its id.
+
+        Idempotent: the drawn match records the replay's id first, and a second call
+        finds it there (and the replay, if the first call created it).
+        """
+        now = self.clock()
+        replay_id = self._retrying(match_id, lambda m: m.link_replay(uuid4(), now))
+        if replay_id is None:
+            return None
+        try:
+            self._load(replay_id)
+        except MatchNotFoundError:
+            original = self._load(match_id)
+            replay = Match.replay(original, replay_id, secrets.token_hex(32), now)
+            with contextlib.suppress(IntegrityError):  # a racing caller created it
+                self.save(replay)
+        return replay_id
 
     def resolve_due(self, now: datetime | None = None) -> list[Closing]:
         """Resolves every movement due at `now`; returns what each resolution did."""
@@ -428,7 +385,7 @@ class Matches(Application[UUID]):
         """Returns the open movements whose deadline has passed at `now`, earliest first
         (one indexed query of the deadlines read model).
         """
-        return [DueMovement(due.match_id, due.movement, due.due_at, ready=False)
+        return [DueMovement(due.match_id, due.movement, due.due_at)
                 for due in queries.due(self.read_models, now or self.clock())]
 
     @property
@@ -474,12 +431,15 @@ class Matches(Application[UUID]):
         raise ConcurrentWriteError(f"match {match_id} kept changing under {MAX_ATTEMPTS} attempts")
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
-        """Asks the scheduler to resolve each movement whose deadline was just stored."""
+        """Reacts to what was just stored: asks the scheduler to resolve each new deadline,
+        and replays a match that finished drawn-to-be-replayed (DW-5)."""
         for recording in recordings:
             new = recording.domain_event
             if isinstance(new, Match.DeadlineSet):
                 self.scheduler.deadline_set(new.originator_id, new.movement, new.deadline,
                                             self.clock())
+            elif isinstance(new, Match.Finished) and (new.outcome or {}).get("replay"):
+                self.replay_if_drawn(new.originator_id)
 
     def _saved(self, match: Match) -> bool:
         """Saves the match's new events; returns False if another writer got there first."""

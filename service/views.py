@@ -128,6 +128,7 @@ def summary(match: Match) -> dict[str, JSON]:
         "to_move": to_move, "strikes": match.strikes, "eliminated": match.eliminated,
         "outcome": match.outcome, "seed_commitment": match.seed_commitment,
         "version": match.version, "chain": match.chain,
+        "replay_id": match.replay_id, "replay_of": match.replay_of,
     }
 
 

@@ -142,6 +142,7 @@ class Outcome:
     team_scores: Mapping[str, int] = field(default_factory=dict)
     winning_teams: tuple[str, ...] = ()
     reason: str = ""
+    replay: bool = False  # drawn, to be replayed as a new match with the same seats (DW-5)
 
     @property
     def finished(self) -> bool:
@@ -159,6 +160,7 @@ class Outcome:
             "team_scores": dict(self.team_scores),
             "winning_teams": list(self.winning_teams),
             "reason": self.reason,
+            "replay": self.replay,
         }
 
 

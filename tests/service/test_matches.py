@@ -16,7 +16,8 @@ from domain.errors import (
 )
 from domain.integrity import commitment, first_broken_link, receipt_digest
 from service.errors import MatchNotFoundError, MovementNotFoundError
-from service.matches import SNAPSHOT_INTERVAL, Matches, NewMatch, NewSeat
+from service.matches import SNAPSHOT_INTERVAL, Matches
+from service.results import NewMatch, NewSeat
 
 
 def new_match(matches: Matches, config: dict[str, Any] | None = None, ruleset: str = "toy",

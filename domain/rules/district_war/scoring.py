@@ -61,7 +61,7 @@ def outcome(state: State) -> Outcome:
     if not is_over(state):
         return Outcome(Result.ONGOING, scores, ranking, reason=_waiting(state))
     if standing(state, 1) == standing(state, 2):
-        return Outcome(Result.DRAW, scores, ranking, reason=_DRAWN)
+        return Outcome(Result.DRAW, scores, ranking, reason=_DRAWN, replay=True)
     return Outcome(Result.WIN, scores, ranking, ranking[:1], reason=_win_reason(state, ranking[0]))
 
 

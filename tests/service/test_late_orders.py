@@ -1,0 +1,56 @@
+"""An order that arrives after its movement's deadline, before any worker has acted.
+
+DESIGN.md (Time): an order either lands before the movement closes or is
+rejected with a reason. The deadline is the cut-off: a late order first lets
+the deadline pass (the silence policy applies to the seats still silent),
+then it is judged against what is open.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import MovementClosedError
+
+
+def started_toy(matches, **config):
+    new = matches.create_match("toy", {"close_early": False, "deadline_seconds": 60, **config},
+                               seed="late")
+    tokens = [matches.join(new.match_id, name).token for name in ("alice", "bob")]
+    matches.start(new.match_id, new.referee_token)
+    return new.match_id, tokens
+
+
+def types(matches, match_id):
+    return [item["type"] for item in matches.event_log(match_id)]
+
+
+def test_a_late_order_is_rejected_once_the_deadline_has_resolved_the_movement(matches, clock):
+    match_id, (alice, bob) = started_toy(matches, silence="hold")
+    matches.submit_order(match_id, alice, "2")
+    clock.advance(61)
+    with pytest.raises(MovementClosedError, match="movement 1 .* is not open"):
+        matches.submit_order(match_id, bob, "3")
+    log = types(matches, match_id)
+    assert log.index("MovementResolved") < log.index("OrderRejected")
+    closed = next(e for e in matches.event_log(match_id) if e["type"] == "MovementClosed")
+    assert [o["seat"] for o in closed["data"]["orders"]] == [1]  # bob's late order is not in it
+
+
+def test_a_late_order_under_a_strike_policy_strikes_first_then_lands(matches, clock):
+    """DW-6 style: the overrun earns its strike even though the order then arrives."""
+    match_id, (alice, bob) = started_toy(matches, silence="strike", max_strikes=3,
+                                         extension_seconds=45)
+    matches.submit_order(match_id, alice, "2")
+    clock.advance(61)
+    receipt = matches.submit_order(match_id, bob, "3")
+    assert receipt.movement == 1
+    assert matches.summary(match_id)["strikes"] == {"2": 1}
+    assert types(matches, match_id)[-3:] == ["SeatStruck", "DeadlineSet", "OrderSubmitted"]
+
+
+def test_an_order_before_the_deadline_is_taken_into_the_movement(matches, clock):
+    match_id, (alice, bob) = started_toy(matches, silence="hold")
+    clock.advance(59)
+    matches.submit_order(match_id, alice, "2")
+    assert "MovementResolved" not in types(matches, match_id)
