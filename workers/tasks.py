@@ -21,7 +21,8 @@ from typing import Any
 from celery import Celery, shared_task
 
 from service.errors import ConcurrentWriteError
-from service.matches import Closing, Matches, connect
+from service.matches import Matches, connect
+from service.results import Closing
 from service.scheduling import RESOLVE_MOVEMENT, CeleryScheduler
 from service.settings import Settings
 
