@@ -30,8 +30,8 @@ def free_port() -> int:
 
 
 class Http:
-    def __init__(self, port: int) -> None:
-        self.base = f"http://127.0.0.1:{port}"
+    def __init__(self, port: int, log: Path) -> None:
+        self.base, self.log = f"http://127.0.0.1:{port}", log
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         headers = {"Content-Type": "application/json"}
@@ -39,8 +39,14 @@ class Http:
             headers["Authorization"] = f"Bearer {token}"
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data, headers, method=method)
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.loads(response.read())
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            if error.code >= 500:  # a bug: show what the server said
+                pytest.fail(f"{method} {path}: {error.code} {error.read()!r}; drts run said:\n"
+                            f"{self.log.read_text()[-6000:]}")
+            raise
 
     def events(self, match_id: str) -> list[dict[str, Any]]:
         return list(self.call("GET", f"/matches/{match_id}/events?limit=500")["items"])
@@ -69,16 +75,16 @@ def test_drts_run_serves_resolves_a_deadline_with_its_worker_and_stops_together(
                                cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
                                start_new_session=True)
     try:
-        http = Http(port)
+        http = Http(port, log)
         wait_for(lambda: http.call("GET", "/rulesets"), 60, "the API", log)
-        config = {"troops": 2, "placement_seconds": 2, "extension_seconds": 2}
+        config = {"troops": 2, "placement_seconds": 3, "extension_seconds": 2}
         new = http.call("POST", "/matches", {"ruleset": "district_war", "config": config})
         match_id, referee = new["match_id"], new["referee_token"]
         seats = [http.call("POST", f"/matches/{match_id}/seats", {"name": name})["token"]
                  for name in ("alice", "bob")]
         http.call("POST", f"/matches/{match_id}/start", token=referee)
         http.call("POST", f"/matches/{match_id}/orders", {"order": "first 1"}, seats[1])
-        # seat 1 stays silent: its 2 s placement clock runs out and the worker strikes it
+        # seat 1 stays silent: its 3 s placement clock runs out and the worker strikes it
         struck = wait_for(lambda: [e for e in http.events(match_id) if e["type"] == "SeatStruck"],
                           30, "a strike by the worker", log)
         assert struck[0]["data"] == {"seat": 1, "movement": 2, "strikes": 1}

@@ -29,7 +29,7 @@ def test_a_late_order_is_rejected_once_the_deadline_has_resolved_the_movement(ma
     match_id, (alice, bob) = started_toy(matches, silence="hold")
     matches.submit_order(match_id, alice, "2")
     clock.advance(61)
-    with pytest.raises(MovementClosedError, match="movement 1 .* is not open"):
+    with pytest.raises(MovementClosedError, match=r"movement 1 .* is not open"):
         matches.submit_order(match_id, bob, "3")
     log = types(matches, match_id)
     assert log.index("MovementResolved") < log.index("OrderRejected")
@@ -50,7 +50,7 @@ def test_a_late_order_under_a_strike_policy_strikes_first_then_lands(matches, cl
 
 
 def test_an_order_before_the_deadline_is_taken_into_the_movement(matches, clock):
-    match_id, (alice, bob) = started_toy(matches, silence="hold")
+    match_id, (alice, _) = started_toy(matches, silence="hold")
     clock.advance(59)
     matches.submit_order(match_id, alice, "2")
     assert "MovementResolved" not in types(matches, match_id)

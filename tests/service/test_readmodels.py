@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -50,7 +51,7 @@ def test_the_match_list_shows_seats_status_clock_and_movement(matches, clock):
     playing = matches.list_matches(status="started").items
     assert [item["match_id"] for item in playing] == [str(new.match_id)]
     assert playing[0]["seats"] == [{"seat": 1, "name": "alice"}, {"seat": 2, "name": "bob"}]
-    assert playing[0]["deadline"] == clock.advance(60).isoformat()
+    assert playing[0]["deadline"] == (clock.now + timedelta(seconds=60)).isoformat()
     assert playing[0]["movement"] == 1 and playing[0]["started_at"] is not None
     matches.submit_order(new.match_id, alice, "3")
     matches.submit_order(new.match_id, bob, "1")
