@@ -223,7 +223,8 @@ def test_a_rebuild_racing_other_processes_and_new_events_misses_nothing(matches,
     for name in matches.read_models.projections:
         matches.read_models.rebuild(name)
     assert snapshots(matches.read_models) == raced
-    assert len(raced["match_list"]["match_list"]) == 23
+    # 3 played + 20 created, and the replay of any District War match drawn (DW-5)
+    assert len(raced["match_list"]["match_list"]) == len(list(matches.match_ids())) >= 23
 
 
 def test_the_read_models_follow_the_log_without_being_asked(matches, other, database_url):
