@@ -290,6 +290,8 @@ class StateSchema(ma.Schema):
                                                                   "(or a seat's view of it)"})
     steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
     outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
+    orders = ma.fields.List(ma.fields.Nested(PendingOrderSchema), required=True, metadata={
+        "description": "the looking seat's own orders for the open movement (empty for others)"})
 
 
 class ScoresSchema(ma.Schema):

@@ -277,14 +277,20 @@ class Matches(Application[UUID]):
         state is the one the movement was resolved from. Spectators and seats
         get the ruleset's view; the referee gets the full dumped state, or a
         seat's view when asking for `seat` (a seat may ask only for its own).
+        A seat looking now also gets its own pending orders (`orders`).
         """
         match = self.get_match(match_id)
-        viewer = views.seat_view_of(match, self.viewer(match, token), seat)
+        looker = self.viewer(match, token)
+        viewer = views.seat_view_of(match, looker, seat)
         version = views.version_at(match, movement, step)
         past = match if version == match.version else self.get_match(match.id, version)
+        # a seat (by its own token) looking now sees its own pending orders with the board
+        own = views.pending_orders(match, looker.seat) if (
+            looker.seat is not None and past is match) else []
         return {"match_id": str(match.id), "movement": movement or match.movement, "step": step,
                 "version": version, "state": views.state_view(past, viewer),
-                "steps": list(past.steps[:step]) if step else [], "outcome": past.outcome}
+                "steps": list(past.steps[:step]) if step else [], "outcome": past.outcome,
+                "orders": own}
 
     def scores(self, match_id: UUID | str, movement: int | None = None) -> dict[str, JSON]:
         """Returns the outcome (scores, ranking, result) when `movement` was open, or now."""

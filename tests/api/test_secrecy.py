@@ -96,6 +96,8 @@ def test_the_seat_that_ordered_sees_its_own_order(client, open_movement):
     events = seen[f"GET /matches/{table.id}/events"]["items"]
     assert [e["sealed"]["order"] for e in events if "sealed" in e] == [ALICE_ORDER]
     assert not shows(seen[f"GET /matches/{table.id}/orders"], {"pick": 1})  # not bob's
+    state = seen[f"GET /matches/{table.id}/state"]  # the board with its own pending orders
+    assert [(o["seat"], o["order"]) for o in state["orders"]] == [(1, ALICE_ORDER)]
     assert secret_looks(client, table) == []
 
 
@@ -110,6 +112,7 @@ def test_the_referee_and_the_operator_see_everything_and_each_look_is_recorded(
     events = seen[f"GET /matches/{table.id}/events"]["items"]
     assert next(e["sealed"]["salt"] for e in events if e["type"] == "OrderSubmitted") == salt
     assert seen[f"GET /matches/{table.id}/seed"]["seed"]
+    assert seen[f"GET /matches/{table.id}/state?seat=1"]["orders"] == []  # only /orders, recorded
     looks = secret_looks(client, table)
     assert {look["what"] for look in looks} == {
         "open orders", "event log with sealed values", "seed"}
