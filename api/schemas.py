@@ -254,6 +254,8 @@ class ClosingSchema(ma.Schema):
     resolved = ma.fields.Boolean(required=True)
     steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
     finished = ma.fields.Boolean(required=True)
+    replay_id = ma.fields.UUID(required=True, allow_none=True, metadata={
+        "description": "the new match replaying a drawn one (DW-5), else null"})
 
 
 class ReceiptSchema(ma.Schema):
