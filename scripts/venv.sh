@@ -13,7 +13,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 stamp="$venv/.drts-installed"
-wanted="$(sha256sum "$root/pyproject.toml" | cut -d' ' -f1)"
+wanted="$("$python" -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$root/pyproject.toml")"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
     echo "installing drts and its test extras into $venv" >&2
     "$venv/bin/python" -m pip install --quiet --upgrade pip
