@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
+from domain.errors import InvalidOrderError
 from domain.rules.rng import Rng
 
 JSON = Any  # a JSON-native value: None, bool, int, float, str, list, dict with str keys
@@ -192,6 +193,17 @@ class Ruleset(Generic[StateT, OrderT]):
     def name(self) -> str:
         """Returns the registry name."""
         return self.info.name
+
+
+def json_order_object(text: str) -> Mapping[str, JSON]:
+    """Returns the JSON object an order text holds; raises InvalidOrderError naming the fault."""
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise InvalidOrderError(f"order is not valid JSON ({error}): {text.strip()!r}") from None
+    if not isinstance(value, dict):
+        raise InvalidOrderError(f"a JSON order is an object, got {text.strip()!r}")
+    return value
 
 
 def canonical_json(value: JSON) -> bytes:

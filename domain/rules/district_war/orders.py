@@ -11,13 +11,12 @@ read as JSON.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from domain.errors import InvalidOrderError
-from domain.rules.contract import JSON
+from domain.rules.contract import JSON, json_order_object
 from domain.rules.district_war.board import COLUMNS, SIDE
 
 _CELL = re.compile(r"([a-z])(\d+)")
@@ -50,7 +49,7 @@ def parse_order(text_or_json: str | Mapping[str, JSON]) -> Order:
         raise InvalidOrderError(f"an order is a text or a JSON object, got {text_or_json!r}")
     text = " ".join(text_or_json.split()).lower()
     if text.startswith("{"):
-        return _from_json(_json_object(text_or_json))
+        return _from_json(json_order_object(text_or_json))
     if not text:
         raise InvalidOrderError(f"empty order: send {_EXAMPLES}")
     if match := _CELL.fullmatch(text.removeprefix("place ")):
@@ -73,15 +72,6 @@ def dump_order(order: Order) -> JSON:
         return {"place": order.cell}
     return {"first": order.seat}
 
-
-def _json_object(text: str) -> Mapping[str, JSON]:
-    try:
-        value = json.loads(text)
-    except ValueError as error:
-        raise InvalidOrderError(f"order is not valid JSON ({error}): {text.strip()!r}") from None
-    if not isinstance(value, dict):
-        raise InvalidOrderError(f"a JSON order is an object, got {text.strip()!r}")
-    return value
 
 
 def _from_json(value: Mapping[str, JSON]) -> Order:

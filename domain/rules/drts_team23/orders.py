@@ -22,14 +22,13 @@ InvalidOrderError saying so.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.errors import InvalidOrderError
-from domain.rules.contract import JSON
+from domain.rules.contract import JSON, json_order_object
 from domain.rules.drts_team23.board import SQUARE_COUNT, is_square
 from domain.rules.drts_team23.state import TEAMS, Kind, Team
 
@@ -82,7 +81,7 @@ def parse_order(source: str | Mapping[str, JSON]) -> Order:
     """Returns the order a text or JSON form describes; raises InvalidOrderError saying why not."""
     if isinstance(source, str):
         if source.strip().startswith("{"):
-            return _parse_json(_json_object(source))
+            return _parse_json(json_order_object(source))
         return _parse_text(source)
     return _parse_json(source)
 
@@ -193,15 +192,6 @@ def _square(number: int, where: str) -> int:
         )
     return number
 
-
-def _json_object(text: str) -> Mapping[str, JSON]:
-    try:
-        value = json.loads(text)
-    except ValueError as error:
-        raise InvalidOrderError(f"the order is not valid JSON: {error}") from None
-    if not isinstance(value, dict):
-        raise InvalidOrderError(f"a JSON order is an object, not {text!r}")
-    return value
 
 
 def _parse_json(data: Mapping[str, JSON]) -> Order:
