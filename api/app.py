@@ -28,8 +28,16 @@ from service.settings import DEFAULT_MAX_BODY_BYTES, load_settings
 
 LONG_POLL_MAX_SECONDS = 30
 SWAGGER_UI_ASSETS = Path(flask_swagger_ui.__file__).parent / "dist"
-BLUEPRINTS = (rulesets.blp, matches_resource.blp, seats.blp, orders.blp, state.blp, events.blp,
-              audit.blp, standings.blp)
+BLUEPRINTS = (
+    rulesets.blp,
+    matches_resource.blp,
+    seats.blp,
+    orders.blp,
+    state.blp,
+    events.blp,
+    audit.blp,
+    standings.blp,
+)
 
 
 class DrtsApi(Api):
@@ -61,10 +69,18 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
         OPENAPI_SWAGGER_UI_URL="docs/assets/",  # relative: works under a path prefix too
-        API_SPEC_OPTIONS={"components": {"securitySchemes": {"bearerAuth": {
-            "type": "http", "scheme": "bearer",
-            "description": "a referee token (from create), a seat token (from join), or the "
-                           "operator token"}}}},
+        API_SPEC_OPTIONS={
+            "components": {
+                "securitySchemes": {
+                    "bearerAuth": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": "a referee token (from create), a seat token (from join), "
+                        "or the operator token",
+                    }
+                }
+            }
+        },
         MAX_CONTENT_LENGTH=settings.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
         DRTS_DATABASE_URL=settings.database_url,
         DRTS_OPERATOR_TOKEN=settings.operator_token,
@@ -72,14 +88,25 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
     )
     app.config.update(config or {})
     if matches is None:
-        matches = connect(replace(settings, database_url=app.config["DRTS_DATABASE_URL"],
-                                  operator_token=app.config["DRTS_OPERATOR_TOKEN"]))
+        matches = connect(
+            replace(
+                settings,
+                database_url=app.config["DRTS_DATABASE_URL"],
+                operator_token=app.config["DRTS_OPERATOR_TOKEN"],
+            )
+        )
         matches.read_models.start()  # follows the log: live on PostgreSQL, a timer on SQLite
     app.extensions[EXTENSION] = matches
     api = DrtsApi(app)
     errors.register_error_handlers(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
-    app.register_blueprint(Blueprint("swagger_ui_assets", __name__, static_folder=SWAGGER_UI_ASSETS,
-                                     static_url_path="/docs/assets"))
+    app.register_blueprint(
+        Blueprint(
+            "swagger_ui_assets",
+            __name__,
+            static_folder=SWAGGER_UI_ASSETS,
+            static_url_path="/docs/assets",
+        )
+    )
     return app

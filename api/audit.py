@@ -11,8 +11,12 @@ from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, TOKEN_REQUIRED, documents_errors
 from api.schemas import ChainReportSchema, ReplaySchema, SeedSchema
 
-blp = Blueprint("audit", __name__, url_prefix="/matches/<uuid:match_id>",
-                description="Replay, chain verification, the seed")
+blp = Blueprint(
+    "audit",
+    __name__,
+    url_prefix="/matches/<uuid:match_id>",
+    description="Replay, chain verification, the seed",
+)
 
 
 @blp.route("/replay")

@@ -71,8 +71,9 @@ class ErrorSchema(ma.Schema):
     details = ma.fields.Dict(required=True, metadata={"description": "structured details"})
 
 
-def error_body(code: str, status: int, message: str, details: dict[str, Any] | None = None
-               ) -> dict[str, Any]:
+def error_body(
+    code: str, status: int, message: str, details: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Returns the error payload in the one shape of the API."""
     return {"code": code, "status": status, "message": message, "details": details or {}}
 
@@ -137,7 +138,7 @@ ERROR_DESCRIPTIONS = {
     403: "A token without the right: not_referee, not_a_seat, not_your_seat",
     404: "No such match, movement or seat (match_not_found, movement_not_found, unknown_seat)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
-         "match_not_started, match_already_started, not_enough_seats, concurrent_write)",
+    "match_not_started, match_already_started, not_enough_seats, concurrent_write)",
     413: "The body is over the size limit (payload_too_large)",
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, ...",
 }
@@ -149,9 +150,12 @@ TOKEN_OPTIONAL: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
 
 def documents_errors(blp: Any, *statuses: int) -> Any:
     """Returns a decorator documenting the error responses a view may give, in the one shape."""
+
     def decorate(view: Any) -> Any:
         for status in statuses:
-            view = blp.alt_response(status, schema=ErrorSchema,
-                                    description=ERROR_DESCRIPTIONS[status])(view)
+            view = blp.alt_response(
+                status, schema=ErrorSchema, description=ERROR_DESCRIPTIONS[status]
+            )(view)
         return view
+
     return decorate

@@ -12,8 +12,12 @@ from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
 from api.schemas import EventPageSchema, EventsArgsSchema
 
-blp = Blueprint("events", __name__, url_prefix="/matches/<uuid:match_id>/events",
-                description="The event log: chained, paged, long-polled")
+blp = Blueprint(
+    "events",
+    __name__,
+    url_prefix="/matches/<uuid:match_id>/events",
+    description="The event log: chained, paged, long-polled",
+)
 
 
 @blp.route("")
@@ -26,5 +30,4 @@ class Events(MethodView):
         """Returns events after version `after` in their public form (docs/integrity.md); with
         `wait`, first waits that long (capped) for one when there is none yet."""
         wait = min(args["wait"], current_app.config["DRTS_LONG_POLL_MAX_SECONDS"])
-        return matches().event_page(match_id, bearer_token(), args["after"], args["limit"],
-                                    wait)
+        return matches().event_page(match_id, bearer_token(), args["after"], args["limit"], wait)

@@ -20,20 +20,33 @@ from api.schemas import (
     StartSchema,
 )
 
-blp = Blueprint("matches", __name__, url_prefix="/matches",
-                description="Matches: create, list, look up, start")
+blp = Blueprint(
+    "matches", __name__, url_prefix="/matches", description="Matches: create, list, look up, start"
+)
 
 NEW_MATCH_LINKS = {
-    "GetMatch": {"operationId": "getMatch", "parameters": {
-        "path.match_id": "$response.body#/match_id"}},
-    "JoinMatch": {"operationId": "joinMatch", "parameters": {
-        "path.match_id": "$response.body#/match_id"}},
-    "StartMatch": {"operationId": "startMatch", "parameters": {
-        "path.match_id": "$response.body#/match_id",
-        "header.Authorization": "Bearer {$response.body#/referee_token}"}},
-    "GetEvents": {"operationId": "getEvents", "parameters": {
-        "path.match_id": "$response.body#/match_id",
-        "header.Authorization": "Bearer {$response.body#/referee_token}"}},
+    "GetMatch": {
+        "operationId": "getMatch",
+        "parameters": {"path.match_id": "$response.body#/match_id"},
+    },
+    "JoinMatch": {
+        "operationId": "joinMatch",
+        "parameters": {"path.match_id": "$response.body#/match_id"},
+    },
+    "StartMatch": {
+        "operationId": "startMatch",
+        "parameters": {
+            "path.match_id": "$response.body#/match_id",
+            "header.Authorization": "Bearer {$response.body#/referee_token}",
+        },
+    },
+    "GetEvents": {
+        "operationId": "getEvents",
+        "parameters": {
+            "path.match_id": "$response.body#/match_id",
+            "header.Authorization": "Bearer {$response.body#/referee_token}",
+        },
+    },
 }
 
 
@@ -43,15 +56,20 @@ class Matches(MethodView):
     @blp.arguments(CreateMatchSchema)
     @blp.response(201, NewMatchSchema, description="Created: the referee token is shown once")
     @blp.doc(responses={201: {"links": NEW_MATCH_LINKS}})
-    @blp.alt_response(200, schema=NewMatchSchema,
-                      description="An earlier create with the same Idempotency-Key")
+    @blp.alt_response(
+        200, schema=NewMatchSchema, description="An earlier create with the same Idempotency-Key"
+    )
     @documents_errors(blp, 400, 413, 422)
     @blp.doc(operationId="createMatch")
     def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Any:
         """Creates a match; returns its id and its referee token (shown only this once)."""
-        new = matches().create_match(body["ruleset"], body["config"], body["seats"],
-                                     headers["idempotency_key"],
-                                     deadline_seconds=body["deadline_seconds"])
+        new = matches().create_match(
+            body["ruleset"],
+            body["config"],
+            body["seats"],
+            headers["idempotency_key"],
+            deadline_seconds=body["deadline_seconds"],
+        )
         return new, 201 if new.created else 200
 
     @blp.arguments(ListMatchesArgsSchema, location="query")
@@ -98,6 +116,5 @@ class Deadline(MethodView):
         Recorded as a DeadlineSet event with reason "referee"; a deadline only moves later.
         """
         app = matches()
-        app.extend_deadline(match_id, bearer_token(), body["seconds"],
-                            movement=body["movement"])
+        app.extend_deadline(match_id, bearer_token(), body["seconds"], movement=body["movement"])
         return app.summary(match_id)

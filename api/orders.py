@@ -11,21 +11,31 @@ from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
 from api.schemas import OrderRequestSchema, PendingOrdersSchema, ReceiptSchema
 
-blp = Blueprint("orders", __name__, url_prefix="/matches/<uuid:match_id>/orders",
-                description="Orders: send one, see the open movement's")
+blp = Blueprint(
+    "orders",
+    __name__,
+    url_prefix="/matches/<uuid:match_id>/orders",
+    description="Orders: send one, see the open movement's",
+)
 
 
 @blp.route("")
 class Orders(MethodView):
     @blp.arguments(OrderRequestSchema)
-    @blp.response(201, ReceiptSchema, description="Accepted: the receipt (digest, movement, "
-                                                  "received at)")
+    @blp.response(
+        201, ReceiptSchema, description="Accepted: the receipt (digest, movement, received at)"
+    )
     @documents_errors(blp, 400, 401, 403, 404, 409, 413, 422)
     @blp.doc(operationId="sendOrder", security=TOKEN_REQUIRED)
     def post(self, body: dict[str, Any], match_id: UUID) -> Any:
         """Sends an order for the seat holding the token; a refused one is recorded with why."""
-        return matches().submit_order(match_id, bearer_token(), body["order"],
-                                      source=body["source"], movement=body["movement"])
+        return matches().submit_order(
+            match_id,
+            bearer_token(),
+            body["order"],
+            source=body["source"],
+            movement=body["movement"],
+        )
 
     @blp.response(200, PendingOrdersSchema)
     @documents_errors(blp, 401, 403, 404)

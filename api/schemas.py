@@ -45,24 +45,40 @@ class OrderField(ma.fields.Field[Any]):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if (isinstance(value, str) and value.strip()) or isinstance(value, dict):
             return value
-        raise ma.ValidationError("an order is the game's order text (a non-empty string) or "
-                                 "its JSON form (an object)")
+        raise ma.ValidationError(
+            "an order is the game's order text (a non-empty string) or its JSON form (an object)"
+        )
 
 
 class CreateMatchSchema(ma.Schema):
     # The enum documents the registry; the service refuses other names (unknown_ruleset).
-    ruleset = ma.fields.String(required=True, validate=ma.validate.Length(1, 64),
-                               metadata={"description": "a ruleset name (GET /rulesets)",
-                                         "enum": sorted(REGISTRY), "example": "district_war"})
-    config = ma.fields.Dict(keys=ma.fields.String(), load_default=dict,
-                            metadata={"description": "config options (defaults fill the rest)",
-                                      "example": {"troops": 2}})
-    seats = ma.fields.Integer(validate=ma.validate.Range(1, 64), load_default=None,
-                              metadata={"description": "exact number of seats (default: the "
-                                                       "ruleset's range)"})
+    ruleset = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, 64),
+        metadata={
+            "description": "a ruleset name (GET /rulesets)",
+            "enum": sorted(REGISTRY),
+            "example": "district_war",
+        },
+    )
+    config = ma.fields.Dict(
+        keys=ma.fields.String(),
+        load_default=dict,
+        metadata={
+            "description": "config options (defaults fill the rest)",
+            "example": {"troops": 2},
+        },
+    )
+    seats = ma.fields.Integer(
+        validate=ma.validate.Range(1, 64),
+        load_default=None,
+        metadata={"description": "exact number of seats (default: the ruleset's range)"},
+    )
     deadline_seconds = ma.fields.Integer(
-        validate=ma.validate.Range(1, MAX_DEADLINE_SECONDS), load_default=None,
-        metadata={"description": "every movement's length (default: the ruleset's)"})
+        validate=ma.validate.Range(1, MAX_DEADLINE_SECONDS),
+        load_default=None,
+        metadata={"description": "every movement's length (default: the ruleset's)"},
+    )
 
 
 class IdempotencyHeaderSchema(ma.Schema):
@@ -70,99 +86,145 @@ class IdempotencyHeaderSchema(ma.Schema):
         unknown = ma.EXCLUDE  # every other request header
 
     idempotency_key = ma.fields.String(
-        data_key="Idempotency-Key", load_default=None, validate=ma.validate.Length(1, 200),
-        metadata={"description": "a retried create with the same key finds the first match"})
+        data_key="Idempotency-Key",
+        load_default=None,
+        validate=ma.validate.Length(1, 200),
+        metadata={"description": "a retried create with the same key finds the first match"},
+    )
 
 
 class ListMatchesArgsSchema(ma.Schema):
     ruleset = ma.fields.String(load_default=None, validate=ma.validate.Length(1, 64))
     status = ma.fields.String(load_default=None, validate=ma.validate.OneOf(STATUSES))
     limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(1, 200))
-    cursor = ma.fields.String(load_default=None, validate=ma.validate.Regexp(CURSOR_PATTERN),
-                              metadata={"description": "the `next` of the previous page"})
+    cursor = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.Regexp(CURSOR_PATTERN),
+        metadata={"description": "the `next` of the previous page"},
+    )
 
 
 class StandingsArgsSchema(ma.Schema):
-    ruleset = ma.fields.String(load_default=None, validate=ma.validate.Length(1, 64),
-                               metadata={"description": "one ruleset (default: every ruleset)"})
+    ruleset = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.Length(1, 64),
+        metadata={"description": "one ruleset (default: every ruleset)"},
+    )
     limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(1, 500))
-    cursor = ma.fields.String(load_default=None, validate=ma.validate.Regexp(CURSOR_PATTERN),
-                              metadata={"description": "the `next` of the previous page"})
+    cursor = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.Regexp(CURSOR_PATTERN),
+        metadata={"description": "the `next` of the previous page"},
+    )
 
 
 class StartSchema(ma.Schema):
-    state = ma.fields.Raw(load_default=None, metadata={
-        "description": "a starting state (the ruleset's state JSON; default: the initial one)"})
-    movement = ma.fields.Integer(load_default=1, validate=ma.validate.Range(1, MAX_INT),
-                                 metadata={"description": "the number of the first movement"})
+    state = ma.fields.Raw(
+        load_default=None,
+        metadata={
+            "description": "a starting state (the ruleset's state JSON; default: the initial one)"
+        },
+    )
+    movement = ma.fields.Integer(
+        load_default=1,
+        validate=ma.validate.Range(1, MAX_INT),
+        metadata={"description": "the number of the first movement"},
+    )
 
 
 class ExtendDeadlineSchema(ma.Schema):
-    seconds = ma.fields.Integer(required=True,
-                                validate=ma.validate.Range(1, MAX_DEADLINE_SECONDS), metadata={
-                                    "description": "seconds to add to the current deadline",
-                                    "example": 300})
-    movement = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
-                                 metadata={"description": "the open movement (default: it)"})
+    seconds = ma.fields.Integer(
+        required=True,
+        validate=ma.validate.Range(1, MAX_DEADLINE_SECONDS),
+        metadata={"description": "seconds to add to the current deadline", "example": 300},
+    )
+    movement = ma.fields.Integer(
+        load_default=None,
+        validate=ma.validate.Range(1, MAX_INT),
+        metadata={"description": "the open movement (default: it)"},
+    )
 
 
 class JoinSchema(ma.Schema):
-    name = ma.fields.String(required=True, validate=ma.validate.Length(1, 64),
-                            metadata={"description": "the player's name, unique in the match",
-                                      "example": "alice"})
+    name = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, 64),
+        metadata={"description": "the player's name, unique in the match", "example": "alice"},
+    )
 
 
 class OrderRequestSchema(ma.Schema):
-    order = OrderField(required=True, metadata={
-        "description": "the order as the game's text, or its JSON form",
-        "oneOf": [{"type": "string", "minLength": 1}, {"type": "object"}],
-        "example": "e4"})
-    movement = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
-                                 metadata={"description": "the movement it is meant for "
-                                                          "(default: the open one)"})
+    order = OrderField(
+        required=True,
+        metadata={
+            "description": "the order as the game's text, or its JSON form",
+            "oneOf": [{"type": "string", "minLength": 1}, {"type": "object"}],
+            "example": "e4",
+        },
+    )
+    movement = ma.fields.Integer(
+        load_default=None,
+        validate=ma.validate.Range(1, MAX_INT),
+        metadata={"description": "the movement it is meant for (default: the open one)"},
+    )
     source = ma.fields.String(load_default="api", validate=ma.validate.OneOf(("api", "bot")))
 
 
 class AtMovementArgsSchema(ma.Schema):
-    movement = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
-                                 metadata={"description": "when this movement was open "
-                                                          "(default: now)"})
+    movement = ma.fields.Integer(
+        load_default=None,
+        validate=ma.validate.Range(1, MAX_INT),
+        metadata={"description": "when this movement was open (default: now)"},
+    )
 
 
 class StateArgsSchema(AtMovementArgsSchema):
-    step = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
-                             metadata={"description": "with movement: after this many of its "
-                                                      "resolution steps"})
-    seat = ma.fields.Integer(load_default=None, validate=ma.validate.Range(1, MAX_INT),
-                             metadata={"description": "this seat's view (its token or the "
-                                                      "referee's)"})
+    step = ma.fields.Integer(
+        load_default=None,
+        validate=ma.validate.Range(1, MAX_INT),
+        metadata={"description": "with movement: after this many of its resolution steps"},
+    )
+    seat = ma.fields.Integer(
+        load_default=None,
+        validate=ma.validate.Range(1, MAX_INT),
+        metadata={"description": "this seat's view (its token or the referee's)"},
+    )
 
 
 class EventsArgsSchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(0, MAX_INT),
-                              metadata={"description": "only events after this version"})
+    after = ma.fields.Integer(
+        load_default=0,
+        validate=ma.validate.Range(0, MAX_INT),
+        metadata={"description": "only events after this version"},
+    )
     limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(1, 1000))
-    wait = ma.fields.Float(load_default=0.0, validate=ma.validate.Range(0, 3600),
-                           metadata={"description": "seconds to wait for a newer event when "
-                                                    "there is none (capped at 30)"})
+    wait = ma.fields.Float(
+        load_default=0.0,
+        validate=ma.validate.Range(0, 3600),
+        metadata={
+            "description": "seconds to wait for a newer event when there is none (capped at 30)"
+        },
+    )
 
 
 # -- responses ------------------------------------------------------------------------------
 
 
 class OutcomeSchema(ma.Schema):
-    result = ma.fields.String(required=True,
-                              metadata={"enum": ["ongoing", "win", "draw", "no_winner"]})
+    result = ma.fields.String(
+        required=True, metadata={"enum": ["ongoing", "win", "draw", "no_winner"]}
+    )
     finished = ma.fields.Boolean(required=True)
     scores = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True)
     ranking = ma.fields.List(ma.fields.Integer(), required=True)
     winners = ma.fields.List(ma.fields.Integer(), required=True)
-    team_scores = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
-                                 required=True)
+    team_scores = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True)
     winning_teams = ma.fields.List(ma.fields.String(), required=True)
     reason = ma.fields.String(required=True)
-    replay = ma.fields.Boolean(required=True, metadata={
-        "description": "drawn and replayed as a new match with the same seats (DW-5)"})
+    replay = ma.fields.Boolean(
+        required=True,
+        metadata={"description": "drawn and replayed as a new match with the same seats (DW-5)"},
+    )
 
 
 class SeatSchema(ma.Schema):
@@ -183,8 +245,9 @@ class MatchListItemSchema(ma.Schema):
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
     seat_limits = ma.fields.Nested(SeatLimitsSchema, required=True)
     movement = ma.fields.Integer(required=True)
-    deadline = ma.fields.String(required=True, allow_none=True,
-                                metadata={"description": "UTC instant, ISO 8601"})
+    deadline = ma.fields.String(
+        required=True, allow_none=True, metadata={"description": "UTC instant, ISO 8601"}
+    )
     created_at = ma.fields.String(allow_none=True)
     started_at = ma.fields.String(allow_none=True)
     finished_at = ma.fields.String(allow_none=True)
@@ -200,16 +263,25 @@ class MatchSchema(MatchListItemSchema):
     outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
     seed_commitment = ma.fields.String(required=True)
     chain = ma.fields.String(required=True, metadata={"description": "the chain head"})
-    replay_id = ma.fields.String(required=True, allow_none=True, metadata={
-        "description": "the match replaying this drawn one (DW-5)"})
-    replay_of = ma.fields.String(required=True, allow_none=True, metadata={
-        "description": "the drawn match this one replays (DW-5)"})
+    replay_id = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the match replaying this drawn one (DW-5)"},
+    )
+    replay_of = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the drawn match this one replays (DW-5)"},
+    )
 
 
 class MatchPageSchema(ma.Schema):
     items = ma.fields.List(ma.fields.Nested(MatchListItemSchema), required=True)
-    next = ma.fields.String(required=True, allow_none=True,
-                            metadata={"description": "the cursor of the next page, or null"})
+    next = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the cursor of the next page, or null"},
+    )
 
 
 class StandingSchema(ma.Schema):
@@ -224,14 +296,20 @@ class StandingSchema(ma.Schema):
 
 class StandingsPageSchema(ma.Schema):
     items = ma.fields.List(ma.fields.Nested(StandingSchema), required=True)
-    next = ma.fields.String(required=True, allow_none=True,
-                            metadata={"description": "the cursor of the next page, or null"})
+    next = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the cursor of the next page, or null"},
+    )
 
 
 class NewMatchSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
-    referee_token = ma.fields.String(required=True, allow_none=True, metadata={
-        "description": "shown once; null when an idempotency key found an earlier match"})
+    referee_token = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "shown once; null when an idempotency key found an earlier match"},
+    )
     created = ma.fields.Boolean(required=True)
 
 
@@ -254,19 +332,30 @@ class ClosingSchema(ma.Schema):
     resolved = ma.fields.Boolean(required=True)
     steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
     finished = ma.fields.Boolean(required=True)
-    replay_id = ma.fields.UUID(required=True, allow_none=True, metadata={
-        "description": "the new match replaying a drawn one (DW-5), else null"})
+    replay_id = ma.fields.UUID(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the new match replaying a drawn one (DW-5), else null"},
+    )
 
 
 class ReceiptSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     seat = ma.fields.Integer(required=True)
     movement = ma.fields.Integer(required=True)
-    digest = ma.fields.String(required=True, metadata={
-        "description": "SHA-256(salt || canonical order): proves later what was sent"})
+    digest = ma.fields.String(
+        required=True,
+        metadata={"description": "SHA-256(salt || canonical order): proves later what was sent"},
+    )
     received_at = ma.fields.DateTime(required=True)
-    closing = ma.fields.Nested(ClosingSchema, required=True, allow_none=True, metadata={
-        "description": "what the order set off: the movement closed once every seat ordered"})
+    closing = ma.fields.Nested(
+        ClosingSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "what the order set off: the movement closed once every seat ordered"
+        },
+    )
 
 
 class PendingOrderSchema(ma.Schema):
@@ -288,12 +377,18 @@ class StateSchema(ma.Schema):
     movement = ma.fields.Integer(required=True)
     step = ma.fields.Integer(required=True, allow_none=True)
     version = ma.fields.Integer(required=True)
-    state = ma.fields.Raw(required=True, metadata={"description": "the ruleset's state JSON "
-                                                                  "(or a seat's view of it)"})
+    state = ma.fields.Raw(
+        required=True, metadata={"description": "the ruleset's state JSON (or a seat's view of it)"}
+    )
     steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
     outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
-    orders = ma.fields.List(ma.fields.Nested(PendingOrderSchema), required=True, metadata={
-        "description": "the looking seat's own orders for the open movement (empty for others)"})
+    orders = ma.fields.List(
+        ma.fields.Nested(PendingOrderSchema),
+        required=True,
+        metadata={
+            "description": "the looking seat's own orders for the open movement (empty for others)"
+        },
+    )
 
 
 class ScoresSchema(ma.Schema):
@@ -308,17 +403,25 @@ class EventSchema(ma.Schema):
     timestamp = ma.fields.String(required=True)
     data = ma.fields.Dict(required=True)
     chain = ma.fields.String(required=True)
-    sealed = ma.fields.Dict(metadata={"description": "secret values, where the viewer may "
-                                                     "see them (docs/integrity.md)"})
+    sealed = ma.fields.Dict(
+        metadata={"description": "secret values, where the viewer may see them (docs/integrity.md)"}
+    )
 
 
 class EventPageSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     items = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
-    next = ma.fields.Integer(required=True, allow_none=True, metadata={
-        "description": "pass as `after` for the next page; null when this page is the last"})
-    version = ma.fields.Integer(required=True, metadata={
-        "description": "the match's latest version: pass as `after` to wait for news"})
+    next = ma.fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "pass as `after` for the next page; null when this page is the last"
+        },
+    )
+    version = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the match's latest version: pass as `after` to wait for news"},
+    )
 
 
 class FrameSchema(ma.Schema):
@@ -335,8 +438,10 @@ class ReplaySchema(ma.Schema):
     events = ma.fields.Integer(required=True)
     movements = ma.fields.List(ma.fields.Nested(FrameSchema), required=True, attribute="frames")
     state = ma.fields.Raw(required=True)
-    agrees = ma.fields.Boolean(required=True, metadata={
-        "description": "whether folding every event gives the stored match"})
+    agrees = ma.fields.Boolean(
+        required=True,
+        metadata={"description": "whether folding every event gives the stored match"},
+    )
 
 
 class BrokenLinkSchema(ma.Schema):

@@ -11,19 +11,35 @@ from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
 from api.schemas import JoinSchema, SeatTokenSchema
 
-blp = Blueprint("seats", __name__, url_prefix="/matches/<uuid:match_id>/seats",
-                description="Seats: join a match, reissue a lost seat token")
+blp = Blueprint(
+    "seats",
+    __name__,
+    url_prefix="/matches/<uuid:match_id>/seats",
+    description="Seats: join a match, reissue a lost seat token",
+)
 
 SEAT_LINKS = {
-    "SendOrder": {"operationId": "sendOrder", "parameters": {
-        "path.match_id": "$response.body#/match_id",
-        "header.Authorization": "Bearer {$response.body#/token}"}},
-    "GetOwnOrders": {"operationId": "getOrders", "parameters": {
-        "path.match_id": "$response.body#/match_id",
-        "header.Authorization": "Bearer {$response.body#/token}"}},
-    "GetSeatState": {"operationId": "getState", "parameters": {
-        "path.match_id": "$response.body#/match_id",
-        "header.Authorization": "Bearer {$response.body#/token}"}},
+    "SendOrder": {
+        "operationId": "sendOrder",
+        "parameters": {
+            "path.match_id": "$response.body#/match_id",
+            "header.Authorization": "Bearer {$response.body#/token}",
+        },
+    },
+    "GetOwnOrders": {
+        "operationId": "getOrders",
+        "parameters": {
+            "path.match_id": "$response.body#/match_id",
+            "header.Authorization": "Bearer {$response.body#/token}",
+        },
+    },
+    "GetSeatState": {
+        "operationId": "getState",
+        "parameters": {
+            "path.match_id": "$response.body#/match_id",
+            "header.Authorization": "Bearer {$response.body#/token}",
+        },
+    },
 }
 
 

@@ -10,8 +10,9 @@ from api.context import Blueprint, matches
 from api.errors import documents_errors
 from api.schemas import StandingsArgsSchema, StandingsPageSchema
 
-blp = Blueprint("standings", __name__, url_prefix="/standings",
-                description="Standings over finished matches")
+blp = Blueprint(
+    "standings", __name__, url_prefix="/standings", description="Standings over finished matches"
+)
 
 
 @blp.route("")

@@ -11,8 +11,12 @@ from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
 from api.schemas import AtMovementArgsSchema, ScoresSchema, StateArgsSchema, StateSchema
 
-blp = Blueprint("state", __name__, url_prefix="/matches/<uuid:match_id>",
-                description="State and scores, now or at any past point")
+blp = Blueprint(
+    "state",
+    __name__,
+    url_prefix="/matches/<uuid:match_id>",
+    description="State and scores, now or at any past point",
+)
 
 
 @blp.route("/state")
@@ -24,8 +28,9 @@ class State(MethodView):
     def get(self, args: dict[str, Any], match_id: UUID) -> Any:
         """Returns the state when a movement was open (now by default) or after a step of it:
         the public view, a seat's view with its token, everything with the referee's."""
-        return matches().state(match_id, args["movement"], args["step"], bearer_token(),
-                               args["seat"])
+        return matches().state(
+            match_id, args["movement"], args["step"], bearer_token(), args["seat"]
+        )
 
 
 @blp.route("/scores")

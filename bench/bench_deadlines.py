@@ -63,16 +63,36 @@ def database() -> Iterator[str]:
 @contextmanager
 def workers(settings: Settings, workdir: Path) -> Iterator[None]:
     """Runs two solo worker processes and one beat; stops them at the end."""
-    env = {**os.environ, "DRTS_DATABASE_URL": settings.database_url,
-           "DRTS_BROKER_URL": settings.broker_url, "DRTS_SWEEP_SECONDS": "1",
-           "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "DRTS_DATABASE_URL": settings.database_url,
+        "DRTS_BROKER_URL": settings.broker_url,
+        "DRTS_SWEEP_SECONDS": "1",
+        "PYTHONPATH": str(ROOT),
+    }
     celery = [sys.executable, "-m", "celery", "-A", "workers.app"]
-    commands = [[*celery, "worker", "-P", "solo", "-l", "WARNING", "-n", f"bench{i}@%h",
-                 "--without-gossip", "--without-mingle", "--without-heartbeat"] for i in (1, 2)]
+    commands = [
+        [
+            *celery,
+            "worker",
+            "-P",
+            "solo",
+            "-l",
+            "WARNING",
+            "-n",
+            f"bench{i}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
+        for i in (1, 2)
+    ]
     commands.append([*celery, "beat", "-l", "WARNING", "-s", str(workdir / "beat-schedule")])
     logs = [open(workdir / f"part{i}.log", "wb") for i in range(3)]  # noqa: SIM115
-    parts = [subprocess.Popen(c, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
-             for c, log in zip(commands, logs, strict=True)]
+    parts = [
+        subprocess.Popen(c, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+        for c, log in zip(commands, logs, strict=True)
+    ]
     try:
         time.sleep(4)  # the workers connect and declare their queue
         yield
@@ -117,8 +137,11 @@ class FixedClock:
 
 def run(size: int, seconds: int, settings: Settings, workdir: Path) -> dict[str, Any]:
     clock = FixedClock()
-    app = Matches(env=settings.event_store_env(), clock=clock,
-                  scheduler=CeleryScheduler(producer_app(settings), 600))
+    app = Matches(
+        env=settings.event_store_env(),
+        clock=clock,
+        scheduler=CeleryScheduler(producer_app(settings), 600),
+    )
     config = {"troops": 2, "placement_seconds": seconds}
     started = time.monotonic()
     pending = []
@@ -165,8 +188,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,1000")
     parser.add_argument("--seconds", type=int, default=20, help="movement length (s)")
     args = parser.parse_args()
-    print(f"deadline lateness: District War, {args.seconds} s movements falling due together; "
-          "PostgreSQL + Redis, two solo worker processes + beat (sweep 1 s)")
+    print(
+        f"deadline lateness: District War, {args.seconds} s movements falling due together; "
+        "PostgreSQL + Redis, two solo worker processes + beat (sweep 1 s)"
+    )
     for size in (int(s) for s in args.sizes.split(",")):
         workdir = Path(tempfile.mkdtemp(prefix="drts-bench-"))
         try:
@@ -185,10 +210,12 @@ def main() -> None:
         if not late:
             print(f"{size:>5} matches: nothing resolved")
             continue
-        print(f"{size:>5} matches: resolved {len(late)}/{size}; lateness p50 "
-              f"{percentile(late, 50):.3f} s, p99 {percentile(late, 99):.3f} s, max "
-              f"{max(late):.3f} s (mean {statistics.fmean(late):.3f} s; setup "
-              f"{result['create_s']:.1f} s, starts took {result['start_s']:.1f} s)")
+        print(
+            f"{size:>5} matches: resolved {len(late)}/{size}; lateness p50 "
+            f"{percentile(late, 50):.3f} s, p99 {percentile(late, 99):.3f} s, max "
+            f"{max(late):.3f} s (mean {statistics.fmean(late):.3f} s; setup "
+            f"{result['create_s']:.1f} s, starts took {result['start_s']:.1f} s)"
+        )
 
 
 if __name__ == "__main__":

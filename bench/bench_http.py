@@ -84,8 +84,10 @@ def run(args: argparse.Namespace) -> None:
 
 def measure(base: str, args: argparse.Namespace) -> None:
     tables = [new_match(base) for _ in range(args.matches)]
-    print(f"gunicorn: {args.workers} workers x {args.threads} threads; {args.clients} client "
-          f"threads; {args.matches} DRTS Team 23 matches x {SEATS} seats; {args.rounds} rounds")
+    print(
+        f"gunicorn: {args.workers} workers x {args.threads} threads; {args.clients} client "
+        f"threads; {args.matches} DRTS Team 23 matches x {SEATS} seats; {args.rounds} rounds"
+    )
     latencies: list[float] = []
     closing: list[float] = []
     refused = 0
@@ -94,32 +96,41 @@ def measure(base: str, args: argparse.Namespace) -> None:
         for _ in range(args.rounds):
             # Seat-major, so that orders in flight at once mostly go to different matches,
             # as players of different matches do (orders racing for one match retry).
-            jobs = [(match_id, tokens[seat]) for seat in range(SEATS)
-                    for match_id, tokens in tables]
+            jobs = [
+                (match_id, tokens[seat]) for seat in range(SEATS) for match_id, tokens in tables
+            ]
             for status, seconds, closed in pool.map(lambda job: send(base, *job), jobs):
                 latencies.append(seconds)
                 refused += status != 201
                 if closed:
                     closing.append(seconds)
     elapsed = time.perf_counter() - started
-    print(f"{len(latencies)} orders in {elapsed:.2f} s: {len(latencies) / elapsed:.0f} orders/s "
-          f"({refused} refused)")
-    print(f"all orders: median {ms(statistics.median(latencies))}, "
-          f"p99 {ms(percentile(latencies, 99))}")
+    print(
+        f"{len(latencies)} orders in {elapsed:.2f} s: {len(latencies) / elapsed:.0f} orders/s "
+        f"({refused} refused)"
+    )
+    print(
+        f"all orders: median {ms(statistics.median(latencies))}, "
+        f"p99 {ms(percentile(latencies, 99))}"
+    )
     if closing:
-        print(f"orders that closed and resolved a movement ({len(closing)}): median "
-              f"{ms(statistics.median(closing))}, p99 {ms(percentile(closing, 99))}")
+        print(
+            f"orders that closed and resolved a movement ({len(closing)}): median "
+            f"{ms(statistics.median(closing))}, p99 {ms(percentile(closing, 99))}"
+        )
 
 
 def new_match(base: str) -> tuple[str, list[str]]:
     """Creates, fills and starts a DRTS Team 23 match; returns its id and seat tokens."""
-    _, created = call(base, "POST", "/matches", {"ruleset": "drts_team23",
-                                                 "config": {"close_early": True}})
+    _, created = call(
+        base, "POST", "/matches", {"ruleset": "drts_team23", "config": {"close_early": True}}
+    )
     match_id = created["match_id"]
-    tokens = [call(base, "POST", f"/matches/{match_id}/seats", {"name": f"p{seat}"})[1]["token"]
-              for seat in range(1, SEATS + 1)]
-    status, body = call(base, "POST", f"/matches/{match_id}/start",
-                        token=created["referee_token"])
+    tokens = [
+        call(base, "POST", f"/matches/{match_id}/seats", {"name": f"p{seat}"})[1]["token"]
+        for seat in range(1, SEATS + 1)
+    ]
+    status, body = call(base, "POST", f"/matches/{match_id}/start", token=created["referee_token"])
     if status != 200:
         raise RuntimeError(f"start failed: {status} {body}")
     return match_id, tokens
@@ -133,8 +144,9 @@ def send(base: str, match_id: str, token: str) -> tuple[int, float, bool]:
     return status, seconds, status == 201 and body.get("closing") is not None
 
 
-def call(base: str, method: str, path: str, body: Any = None,
-         token: str | None = None) -> tuple[int, Any]:
+def call(
+    base: str, method: str, path: str, body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base + path, data=data, method=method)
     if data is not None:
@@ -150,9 +162,22 @@ def call(base: str, method: str, path: str, body: Any = None,
 
 def start_gunicorn(url: str, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "DRTS_DATABASE_URL": url, "DRTS_BROKER_URL": ""}
-    command = [sys.executable, "-m", "gunicorn", "--workers", str(workers),
-               "--worker-class", "gthread", "--threads", str(threads),
-               "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "api.wsgi:app"]
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(threads),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+        "api.wsgi:app",
+    ]
     return subprocess.Popen(command, env=env, cwd=ROOT)
 
 

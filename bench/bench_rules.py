@@ -50,8 +50,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--samples", type=int, default=2000)
     args = parser.parse_args()
-    print(f"{'ruleset':<14} {'playouts/s':>11} {'movements':>10} {'resolve median':>15} "
-          f"{'resolve p99':>12}")
+    print(
+        f"{'ruleset':<14} {'playouts/s':>11} {'movements':>10} {'resolve median':>15} "
+        f"{'resolve p99':>12}"
+    )
     for name in sorted(REGISTRY):
         ruleset = REGISTRY[name]
         rate, movements = playouts_per_second(ruleset, args.seconds)

@@ -88,8 +88,7 @@ def bench_load(env: dict[str, str], events: int = 1000, loads: int = 20) -> tupl
         app.resolve(match_id, movement, app.clock() + timedelta(days=movement))
         movement += 1
     plain = NoSnapshots(env=env)
-    with_snapshots = statistics.median(timed(lambda: app.get_match(match_id))
-                                       for _ in range(loads))
+    with_snapshots = statistics.median(timed(lambda: app.get_match(match_id)) for _ in range(loads))
     without = statistics.median(timed(lambda: plain.get_match(match_id)) for _ in range(loads))
     app.close()
     plain.close()
@@ -127,10 +126,14 @@ def run(label: str, store: Callable[[], Any], movements: int) -> None:
         print(f"{label:10} skipped: PostgreSQL not reachable at 127.0.0.1:5432 ({error})")
         return
     print(f"{label:10} submit-order  median / p99 {percentiles(submit)}  ({len(submit)} orders)")
-    print(f"{label:10} resolve       median / p99 {percentiles(resolve)}  ({movements} "
-          "movements of 2 orders)")
-    print(f"{label:10} load 1,000-event match: {loaded * 1000:.2f} ms with snapshots, "
-          f"{replayed * 1000:.2f} ms without")
+    print(
+        f"{label:10} resolve       median / p99 {percentiles(resolve)}  ({movements} "
+        "movements of 2 orders)"
+    )
+    print(
+        f"{label:10} load 1,000-event match: {loaded * 1000:.2f} ms with snapshots, "
+        f"{replayed * 1000:.2f} ms without"
+    )
 
 
 def main() -> None:
@@ -138,8 +141,10 @@ def main() -> None:
     parser.add_argument("--movements", type=int, default=200)
     args = parser.parse_args()
     registry.REGISTRY.setdefault(RULESET.info.name, RULESET)
-    print("Matches application, toy ruleset (service cost, not rules), zlib compression on, "
-          f"a snapshot every {SNAPSHOT_INTERVAL} versions")
+    print(
+        "Matches application, toy ruleset (service cost, not rules), zlib compression on, "
+        f"a snapshot every {SNAPSHOT_INTERVAL} versions"
+    )
     run("sqlite", sqlite_store, args.movements)
     run("postgres", postgres_store, args.movements)
 

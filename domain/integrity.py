@@ -74,8 +74,12 @@ def event_body(
     type_name: str, version: int, timestamp: datetime, data: Mapping[str, object]
 ) -> JSON:
     """Returns the body of an event: what its chain link hashes."""
-    return {"type": type_name, "version": version, "timestamp": iso(timestamp),
-            "data": jsonable(data)}
+    return {
+        "type": type_name,
+        "version": version,
+        "timestamp": iso(timestamp),
+        "data": jsonable(data),
+    }
 
 
 def genesis(match_id: UUID) -> str:
@@ -107,8 +111,11 @@ def first_broken_link(match_id: UUID, items: Iterable[Mapping[str, JSON]]) -> Br
             return BrokenLink(expected, type_name, f"expected version {expected}, found {version}")
         chain = next_chain(previous, {key: item.get(key) for key in BODY_KEYS})
         if chain != item.get("chain"):
-            return BrokenLink(expected, type_name, f"chain mismatch: recomputed {chain}, "
-                                                   f"stored {item.get('chain')}")
+            return BrokenLink(
+                expected,
+                type_name,
+                f"chain mismatch: recomputed {chain}, stored {item.get('chain')}",
+            )
         data = item.get("data") or {}
         seed_commitment = data.get("seed_commitment", seed_commitment)
         problem = content_problem(item)

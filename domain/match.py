@@ -70,8 +70,11 @@ class Receipt:
 
 def event_data(domain_event: object) -> dict[str, Any]:
     """Returns an event's data: its fields without metadata, `chain` and `sealed`."""
-    return {k: v for k, v in vars(domain_event).items()
-            if k not in METADATA and k not in ("chain", "sealed")}
+    return {
+        k: v
+        for k, v in vars(domain_event).items()
+        if k not in METADATA and k not in ("chain", "sealed")
+    }
 
 
 class Match(Aggregate):
@@ -89,9 +92,18 @@ class Match(Aggregate):
         chain: str
 
     @event(Created)
-    def __init__(self, ruleset: str, ruleset_version: int, config: dict[str, Any],
-                 seats: dict[str, int], schedule: dict[str, Any], seed_commitment: str,
-                 referee_token_hash: str, sealed: dict[str, Any], chain: str) -> None:
+    def __init__(
+        self,
+        ruleset: str,
+        ruleset_version: int,
+        config: dict[str, Any],
+        seats: dict[str, int],
+        schedule: dict[str, Any],
+        seed_commitment: str,
+        referee_token_hash: str,
+        sealed: dict[str, Any],
+        chain: str,
+    ) -> None:
         self.ruleset, self.ruleset_version, self.config = ruleset, ruleset_version, config
         self.seat_limits, self.schedule = seats, schedule
         self.seed_commitment, self.referee_token_hash = seed_commitment, referee_token_hash
@@ -118,8 +130,9 @@ class Match(Aggregate):
         chain: str
 
         def apply(self, match: Match) -> None:
-            match.seats.append({"seat": self.seat, "name": self.name,
-                                "token_hash": self.token_hash})
+            match.seats.append(
+                {"seat": self.seat, "name": self.name, "token_hash": self.token_hash}
+            )
             match.chain = self.chain
 
     class SeatTokenReissued(Aggregate.Event):
@@ -166,12 +179,18 @@ class Match(Aggregate):
         chain: str
 
         def apply(self, match: Match) -> None:
-            match.pending.append({
-                "seat": self.seat, "order": self.sealed["order"], "salt": self.sealed["salt"],
-                "digest": self.digest, "received_at": self.received_at,
-                "source": self.source, "message_id": self.message_id,
-                "version": self.originator_version,
-            })
+            match.pending.append(
+                {
+                    "seat": self.seat,
+                    "order": self.sealed["order"],
+                    "salt": self.sealed["salt"],
+                    "digest": self.digest,
+                    "received_at": self.received_at,
+                    "source": self.source,
+                    "message_id": self.message_id,
+                    "version": self.originator_version,
+                }
+            )
             match.chain = self.chain
 
     class OrderRejected(Aggregate.Event):
@@ -242,8 +261,7 @@ class Match(Aggregate):
             match.state, match.outcome = self.state, self.outcome
             match.movements[str(self.movement)]["resolved"] = self.originator_version
             match.movement = self.movement + 1
-            match.movements[str(match.movement)] = {"opened": self.originator_version,
-                                                    "steps": []}
+            match.movements[str(match.movement)] = {"opened": self.originator_version, "steps": []}
             match.deadline = None
             match.chain = self.chain
 
@@ -285,30 +303,44 @@ class Match(Aggregate):
     # -- commands ---------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, match_id: UUID, ruleset_name: str, config: dict[str, JSON], seed: str,
-               referee_token_hash: str, at: datetime, seats: int | None = None,
-               deadline_seconds: int | None = None) -> Match:
+    def create(
+        cls,
+        match_id: UUID,
+        ruleset_name: str,
+        config: dict[str, JSON],
+        seed: str,
+        referee_token_hash: str,
+        at: datetime,
+        seats: int | None = None,
+        deadline_seconds: int | None = None,
+    ) -> Match:
         """Returns a new match (Created pending); raises InvalidConfigError on a bad config."""
         ruleset = get_ruleset(ruleset_name)
         info = ruleset.info
         limits = {"min": info.min_seats, "max": info.max_seats}
         if seats is not None:
             if not info.min_seats <= seats <= info.max_seats:
-                raise InvalidConfigError(f"{seats} seats for {info.name}: it takes "
-                                         f"{info.min_seats} to {info.max_seats}")
+                raise InvalidConfigError(
+                    f"{seats} seats for {info.name}: it takes {info.min_seats} to {info.max_seats}"
+                )
             limits = {"min": seats, "max": seats}
         if deadline_seconds is not None and not 0 < deadline_seconds <= MAX_DEADLINE_SECONDS:
-            raise InvalidConfigError(f"deadline_seconds must be 1 to {MAX_DEADLINE_SECONDS}, "
-                                     f"got {deadline_seconds}")
+            raise InvalidConfigError(
+                f"deadline_seconds must be 1 to {MAX_DEADLINE_SECONDS}, got {deadline_seconds}"
+            )
         data: dict[str, Any] = {
-            "ruleset": info.name, "ruleset_version": info.version,
-            "config": normalized(ruleset.validate_config(config)), "seats": limits,
+            "ruleset": info.name,
+            "ruleset_version": info.version,
+            "config": normalized(ruleset.validate_config(config)),
+            "seats": limits,
             "schedule": {"deadline_seconds": deadline_seconds},
-            "seed_commitment": commitment(seed), "referee_token_hash": referee_token_hash,
+            "seed_commitment": commitment(seed),
+            "referee_token_hash": referee_token_hash,
         }
         chain = next_chain(genesis(match_id), event_body("Created", 1, at, data))
-        return cls._create(cls.Created, id=match_id, timestamp=at, sealed={"seed": seed},
-                           chain=chain, **data)
+        return cls._create(
+            cls.Created, id=match_id, timestamp=at, sealed={"seed": seed}, chain=chain, **data
+        )
 
     def join(self, name: str, token_hash: str, at: datetime) -> int:
         """Seats a player; returns the seat number (1..N in join order)."""
@@ -317,54 +349,81 @@ class Match(Aggregate):
             raise SeatTakenError("a player name is needed to join, got an empty name")
         for holder in self.seats:
             if holder["name"] == name:
-                raise SeatTakenError(f"player name {name!r} already holds seat {holder['seat']} "
-                                     f"of match {self.id}")
+                raise SeatTakenError(
+                    f"player name {name!r} already holds seat {holder['seat']} of match {self.id}"
+                )
         if len(self.seats) >= self.seat_limits["max"]:
-            raise SeatTakenError(f"match {self.id} has no free seat: all "
-                                 f"{self.seat_limits['max']} seats are taken")
+            raise SeatTakenError(
+                f"match {self.id} has no free seat: all {self.seat_limits['max']} seats are taken"
+            )
         seat = len(self.seats) + 1
         self._record(self.SeatJoined, at, seat=seat, name=name, token_hash=token_hash)
         return seat
 
-    def reissue_seat_token(self, referee_token_hash: str, seat: int, token_hash: str,
-                           at: datetime) -> None:
+    def reissue_seat_token(
+        self, referee_token_hash: str, seat: int, token_hash: str, at: datetime
+    ) -> None:
         """Gives a seat a new token (the referee's act); the old token stops working."""
         self.check_referee(referee_token_hash)
         if not 1 <= seat <= len(self.seats):
-            raise UnknownSeatError(f"match {self.id} has no seat {seat} "
-                                   f"({len(self.seats)} seat(s) joined)")
+            raise UnknownSeatError(
+                f"match {self.id} has no seat {seat} ({len(self.seats)} seat(s) joined)"
+            )
         self._record(self.SeatTokenReissued, at, seat=seat, token_hash=token_hash)
 
-    def start(self, referee_token_hash: str, at: datetime, state: JSON = None,
-              movement: int = 1) -> None:
+    def start(
+        self, referee_token_hash: str, at: datetime, state: JSON = None, movement: int = 1
+    ) -> None:
         """Starts the match (optionally from a given state and movement) and opens a movement."""
         self.check_referee(referee_token_hash)
         self.check_not_started()
         if len(self.seats) < self.seat_limits["min"]:
-            raise NotEnoughSeatsError(f"match {self.id} needs {self.seat_limits['min']} seats "
-                                      f"to start, {len(self.seats)} joined")
+            raise NotEnoughSeatsError(
+                f"match {self.id} needs {self.seat_limits['min']} seats "
+                f"to start, {len(self.seats)} joined"
+            )
         table = Table.start(self.rules(), self.config, len(self.seats), self.seed)
         if state is not None:
             table.state = table.ruleset.load_state(state)
         table.movement = movement
         dumped = normalized(table.ruleset.dump_state(table.state))
-        self._record(self.Started, at, movement=movement, seats=len(self.seats), state=dumped,
-                     state_hash=state_hash(dumped), outcome=table.outcome().to_json())
+        self._record(
+            self.Started,
+            at,
+            movement=movement,
+            seats=len(self.seats),
+            state=dumped,
+            state_hash=state_hash(dumped),
+            outcome=table.outcome().to_json(),
+        )
         self._open(table, at)
 
-    def submit_order(self, token_hash: str, order: str | dict[str, JSON], salt: str,
-                     at: datetime, source: str = "api", message_id: str | None = None,
-                     movement: int | None = None) -> Receipt:
+    def submit_order(
+        self,
+        token_hash: str,
+        order: str | dict[str, JSON],
+        salt: str,
+        at: datetime,
+        source: str = "api",
+        message_id: str | None = None,
+        movement: int | None = None,
+    ) -> Receipt:
         """Records an order from the seat holding the token, or records its rejection and raises."""
         seat = self.seat_of(token_hash)
         if not self.started:
-            raise MatchNotStartedError(f"match {self.id} has not started; order from seat "
-                                       f"{seat} refused")
+            raise MatchNotStartedError(
+                f"match {self.id} has not started; order from seat {seat} refused"
+            )
         target = self.movement if movement is None else movement
         if self.is_due(at):  # a late order first lets the deadline pass: strikes, resolution
             self.close_movement(self.movement, at)
-        meta = {"seat": seat, "movement": target, "received_at": at, "source": source,
-                "message_id": message_id}
+        meta = {
+            "seat": seat,
+            "movement": target,
+            "received_at": at,
+            "source": source,
+            "message_id": message_id,
+        }
         try:
             self.check_open(target)
             parsed = self.table().submit(seat, order)
@@ -373,8 +432,9 @@ class Match(Aggregate):
             raise
         dumped = normalized(self.rules().dump_order(parsed))
         digest = receipt_digest(salt, dumped)
-        self._record(self.OrderSubmitted, at, **meta, digest=digest,
-                     sealed={"order": dumped, "salt": salt})
+        self._record(
+            self.OrderSubmitted, at, **meta, digest=digest, sealed={"order": dumped, "salt": salt}
+        )
         return Receipt(seat, target, digest, at)
 
     def close_movement(self, movement: int, at: datetime) -> DeadlinePassed | None:
@@ -391,20 +451,25 @@ class Match(Aggregate):
         self._record_passed(table, passed, reason, at)
         return passed
 
-    def extend_deadline(self, referee_token_hash: str, movement: int, deadline: datetime,
-                        at: datetime) -> None:
+    def extend_deadline(
+        self, referee_token_hash: str, movement: int, deadline: datetime, at: datetime
+    ) -> None:
         """Moves the open movement's deadline later (the referee's act; reason "referee")."""
         self.check_referee(referee_token_hash)
         if not self.started:
             raise MatchNotStartedError(f"match {self.id} has not started: no deadline to extend")
         self.check_open(movement)
         if self.deadline is not None and deadline <= self.deadline:
-            raise InvalidDeadlineError(f"the new deadline {deadline.isoformat()} of movement "
-                                       f"{movement} is not later than the current one, "
-                                       f"{self.deadline.isoformat()}")
+            raise InvalidDeadlineError(
+                f"the new deadline {deadline.isoformat()} of movement "
+                f"{movement} is not later than the current one, "
+                f"{self.deadline.isoformat()}"
+            )
         if (deadline - at).total_seconds() > MAX_DEADLINE_SECONDS:
-            raise InvalidDeadlineError(f"the new deadline {deadline.isoformat()} is more than "
-                                       f"{MAX_DEADLINE_SECONDS} seconds away")
+            raise InvalidDeadlineError(
+                f"the new deadline {deadline.isoformat()} is more than "
+                f"{MAX_DEADLINE_SECONDS} seconds away"
+            )
         self._record(self.DeadlineSet, at, movement=movement, deadline=deadline, reason="referee")
 
     def link_replay(self, replay_id: UUID, at: datetime) -> UUID | None:
@@ -421,9 +486,16 @@ class Match(Aggregate):
     def replay(cls, original: Match, replay_id: UUID, seed: str, at: datetime) -> Match:
         """Returns a started replay of a drawn match: same ruleset, config, referee and seats
         (names and token hashes, so every token still works), a new seed (DW-5)."""
-        replay = cls.create(replay_id, original.ruleset, original.config, seed,
-                            original.referee_token_hash, at, len(original.seats),
-                            original.schedule.get("deadline_seconds"))
+        replay = cls.create(
+            replay_id,
+            original.ruleset,
+            original.config,
+            seed,
+            original.referee_token_hash,
+            at,
+            len(original.seats),
+            original.schedule.get("deadline_seconds"),
+        )
         replay._record(cls.ReplayOf, at, original_id=str(original.id))
         for holder in original.seats:
             replay.join(holder["name"], holder["token_hash"], at)
@@ -440,9 +512,11 @@ class Match(Aggregate):
         """Returns the ruleset of the match; raises if the installed version differs."""
         ruleset = get_ruleset(self.ruleset)
         if ruleset.info.version != self.ruleset_version:
-            raise UnknownRulesetError(f"match {self.id} was created under {self.ruleset} "
-                                      f"v{self.ruleset_version}; v{ruleset.info.version} is "
-                                      "installed")
+            raise UnknownRulesetError(
+                f"match {self.id} was created under {self.ruleset} "
+                f"v{self.ruleset_version}; v{ruleset.info.version} is "
+                "installed"
+            )
         return ruleset
 
     def table(self) -> Table:
@@ -450,8 +524,9 @@ class Match(Aggregate):
         ruleset = self.rules()
         pending = [(p["seat"], ruleset.parse_order(p["order"])) for p in self.pending]
         strikes = {int(seat): n for seat, n in self.strikes.items()}
-        return Table(ruleset, self.seed, ruleset.load_state(self.state), self.movement,
-                     pending, strikes)
+        return Table(
+            ruleset, self.seed, ruleset.load_state(self.state), self.movement, pending, strikes
+        )
 
     def is_due(self, now: datetime) -> bool:
         """Returns whether the open movement's deadline has passed."""
@@ -493,17 +568,18 @@ class Match(Aggregate):
     def check_not_started(self) -> None:
         """Raises MatchAlreadyStartedError once the match has started."""
         if self.started:
-            raise MatchAlreadyStartedError(f"match {self.id} has already started "
-                                           f"(movement {self.movement})")
+            raise MatchAlreadyStartedError(
+                f"match {self.id} has already started (movement {self.movement})"
+            )
 
     def check_open(self, movement: int) -> None:
         """Raises MovementClosedError unless `movement` is the open movement."""
         if self.finished:
-            raise MovementClosedError(f"match {self.id} is finished; movement {movement} "
-                                      "is closed")
+            raise MovementClosedError(f"match {self.id} is finished; movement {movement} is closed")
         if movement != self.movement:
-            raise MovementClosedError(f"movement {movement} of match {self.id} is not open "
-                                      f"(movement {self.movement} is)")
+            raise MovementClosedError(
+                f"movement {movement} of match {self.id} is not open (movement {self.movement} is)"
+            )
 
     # -- private ----------------------------------------------------------------------------
 
@@ -513,8 +589,9 @@ class Match(Aggregate):
         data = {key: normalized(value) for key, value in data.items()}
         body = event_body(event_class.__name__, self.version + 1, at, data)
         extra = {} if sealed is None else {"sealed": normalized(sealed)}
-        self.trigger_event(event_class, timestamp=at, chain=next_chain(self.chain, body),
-                           **data, **extra)
+        self.trigger_event(
+            event_class, timestamp=at, chain=next_chain(self.chain, body), **data, **extra
+        )
 
     def _open(self, table: Table, at: datetime) -> None:
         outcome = table.outcome()
@@ -522,37 +599,63 @@ class Match(Aggregate):
             self._record(self.Finished, at, outcome=outcome.to_json(), seed=self.seed)
             return
         seconds = self.schedule.get("deadline_seconds") or table.to_move().policy.deadline_seconds
-        self._record(self.DeadlineSet, at, movement=table.movement,
-                     deadline=at + timedelta(seconds=seconds), reason="opened")
+        self._record(
+            self.DeadlineSet,
+            at,
+            movement=table.movement,
+            deadline=at + timedelta(seconds=seconds),
+            reason="opened",
+        )
 
-    def _record_passed(self, table: Table, passed: DeadlinePassed, reason: str,
-                       at: datetime) -> None:
+    def _record_passed(
+        self, table: Table, passed: DeadlinePassed, reason: str, at: datetime
+    ) -> None:
         movement = self.movement
         for seat in passed.strikes:
-            self._record(self.SeatStruck, at, seat=seat, movement=movement,
-                         strikes=table.strikes[seat])
+            self._record(
+                self.SeatStruck, at, seat=seat, movement=movement, strikes=table.strikes[seat]
+            )
         silence = table.ruleset.to_move(table.ruleset.load_state(self.state)).policy.silence
         for seat in passed.forfeited:
-            self._record(self.SeatEliminated, at, seat=seat, movement=movement,
-                         reason=str(silence))
+            self._record(self.SeatEliminated, at, seat=seat, movement=movement, reason=str(silence))
         if passed.resolution is None:
-            self._record(self.DeadlineSet, at, movement=movement, reason="extended",
-                         deadline=at + timedelta(seconds=passed.extension_seconds))
+            self._record(
+                self.DeadlineSet,
+                at,
+                movement=movement,
+                reason="extended",
+                deadline=at + timedelta(seconds=passed.extension_seconds),
+            )
             return
         self._record_resolution(table, passed.resolution, reason, at)
 
-    def _record_resolution(self, table: Table, resolution: Resolution, reason: str,
-                           at: datetime) -> None:
+    def _record_resolution(
+        self, table: Table, resolution: Resolution, reason: str, at: datetime
+    ) -> None:
         movement = resolution.movement
         used = self._used_orders(resolution)
-        revealed = [{"seat": p["seat"], "order": p["order"], "salt": p["salt"],
-                     "digest": p["digest"], "used": i in used} for i, p in enumerate(self.pending)]
+        revealed = [
+            {
+                "seat": p["seat"],
+                "order": p["order"],
+                "salt": p["salt"],
+                "digest": p["digest"],
+                "used": i in used,
+            }
+            for i, p in enumerate(self.pending)
+        ]
         self._record(self.MovementClosed, at, movement=movement, reason=reason, orders=revealed)
         for index, step in enumerate(resolution.steps, 1):
             self._record(self.StepApplied, at, movement=movement, index=index, **step.to_json())
         dumped = normalized(table.ruleset.dump_state(resolution.state))
-        self._record(self.MovementResolved, at, movement=movement, state=dumped,
-                     state_hash=state_hash(dumped), outcome=table.outcome().to_json())
+        self._record(
+            self.MovementResolved,
+            at,
+            movement=movement,
+            state=dumped,
+            state_hash=state_hash(dumped),
+            outcome=table.outcome().to_json(),
+        )
         self._open(table, at)
 
     def _used_orders(self, resolution: Resolution) -> set[int]:
@@ -560,5 +663,8 @@ class Match(Aggregate):
         seats = {seat for seat, _ in resolution.orders}
         last = {p["seat"]: i for i, p in enumerate(self.pending)}
         accumulate = self.rules().info.accumulates_orders
-        return {i for i, p in enumerate(self.pending)
-                if p["seat"] in seats and (accumulate or last[p["seat"]] == i)}
+        return {
+            i
+            for i, p in enumerate(self.pending)
+            if p["seat"] in seats and (accumulate or last[p["seat"]] == i)
+        }

@@ -30,8 +30,11 @@ def list_rulesets() -> None:
     """Lists the registered rulesets with their seats and config defaults."""
     for name in sorted(REGISTRY):
         info = REGISTRY[name].info
-        seats = f"{info.min_seats}" if info.min_seats == info.max_seats else (
-            f"{info.min_seats}-{info.max_seats}")
+        seats = (
+            f"{info.min_seats}"
+            if info.min_seats == info.max_seats
+            else (f"{info.min_seats}-{info.max_seats}")
+        )
         click.echo(f"{name} v{info.version}: {info.title} ({seats} seats, {info.dynamics})")
         for option in info.config_fields:
             click.echo(f"    {option.name} = {option.default!r}: {option.description}")

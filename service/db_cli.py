@@ -30,12 +30,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def reports_errors(command: F) -> F:
     """Turns drts and settings errors into a one-line message and exit status 1."""
+
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
         except (DrtsError, SettingsError, UnknownProjectionError) as error:
             raise click.ClickException(f"{error.code}: {error}") from None
+
     return wrapper  # type: ignore[return-value]
 
 
@@ -112,14 +114,21 @@ def projections_catch_up(names: tuple[str, ...]) -> None:
 def projections_status() -> None:
     """Prints each projection's position in the log and how many events it has to apply."""
     for progress in opened().read_models.progress():
-        waiting = (f"{progress.pending}{'+' if progress.pending > BATCH else ''} event(s) "
-                   "to apply" if progress.pending else "up to date")
+        waiting = (
+            f"{progress.pending}{'+' if progress.pending > BATCH else ''} event(s) to apply"
+            if progress.pending
+            else "up to date"
+        )
         click.echo(f"{progress.name}: at {progress.position}, log at {progress.head}: {waiting}")
 
 
 @projections.command("follow")
-@click.option("--interval", default=2.0, show_default=True,
-              help="seconds between catch-ups where the log cannot be followed live (SQLite)")
+@click.option(
+    "--interval",
+    default=2.0,
+    show_default=True,
+    help="seconds between catch-ups where the log cannot be followed live (SQLite)",
+)
 @reports_errors
 def projections_follow(interval: float) -> None:
     """Keeps the projections up to date until stopped (live on PostgreSQL, polling on

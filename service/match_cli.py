@@ -28,22 +28,30 @@ from service.settings import SettingsError
 F = TypeVar("F", bound=Callable[..., Any])
 
 match_id_argument = click.argument("match_id")
-referee_token_option = click.option("--referee-token", envvar="DRTS_REFEREE_TOKEN",
-                                    required=True, help="the token printed by create")
-seat_token_option = click.option("--token", envvar="DRTS_SEAT_TOKEN", required=True,
-                                 help="the seat token printed by join")
-movement_option = click.option("--movement", type=int, default=None,
-                               help="a movement number (default: the open one)")
+referee_token_option = click.option(
+    "--referee-token",
+    envvar="DRTS_REFEREE_TOKEN",
+    required=True,
+    help="the token printed by create",
+)
+seat_token_option = click.option(
+    "--token", envvar="DRTS_SEAT_TOKEN", required=True, help="the seat token printed by join"
+)
+movement_option = click.option(
+    "--movement", type=int, default=None, help="a movement number (default: the open one)"
+)
 
 
 def reports_errors(command: F) -> F:
     """Turns drts errors into a one-line message and exit status 1."""
+
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
         except (DrtsError, SettingsError) as error:
             raise click.ClickException(f"{error.code}: {error}") from None
+
     return wrapper  # type: ignore[return-value]
 
 
@@ -93,8 +101,10 @@ def echo_closing(closing: Closing | None) -> None:
     for step in closing.steps:
         click.echo(f"    [{step.rule}] {step.text}")
     if closing.resolved:
-        click.echo(f"movement {closing.movement} resolved" + (", match finished"
-                                                              if closing.finished else ""))
+        click.echo(
+            f"movement {closing.movement} resolved"
+            + (", match finished" if closing.finished else "")
+        )
 
 
 @click.group("match")
@@ -110,11 +120,18 @@ def match() -> None:
 @click.option("--idempotency-key", help="a retried create with the same key finds the match")
 @click.option("--deadline-seconds", type=int, help="every movement's length (default: rules)")
 @reports_errors
-def create(ruleset: str, config: str | None, seats: int | None, seed: str | None,
-           idempotency_key: str | None, deadline_seconds: int | None) -> None:
+def create(
+    ruleset: str,
+    config: str | None,
+    seats: int | None,
+    seed: str | None,
+    idempotency_key: str | None,
+    deadline_seconds: int | None,
+) -> None:
     """Creates a match; prints its id and the referee token (shown only once)."""
-    new = matches().create_match(ruleset, json_value(config) or {}, seats, idempotency_key,
-                                 seed, deadline_seconds)
+    new = matches().create_match(
+        ruleset, json_value(config) or {}, seats, idempotency_key, seed, deadline_seconds
+    )
     click.echo(f"match {new.match_id}")
     if new.referee_token:
         click.echo(f"referee token {new.referee_token}")
@@ -143,8 +160,10 @@ def start(match_id: str, referee_token: str, state: str | None, movement: int) -
     app = matches()
     app.start(match_id, referee_token, json_value(state), movement)
     summary = app.summary(match_id)
-    click.echo(f"started: movement {summary['movement']}, to move {summary['to_move']}, "
-               f"deadline {summary['deadline']}")
+    click.echo(
+        f"started: movement {summary['movement']}, to move {summary['to_move']}, "
+        f"deadline {summary['deadline']}"
+    )
 
 
 @match.command("extend")
@@ -167,13 +186,16 @@ def extend(match_id: str, referee_token: str, seconds: float | None, until: str 
 @click.option("--source", default="cli", show_default=True, help="api, bot, email, forum, cli")
 @click.option("--message-id", help="the message id of a mailed or posted order")
 @reports_errors
-def order(match_id: str, order: str, token: str, movement: int | None, source: str,
-          message_id: str | None) -> None:
+def order(
+    match_id: str, order: str, token: str, movement: int | None, source: str, message_id: str | None
+) -> None:
     """Sends ORDER (the game's order text, or its JSON form) for the seat holding the token."""
     parsed = json_value(order) if order.lstrip().startswith("{") else order
     receipt = matches().submit_order(match_id, token, parsed, source, message_id, movement)
-    click.echo(f"order of seat {receipt.seat} for movement {receipt.movement} received at "
-               f"{receipt.received_at.isoformat()}; receipt digest {receipt.digest}")
+    click.echo(
+        f"order of seat {receipt.seat} for movement {receipt.movement} received at "
+        f"{receipt.received_at.isoformat()}; receipt digest {receipt.digest}"
+    )
     if receipt.closing is not None:
         echo_closing(receipt.closing)
 
@@ -221,8 +243,7 @@ def events(match_id: str, token: str | None, after: int, as_json: bool) -> None:
     for item in items:
         data = json.dumps(item["data"], ensure_ascii=False, separators=(",", ":"))
         sealed = "" if "sealed" not in item else " sealed=" + json.dumps(item["sealed"])
-        click.echo(f"{item['version']:>5} {item['timestamp']} {item['type']} "
-                   f"{data[:150]}{sealed}")
+        click.echo(f"{item['version']:>5} {item['timestamp']} {item['type']} {data[:150]}{sealed}")
 
 
 @match.command("pending")
@@ -254,8 +275,10 @@ def replay(match_id: str) -> None:
     """Replays the match from its first event, movement by movement, and checks the store."""
     report = matches().replay(match_id)
     for frame in report.frames:
-        click.echo(f"movement {frame.movement} (event {frame.version}): "
-                   f"state {frame.state_hash[:16]}, scores {frame.outcome['scores']}")
+        click.echo(
+            f"movement {frame.movement} (event {frame.version}): "
+            f"state {frame.state_hash[:16]}, scores {frame.outcome['scores']}"
+        )
         for step in frame.steps:
             click.echo(f"    [{step['rule']}] {step['text']}")
     verdict = "agrees with" if report.agrees else "DIFFERS from"
@@ -278,10 +301,19 @@ def resolve(match_id: str, movement: int | None, now: str | None) -> None:
 
 @match.command("resolve-due")
 @click.option("--now", help="resolve as of this ISO 8601 instant (default: the clock)")
-@click.option("--every", type=click.FloatRange(min=0.1), default=None,
-              help="keep going: resolve again every this many seconds (Ctrl-C stops)")
-@click.option("--times", type=click.IntRange(min=1), default=None, hidden=True,
-              help="with --every: stop after this many rounds (tests)")
+@click.option(
+    "--every",
+    type=click.FloatRange(min=0.1),
+    default=None,
+    help="keep going: resolve again every this many seconds (Ctrl-C stops)",
+)
+@click.option(
+    "--times",
+    type=click.IntRange(min=1),
+    default=None,
+    hidden=True,
+    help="with --every: stop after this many rounds (tests)",
+)
 @reports_errors
 def resolve_due(now: str | None, every: float | None, times: int | None) -> None:
     """Resolves every movement whose deadline has passed (by hand, from cron, or --every N)."""
@@ -305,8 +337,10 @@ def list_matches() -> None:
     app = matches()
     for match_id in app.match_ids():
         summary = app.summary(match_id)
-        click.echo(f"{match_id} {summary['ruleset']} {summary['status']} "
-                   f"movement {summary['movement']} deadline {summary['deadline']}")
+        click.echo(
+            f"{match_id} {summary['ruleset']} {summary['status']} "
+            f"movement {summary['movement']} deadline {summary['deadline']}"
+        )
 
 
 @match.command("seed")

@@ -88,10 +88,13 @@ class Matches(Application[UUID]):
 
     snapshotting_intervals: ClassVar[dict[Any, int]] = {Match: SNAPSHOT_INTERVAL}
 
-    def __init__(self, env: Mapping[str, str] | None = None,
-                 clock: Callable[[], datetime] = utc_now,
-                 scheduler: Scheduler | None = None,
-                 operator_token: str | None = None) -> None:
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        scheduler: Scheduler | None = None,
+        operator_token: str | None = None,
+    ) -> None:
         schema.prepare(env or {})
         super().__init__(env)
         self._read_models: ReadModels | None = None
@@ -101,22 +104,37 @@ class Matches(Application[UUID]):
 
     # -- commands ---------------------------------------------------------------------------
 
-    def create_match(self, ruleset: str, config: Mapping[str, JSON] | None = None,
-                     seats: int | None = None, idempotency_key: str | None = None,
-                     seed: str | None = None, deadline_seconds: int | None = None) -> NewMatch:
+    def create_match(
+        self,
+        ruleset: str,
+        config: Mapping[str, JSON] | None = None,
+        seats: int | None = None,
+        idempotency_key: str | None = None,
+        seed: str | None = None,
+        deadline_seconds: int | None = None,
+    ) -> NewMatch:
         """Creates a match and returns its id and referee token; a retried key finds the first."""
         if idempotency_key is not None:
             earlier = self._keyed_match(idempotency_key)
             if earlier is not None:
                 return NewMatch(earlier, None, created=False)
         token = secrets.token_urlsafe(32)
-        match = Match.create(uuid4(), ruleset, dict(config or {}), seed or secrets.token_hex(32),
-                             commitment(token), self.clock(), seats, deadline_seconds)
+        match = Match.create(
+            uuid4(),
+            ruleset,
+            dict(config or {}),
+            seed or secrets.token_hex(32),
+            commitment(token),
+            self.clock(),
+            seats,
+            deadline_seconds,
+        )
         if idempotency_key is None:
             self.save(match)
             return NewMatch(match.id, token)
-        key = IdempotencyKey._create(IdempotencyKey.Created, id=IdempotencyKey.id_for(
-            idempotency_key), match_id=match.id)
+        key = IdempotencyKey._create(
+            IdempotencyKey.Created, id=IdempotencyKey.id_for(idempotency_key), match_id=match.id
+        )
         try:
             self.save(key, match)  # one transaction: the loser of a race stores neither
         except IntegrityError:
@@ -129,23 +147,36 @@ class Matches(Application[UUID]):
         seat = self._retrying(match_id, lambda m: m.join(name, commitment(token), self.clock()))
         return NewSeat(self.match_id(match_id), seat, token)
 
-    def start(self, match_id: UUID | str, referee_token: str | None, state: JSON = None,
-              movement: int = 1) -> None:
+    def start(
+        self, match_id: UUID | str, referee_token: str | None, state: JSON = None, movement: int = 1
+    ) -> None:
         """Starts the match (the referee may give a starting state and movement number)."""
-        self._retrying(match_id, lambda m: m.start(self._as_referee(m, referee_token),
-                                                   self.clock(), state, movement))
+        self._retrying(
+            match_id,
+            lambda m: m.start(self._as_referee(m, referee_token), self.clock(), state, movement),
+        )
 
-    def reissue_seat_token(self, match_id: UUID | str, referee_token: str | None,
-                           seat: int) -> NewSeat:
+    def reissue_seat_token(
+        self, match_id: UUID | str, referee_token: str | None, seat: int
+    ) -> NewSeat:
         """Gives a seat a new token (shown once) at the referee's request; the old one stops."""
         token = secrets.token_urlsafe(32)
-        self._retrying(match_id, lambda m: m.reissue_seat_token(
-            self._as_referee(m, referee_token), seat, commitment(token), self.clock()))
+        self._retrying(
+            match_id,
+            lambda m: m.reissue_seat_token(
+                self._as_referee(m, referee_token), seat, commitment(token), self.clock()
+            ),
+        )
         return NewSeat(self.match_id(match_id), seat, token)
 
-    def extend_deadline(self, match_id: UUID | str, referee_token: str | None,
-                        seconds: float | None = None, until: datetime | None = None,
-                        movement: int | None = None) -> datetime:
+    def extend_deadline(
+        self,
+        match_id: UUID | str,
+        referee_token: str | None,
+        seconds: float | None = None,
+        until: datetime | None = None,
+        movement: int | None = None,
+    ) -> datetime:
         """Moves the open movement's deadline later, by `seconds` or to `until`; returns it.
 
         The referee's (or the operator's) act, recorded as a DeadlineSet with
@@ -159,31 +190,55 @@ class Matches(Application[UUID]):
         def extend(match: Match) -> datetime:
             current = match.deadline or self.clock()
             deadline = until or current + timedelta(seconds=seconds or 0)
-            match.extend_deadline(self._as_referee(match, referee_token),
-                                  match.movement if movement is None else movement,
-                                  deadline, self.clock())
+            match.extend_deadline(
+                self._as_referee(match, referee_token),
+                match.movement if movement is None else movement,
+                deadline,
+                self.clock(),
+            )
             return deadline
+
         return self._retrying(match_id, extend)
 
-    def submit_order(self, match_id: UUID | str, token: str | None,
-                     order: str | Mapping[str, JSON],
-                     source: str = "api", message_id: str | None = None,
-                     movement: int | None = None, resolve_when_ready: bool = True) -> OrderReceipt:
+    def submit_order(
+        self,
+        match_id: UUID | str,
+        token: str | None,
+        order: str | Mapping[str, JSON],
+        source: str = "api",
+        message_id: str | None = None,
+        movement: int | None = None,
+        resolve_when_ready: bool = True,
+    ) -> OrderReceipt:
         """Takes an order from the seat holding `token`; a ready movement then resolves."""
         salt, now, token_hash = secrets.token_hex(16), self.clock(), self._seat_hash(token)
 
         def submit(match: Match) -> tuple[Receipt, bool]:
-            receipt = match.submit_order(token_hash, order if isinstance(order, str)
-                                         else dict(order), salt, now, source, message_id,
-                                         movement)
+            receipt = match.submit_order(
+                token_hash,
+                order if isinstance(order, str) else dict(order),
+                salt,
+                now,
+                source,
+                message_id,
+                movement,
+            )
             return receipt, resolve_when_ready and match.is_ready()
+
         receipt, ready = self._retrying(match_id, submit)
         closing = self.resolve(match_id, receipt.movement, now) if ready else None
-        return OrderReceipt(self.match_id(match_id), receipt.seat, receipt.movement,
-                            receipt.digest, receipt.received_at, closing)
+        return OrderReceipt(
+            self.match_id(match_id),
+            receipt.seat,
+            receipt.movement,
+            receipt.digest,
+            receipt.received_at,
+            closing,
+        )
 
-    def resolve(self, match_id: UUID | str, movement: int,
-                now: datetime | None = None) -> Closing | None:
+    def resolve(
+        self, match_id: UUID | str, movement: int, now: datetime | None = None
+    ) -> Closing | None:
         """Resolves `movement` if it is due (deadline passed, or ready to close early).
 
         Idempotent: once the movement has closed, it returns None and records nothing.
@@ -193,6 +248,7 @@ class Matches(Application[UUID]):
         def close(match: Match) -> Closing | None:
             passed = match.close_movement(movement, at)
             return None if passed is None else _closing(match, movement, passed)
+
         closing = self._retrying(match_id, close)
         if closing is not None and closing.finished:
             replay_id = self._load(match_id).replay_id  # created on saving Finished (_notify)
@@ -226,15 +282,16 @@ class Matches(Application[UUID]):
 
     def referee_seed(self, match_id: UUID | str, referee_token: str | None) -> str:
         """Returns the match seed to its referee before it is revealed (the look is recorded)."""
+
         def look(match: Match) -> str:
             match.check_referee(self._as_referee(match, referee_token))
             if not match.finished:
                 match.note_secret_viewed(self._referee_name(referee_token), "seed", self.clock())
             return match.seed
+
         return self._retrying(match_id, look)
 
-    def note_secret_viewed(self, match_id: UUID | str, what: str,
-                           viewer: str = "referee") -> None:
+    def note_secret_viewed(self, match_id: UUID | str, what: str, viewer: str = "referee") -> None:
         """Records that the referee (or the operator) looked at secret data of a match."""
         self._retrying(match_id, lambda m: m.note_secret_viewed(viewer, what, self.clock()))
 
@@ -244,13 +301,19 @@ class Matches(Application[UUID]):
         """Returns the public summary: ruleset, seats, status, open movement, deadline, outcome."""
         return views.summary(self.get_match(match_id))
 
-    def list_matches(self, ruleset: str | None = None, status: str | None = None,
-                     limit: int = 50, cursor: str | None = None) -> Page:
+    def list_matches(
+        self,
+        ruleset: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> Page:
         """Returns a page of the match list, oldest first, filtered by ruleset and status;
         `next` is the cursor of the next page (the log position of its last match).
         """
-        items, after = queries.match_page(self.read_models, ruleset, status, limit,
-                                          _cursor_position(cursor))
+        items, after = queries.match_page(
+            self.read_models, ruleset, status, limit, _cursor_position(cursor)
+        )
         return Page(items, None if after is None else str(after))
 
     def scoreboard(self, match_id: UUID | str) -> dict[str, JSON]:
@@ -260,17 +323,25 @@ class Matches(Application[UUID]):
             raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
         return board
 
-    def standings(self, ruleset: str | None = None, limit: int = 100,
-                  cursor: str | None = None) -> Page:
+    def standings(
+        self, ruleset: str | None = None, limit: int = 100, cursor: str | None = None
+    ) -> Page:
         """Returns a page of standings (wins, draws, losses, points per player name and
         ruleset over finished matches), best first within each ruleset.
         """
-        items, offset = queries.standing_rows(self.read_models, ruleset, limit,
-                                              _cursor_position(cursor))
+        items, offset = queries.standing_rows(
+            self.read_models, ruleset, limit, _cursor_position(cursor)
+        )
         return Page(items, None if offset is None else str(offset))
 
-    def state(self, match_id: UUID | str, movement: int | None = None, step: int | None = None,
-              token: str | None = None, seat: int | None = None) -> dict[str, JSON]:
+    def state(
+        self,
+        match_id: UUID | str,
+        movement: int | None = None,
+        step: int | None = None,
+        token: str | None = None,
+        seat: int | None = None,
+    ) -> dict[str, JSON]:
         """Returns the state when `movement` was open (now by default), or at its `step`-th step.
 
         At a step, `steps` lists that movement's resolution steps up to it; the
@@ -285,29 +356,48 @@ class Matches(Application[UUID]):
         version = views.version_at(match, movement, step)
         past = match if version == match.version else self.get_match(match.id, version)
         # a seat (by its own token) looking now sees its own pending orders with the board
-        own = views.pending_orders(match, looker.seat) if (
-            looker.seat is not None and past is match) else []
-        return {"match_id": str(match.id), "movement": movement or match.movement, "step": step,
-                "version": version, "state": views.state_view(past, viewer),
-                "steps": list(past.steps[:step]) if step else [], "outcome": past.outcome,
-                "orders": own}
+        own = (
+            views.pending_orders(match, looker.seat)
+            if (looker.seat is not None and past is match)
+            else []
+        )
+        return {
+            "match_id": str(match.id),
+            "movement": movement or match.movement,
+            "step": step,
+            "version": version,
+            "state": views.state_view(past, viewer),
+            "steps": list(past.steps[:step]) if step else [],
+            "outcome": past.outcome,
+            "orders": own,
+        }
 
     def scores(self, match_id: UUID | str, movement: int | None = None) -> dict[str, JSON]:
         """Returns the outcome (scores, ranking, result) when `movement` was open, or now."""
         match = self.get_match(match_id)
         version = views.version_at(match, movement, None)
         past = match if version == match.version else self.get_match(match.id, version)
-        return {"match_id": str(match.id), "movement": movement or match.movement,
-                "outcome": past.outcome}
+        return {
+            "match_id": str(match.id),
+            "movement": movement or match.movement,
+            "outcome": past.outcome,
+        }
 
-    def event_log(self, match_id: UUID | str, token: str | None = None,
-                  after: int = 0) -> list[dict[str, JSON]]:
+    def event_log(
+        self, match_id: UUID | str, token: str | None = None, after: int = 0
+    ) -> list[dict[str, JSON]]:
         """Returns the events in their public form; sealed values only where the viewer may see."""
         match = self.get_match(match_id)
         return views.event_log(self, match, self.viewer(match, token), after)
 
-    def event_page(self, match_id: UUID | str, token: str | None = None, after: int = 0,
-                   limit: int = 100, wait: float = 0) -> EventPage:
+    def event_page(
+        self,
+        match_id: UUID | str,
+        token: str | None = None,
+        after: int = 0,
+        limit: int = 100,
+        wait: float = 0,
+    ) -> EventPage:
         """Returns up to `limit` events after version `after`, first waiting up to `wait`
         seconds for one to appear (a long poll); sealed values only where the viewer may see.
         """
@@ -318,8 +408,12 @@ class Matches(Application[UUID]):
         items = views.event_log(self, match, viewer, after, limit + 1)
         more = len(items) > limit
         items = items[:limit]
-        return EventPage(match.id, items, int(items[-1]["version"]) if more else None,
-                         max([match.version, *(int(i["version"]) for i in items)]))
+        return EventPage(
+            match.id,
+            items,
+            int(items[-1]["version"]) if more else None,
+            max([match.version, *(int(i["version"]) for i in items)]),
+        )
 
     def wait_for_events(self, match_id: UUID, after: int, seconds: float) -> bool:
         """Waits until the match has an event after version `after`, or `seconds` pass.
@@ -340,8 +434,7 @@ class Matches(Application[UUID]):
         """
         match = self.get_match(match_id)
         if token is None:
-            raise MissingTokenError(f"the orders of match {match.id} need a seat or referee "
-                                    "token")
+            raise MissingTokenError(f"the orders of match {match.id} need a seat or referee token")
         viewer = self.viewer(match, token)
         orders = views.pending_orders(match, viewer.seat)
         if viewer.referee and orders:
@@ -391,8 +484,10 @@ class Matches(Application[UUID]):
         """Returns the open movements whose deadline has passed at `now`, earliest first
         (one indexed query of the deadlines read model).
         """
-        return [DueMovement(due.match_id, due.movement, due.due_at)
-                for due in queries.due(self.read_models, now or self.clock())]
+        return [
+            DueMovement(due.match_id, due.movement, due.due_at)
+            for due in queries.due(self.read_models, now or self.clock())
+        ]
 
     @property
     def read_models(self) -> ReadModels:
@@ -442,8 +537,9 @@ class Matches(Application[UUID]):
         for recording in recordings:
             new = recording.domain_event
             if isinstance(new, Match.DeadlineSet):
-                self.scheduler.deadline_set(new.originator_id, new.movement, new.deadline,
-                                            self.clock())
+                self.scheduler.deadline_set(
+                    new.originator_id, new.movement, new.deadline, self.clock()
+                )
             elif isinstance(new, Match.Finished) and (new.outcome or {}).get("replay"):
                 self.replay_if_drawn(new.originator_id)
 
@@ -495,16 +591,22 @@ class Matches(Application[UUID]):
         return UUID(str(key.match_id))
 
 
-def connect(settings: Settings | None = None, clock: Callable[[], datetime] = utc_now,
-            scheduler: Scheduler | None = None) -> Matches:
+def connect(
+    settings: Settings | None = None,
+    clock: Callable[[], datetime] = utc_now,
+    scheduler: Scheduler | None = None,
+) -> Matches:
     """Returns the Matches application on the configured store (keep the reference).
 
     Unless given a scheduler, it sends countdown tasks when DRTS_BROKER_URL is set.
     """
     settings = settings or load_settings()
-    return Matches(env=settings.event_store_env(), clock=clock,
-                   scheduler=scheduler or scheduler_for(settings),
-                   operator_token=settings.operator_token)
+    return Matches(
+        env=settings.event_store_env(),
+        clock=clock,
+        scheduler=scheduler or scheduler_for(settings),
+        operator_token=settings.operator_token,
+    )
 
 
 def _cursor_position(cursor: str | None) -> int:
@@ -517,5 +619,12 @@ def _cursor_position(cursor: str | None) -> int:
 
 
 def _closing(match: Match, movement: int, passed: DeadlinePassed) -> Closing:
-    return Closing(match.id, movement, passed.strikes, passed.forfeited,
-                   passed.resolution is not None, passed.steps, match.finished)
+    return Closing(
+        match.id,
+        movement,
+        passed.strikes,
+        passed.forfeited,
+        passed.resolution is not None,
+        passed.steps,
+        match.finished,
+    )

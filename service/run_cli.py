@@ -37,8 +37,9 @@ BEAT_SCHEDULE_FILE = "drts-beat-schedule"
 STOP_SECONDS = 20.0
 
 
-def worker_command(pool: str, concurrency: int | None, loglevel: str, beat: bool,
-                   extra: Sequence[str] = ()) -> list[str]:
+def worker_command(
+    pool: str, concurrency: int | None, loglevel: str, beat: bool, extra: Sequence[str] = ()
+) -> list[str]:
     """Returns the command line of a Celery worker for drts's tasks."""
     command = [*CELERY, "worker", "-P", pool, "-l", loglevel]
     if concurrency:
@@ -91,11 +92,11 @@ class Parts:
     def wait(self) -> int:
         """Waits until a part exits or a stop is asked; stops the rest; returns the exit status."""
         while not self.stopping:  # the signal handler sets it
-            exited = [(name, c.returncode) for name, c in self.children.items()
-                      if c.poll() is not None]
+            exited = [
+                (name, c.returncode) for name, c in self.children.items() if c.poll() is not None
+            ]
             if exited:
-                click.echo(f"drts run: {exited[0][0]} exited ({exited[0][1]}); stopping",
-                           err=True)
+                click.echo(f"drts run: {exited[0][0]} exited ({exited[0][1]}); stopping", err=True)
                 self.stop()
                 break
             time.sleep(0.2)
@@ -131,15 +132,26 @@ def run(host: str, port: int, loglevel: str) -> None:
 
 
 @click.command("worker", context_settings={"ignore_unknown_options": True})
-@click.option("--pool", "-P", default="prefork", show_default=True,
-              type=click.Choice(["prefork", "solo", "threads"]))
-@click.option("--concurrency", "-c", type=int, default=None,
-              help="processes or threads (default: one per CPU)")
+@click.option(
+    "--pool",
+    "-P",
+    default="prefork",
+    show_default=True,
+    type=click.Choice(["prefork", "solo", "threads"]),
+)
+@click.option(
+    "--concurrency",
+    "-c",
+    type=int,
+    default=None,
+    help="processes or threads (default: one per CPU)",
+)
 @click.option("--loglevel", "-l", default="INFO", show_default=True)
 @click.option("--beat", "-B", is_flag=True, help="embed beat (one worker only)")
 @click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
-def worker(pool: str, concurrency: int | None, loglevel: str, beat: bool,
-           celery_args: tuple[str, ...]) -> None:
+def worker(
+    pool: str, concurrency: int | None, loglevel: str, beat: bool, celery_args: tuple[str, ...]
+) -> None:
     """Runs a Celery worker for the deadline tasks (extra arguments go to celery worker)."""
     command = worker_command(pool, concurrency, loglevel, beat, celery_args)
     os.execv(command[0], command)

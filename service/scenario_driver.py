@@ -44,17 +44,24 @@ class MatchesDriver:
     def __init__(self, matches: Matches, clock: ManualClock, scenario: Mapping[str, Any]) -> None:
         self.matches, self.clock = matches, clock
         seats = int(scenario["seats"])
-        new = matches.create_match(scenario["ruleset"], scenario.get("config", {}), seats=seats,
-                                   seed=scenario.get("seed", "scenario"))
+        new = matches.create_match(
+            scenario["ruleset"],
+            scenario.get("config", {}),
+            seats=seats,
+            seed=scenario.get("seed", "scenario"),
+        )
         self.match_id = new.match_id
-        self.tokens = {seat: matches.join(new.match_id, f"seat {seat}").token
-                       for seat in range(1, seats + 1)}
-        matches.start(new.match_id, str(new.referee_token), scenario.get("state"),
-                      scenario.get("movement", 1))
+        self.tokens = {
+            seat: matches.join(new.match_id, f"seat {seat}").token for seat in range(1, seats + 1)
+        }
+        matches.start(
+            new.match_id, str(new.referee_token), scenario.get("state"), scenario.get("movement", 1)
+        )
 
     def submit(self, seat: int, order: str | Mapping[str, JSON]) -> None:
-        self.matches.submit_order(self.match_id, self.tokens[seat], order, source="scenario",
-                                  resolve_when_ready=False)
+        self.matches.submit_order(
+            self.match_id, self.tokens[seat], order, source="scenario", resolve_when_ready=False
+        )
 
     def close(self) -> tuple[Step, ...]:
         match = self.matches.get_match(self.match_id)

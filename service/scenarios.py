@@ -18,11 +18,33 @@ from domain.rules.contract import JSON, Step
 from domain.rules.registry import get_ruleset
 from domain.table import Table
 
-TOP_KEYS = {"description", "ruleset", "config", "seed", "seats", "state", "movement",
-            "movements", "expect"}
+TOP_KEYS = {
+    "description",
+    "ruleset",
+    "config",
+    "seed",
+    "seats",
+    "state",
+    "movement",
+    "movements",
+    "expect",
+}
 MOVEMENT_KEYS = {"orders", "close", "expect"}
-EXPECT_KEYS = {"state", "scores", "team_scores", "steps", "no_steps", "rejected", "strikes",
-               "to_move", "result", "winners", "winning_teams", "finished", "movement"}
+EXPECT_KEYS = {
+    "state",
+    "scores",
+    "team_scores",
+    "steps",
+    "no_steps",
+    "rejected",
+    "strikes",
+    "to_move",
+    "result",
+    "winners",
+    "winning_teams",
+    "finished",
+    "movement",
+}
 
 
 class ScenarioError(Exception):
@@ -142,8 +164,9 @@ def _submit_all(driver: Driver, orders: JSON) -> list[dict[str, JSON]]:
         try:
             driver.submit(seat, order)
         except DrtsError as error:
-            rejected.append({"seat": seat, "order": order, "error": error.code,
-                             "reason": str(error)})
+            rejected.append(
+                {"seat": seat, "order": order, "error": error.code, "reason": str(error)}
+            )
     return rejected
 
 
@@ -226,8 +249,9 @@ def _compare_rejections(
         elif i >= len(got):
             problems.append(f"{where}: expected a rejection {dict(wanted[i])}, none happened")
         elif not _rejection_matches(wanted[i], got[i]):
-            problems.append(f"{where}: expected rejection {dict(wanted[i])}, "
-                            f"got {_rejection(got[i])}")
+            problems.append(
+                f"{where}: expected rejection {dict(wanted[i])}, got {_rejection(got[i])}"
+            )
     return problems
 
 

@@ -35,16 +35,18 @@ logger = logging.getLogger(__name__)
 class Scheduler(Protocol):
     """Asks for work to be done later on behalf of the service."""
 
-    def deadline_set(self, match_id: UUID, movement: int, deadline: datetime,
-                     now: datetime) -> None:
+    def deadline_set(
+        self, match_id: UUID, movement: int, deadline: datetime, now: datetime
+    ) -> None:
         """Called after a deadline was stored: resolve `movement` at `deadline` if possible."""
 
 
 class NoScheduler:
     """Schedules nothing: the sweep (or `drts match resolve-due`) finds due movements."""
 
-    def deadline_set(self, match_id: UUID, movement: int, deadline: datetime,
-                     now: datetime) -> None:
+    def deadline_set(
+        self, match_id: UUID, movement: int, deadline: datetime, now: datetime
+    ) -> None:
         """Does nothing."""
 
 
@@ -54,8 +56,9 @@ class RecordingScheduler:
 
     calls: list[tuple[UUID, int, datetime]] = field(default_factory=list)
 
-    def deadline_set(self, match_id: UUID, movement: int, deadline: datetime,
-                     now: datetime) -> None:
+    def deadline_set(
+        self, match_id: UUID, movement: int, deadline: datetime, now: datetime
+    ) -> None:
         """Records the request."""
         self.calls.append((match_id, movement, deadline))
 
@@ -70,27 +73,38 @@ class CeleryScheduler:
     def __init__(self, app: Celery, countdown_seconds: float = 600.0) -> None:
         self.app, self.horizon = app, timedelta(seconds=countdown_seconds)
 
-    def deadline_set(self, match_id: UUID, movement: int, deadline: datetime,
-                     now: datetime) -> None:
+    def deadline_set(
+        self, match_id: UUID, movement: int, deadline: datetime, now: datetime
+    ) -> None:
         """Sends the countdown task unless the deadline is beyond the horizon."""
         if deadline - now > self.horizon:
             return
         try:
-            self.app.send_task(RESOLVE_MOVEMENT, args=(str(match_id), movement),
-                               eta=deadline.astimezone(UTC), retry=True,
-                               retry_policy={"max_retries": 2, "interval_start": 0.1,
-                                             "interval_step": 0.2})
+            self.app.send_task(
+                RESOLVE_MOVEMENT,
+                args=(str(match_id), movement),
+                eta=deadline.astimezone(UTC),
+                retry=True,
+                retry_policy={"max_retries": 2, "interval_start": 0.1, "interval_step": 0.2},
+            )
         except Exception:  # any broker failure: the sweep still finds the movement
-            logger.warning("countdown task for match %s movement %s not sent; the sweep "
-                           "will resolve it", match_id, movement, exc_info=True)
+            logger.warning(
+                "countdown task for match %s movement %s not sent; the sweep will resolve it",
+                match_id,
+                movement,
+                exc_info=True,
+            )
 
 
 def producer_app(settings: Settings) -> Celery:
     """Returns a Celery app that only sends tasks by name to the configured broker."""
     app = Celery("drts-producer", broker=settings.broker_url, set_as_current=False)
-    app.conf.update(broker_connection_timeout=5, broker_connection_retry_on_startup=True,
-                    broker_transport_options=transport_options(settings),
-                    task_default_queue=QUEUE)
+    app.conf.update(
+        broker_connection_timeout=5,
+        broker_connection_retry_on_startup=True,
+        broker_transport_options=transport_options(settings),
+        task_default_queue=QUEUE,
+    )
     return app
 
 
@@ -101,8 +115,9 @@ def transport_options(settings: Settings) -> dict[str, Any]:
     return {}
 
 
-def celery_scheduler(settings: Settings,
-                     app_factory: Callable[[Settings], Celery] = producer_app) -> CeleryScheduler:
+def celery_scheduler(
+    settings: Settings, app_factory: Callable[[Settings], Celery] = producer_app
+) -> CeleryScheduler:
     """Returns a scheduler sending countdown tasks to the configured broker."""
     return CeleryScheduler(app_factory(settings), settings.countdown_seconds)
 

@@ -67,14 +67,19 @@ def sqlalchemy_url(store: Store) -> URL:
     if module == "eventsourcing.sqlite":
         return URL.create("sqlite", database=env.get("SQLITE_DBNAME"))
     if module == "eventsourcing.postgres":
-        return URL.create("postgresql+psycopg", username=env.get("POSTGRES_USER"),
-                          password=env.get("POSTGRES_PASSWORD") or None,
-                          host=env.get("POSTGRES_HOST"),
-                          port=int(env.get("POSTGRES_PORT") or 5432),
-                          database=env.get("POSTGRES_DBNAME"))
-    raise SettingsError(f"a store in memory ({module or 'eventsourcing.popo'}) keeps nothing "
-                        "on disk: there is no schema to migrate (use sqlite:///path or "
-                        "postgresql://...)")
+        return URL.create(
+            "postgresql+psycopg",
+            username=env.get("POSTGRES_USER"),
+            password=env.get("POSTGRES_PASSWORD") or None,
+            host=env.get("POSTGRES_HOST"),
+            port=int(env.get("POSTGRES_PORT") or 5432),
+            database=env.get("POSTGRES_DBNAME"),
+        )
+    raise SettingsError(
+        f"a store in memory ({module or 'eventsourcing.popo'}) keeps nothing "
+        "on disk: there is no schema to migrate (use sqlite:///path or "
+        "postgresql://...)"
+    )
 
 
 def schema_name(store: Store) -> str | None:
@@ -85,8 +90,9 @@ def schema_name(store: Store) -> str | None:
 def backend(store: Store) -> str:
     """Returns "sqlite", "postgres" or "memory"."""
     module = store_env(store).get("PERSISTENCE_MODULE", "")
-    return {"eventsourcing.sqlite": "sqlite",
-            "eventsourcing.postgres": "postgres"}.get(module, "memory")
+    return {"eventsourcing.sqlite": "sqlite", "eventsourcing.postgres": "postgres"}.get(
+        module, "memory"
+    )
 
 
 def alembic_config(store: Store | None = None, engine: Engine | None = None) -> Config:
@@ -108,8 +114,7 @@ def make_engine(store: Store) -> Engine:
     """
     url = sqlalchemy_url(store)
     if url.get_backend_name() != "sqlite":
-        return create_engine(url, poolclass=pool.NullPool,
-                             connect_args={"connect_timeout": 10})
+        return create_engine(url, poolclass=pool.NullPool, connect_args={"connect_timeout": 10})
     Path(str(url.database)).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, poolclass=pool.NullPool, connect_args={"timeout": 30})
     immediate_transactions(engine)
@@ -118,6 +123,7 @@ def make_engine(store: Store) -> Engine:
 
 def immediate_transactions(engine: Engine) -> None:
     """Makes an SQLite engine begin every transaction with BEGIN IMMEDIATE."""
+
     @event.listens_for(engine, "connect")
     def _no_implicit_begin(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
@@ -160,7 +166,8 @@ def current(store: Store) -> str | None:
     try:
         with engine.connect() as connection:
             context = MigrationContext.configure(
-                connection, opts={"version_table_schema": schema_name(store)})
+                connection, opts={"version_table_schema": schema_name(store)}
+            )
             return context.get_current_revision()
     finally:
         engine.dispose()
@@ -186,15 +193,22 @@ def out_of_date_message(store: Store, revision: str | None) -> str:
     """Returns what is wrong with a database's revision and what to do about it."""
     where = f"the database {sqlalchemy_url(store).render_as_string(hide_password=True)}"
     if revision is None:
-        return (f"{where} has no drts tables yet (it was never migrated): run `drts db "
-                f"upgrade` with the same DRTS_DATABASE_URL, then start again")
-    known = {script.revision for script in ScriptDirectory.from_config(
-        alembic_config()).walk_revisions()}
+        return (
+            f"{where} has no drts tables yet (it was never migrated): run `drts db "
+            f"upgrade` with the same DRTS_DATABASE_URL, then start again"
+        )
+    known = {
+        script.revision for script in ScriptDirectory.from_config(alembic_config()).walk_revisions()
+    }
     if revision not in known:
-        return (f"{where} is at revision {revision}, which this version of drts does not "
-                f"know (its latest is {head()}): it was migrated by a newer drts")
-    return (f"{where} is at revision {revision}, behind this version of drts ({head()}): "
-            f"run `drts db upgrade` with the same DRTS_DATABASE_URL, then start again")
+        return (
+            f"{where} is at revision {revision}, which this version of drts does not "
+            f"know (its latest is {head()}): it was migrated by a newer drts"
+        )
+    return (
+        f"{where} is at revision {revision}, behind this version of drts ({head()}): "
+        f"run `drts db upgrade` with the same DRTS_DATABASE_URL, then start again"
+    )
 
 
 class MemoryDatabase:
@@ -205,8 +219,11 @@ class MemoryDatabase:
     def __init__(self) -> None:
         self.uri = f"file:drts-{uuid.uuid4().hex}?mode=memory&cache=shared"
         self._keeper = sqlite3.connect(self.uri, uri=True, check_same_thread=False)
-        engine = create_engine("sqlite://", poolclass=pool.NullPool,
-                               creator=lambda: sqlite3.connect(self.uri, uri=True))
+        engine = create_engine(
+            "sqlite://",
+            poolclass=pool.NullPool,
+            creator=lambda: sqlite3.connect(self.uri, uri=True),
+        )
         with _ALEMBIC:
             command.upgrade(alembic_config(engine=engine), "head")
         engine.dispose()

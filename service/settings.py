@@ -78,8 +78,10 @@ class Settings:
             return "postgres"
         if scheme in ("sqlite", "memory"):
             return scheme
-        raise SettingsError(f"{DATABASE_URL_VARIABLE}={self.database_url!r}: use sqlite:///path, "
-                            "postgresql://user@host:port/db or memory://")
+        raise SettingsError(
+            f"{DATABASE_URL_VARIABLE}={self.database_url!r}: use sqlite:///path, "
+            "postgresql://user@host:port/db or memory://"
+        )
 
     def event_store_env(self, compress: bool = True) -> dict[str, str]:
         """Returns the eventsourcing environment for this database.
@@ -91,9 +93,12 @@ class Settings:
             return {**env, "PERSISTENCE_MODULE": "eventsourcing.popo"}
         env["CREATE_TABLE"] = "no"
         if self.backend == "sqlite":
-            return {**env, "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-                    "SQLITE_DBNAME": str(sqlite_path(self.database_url)),
-                    "SQLITE_LOCK_TIMEOUT": "10"}
+            return {
+                **env,
+                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "SQLITE_DBNAME": str(sqlite_path(self.database_url)),
+                "SQLITE_LOCK_TIMEOUT": "10",
+            }
         return {**env, **postgres_env(self.database_url)}
 
 
@@ -102,13 +107,15 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     environ = os.environ if environ is None else environ
     url = environ.get(DATABASE_URL_VARIABLE, "").strip()
     broker = environ.get(BROKER_URL_VARIABLE, "").strip()
-    return Settings(url or f"sqlite:///{DEFAULT_SQLITE_FILE}", broker=broker,
-                    sweep_seconds=_seconds(environ, "DRTS_SWEEP_SECONDS", 2.0),
-                    countdown_seconds=_seconds(environ, "DRTS_COUNTDOWN_SECONDS", 600.0),
-                    visibility_timeout=_seconds(environ, "DRTS_VISIBILITY_TIMEOUT", 3600.0),
-                    operator_token=environ.get(OPERATOR_TOKEN_VARIABLE, "").strip() or None,
-                    max_body_bytes=_positive_int(environ, MAX_BODY_VARIABLE,
-                                                 DEFAULT_MAX_BODY_BYTES))
+    return Settings(
+        url or f"sqlite:///{DEFAULT_SQLITE_FILE}",
+        broker=broker,
+        sweep_seconds=_seconds(environ, "DRTS_SWEEP_SECONDS", 2.0),
+        countdown_seconds=_seconds(environ, "DRTS_COUNTDOWN_SECONDS", 600.0),
+        visibility_timeout=_seconds(environ, "DRTS_VISIBILITY_TIMEOUT", 3600.0),
+        operator_token=environ.get(OPERATOR_TOKEN_VARIABLE, "").strip() or None,
+        max_body_bytes=_positive_int(environ, MAX_BODY_VARIABLE, DEFAULT_MAX_BODY_BYTES),
+    )
 
 
 def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:

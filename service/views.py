@@ -89,12 +89,14 @@ def seat_view_of(match: Match, viewer: Viewer, seat: int | None) -> Viewer:
     if seat is None or seat == viewer.seat:
         return viewer
     if not 1 <= seat <= len(match.seats):
-        raise UnknownSeatError(f"match {match.id} has no seat {seat} "
-                               f"({len(match.seats)} seat(s) joined)")
+        raise UnknownSeatError(
+            f"match {match.id} has no seat {seat} ({len(match.seats)} seat(s) joined)"
+        )
     if not viewer.referee:
         who = f"seat {viewer.seat}" if viewer.seat else "a spectator"
-        raise NotYourSeatError(f"{who} may not see seat {seat}'s view of match {match.id}: "
-                               "send that seat's token")
+        raise NotYourSeatError(
+            f"{who} may not see seat {seat}'s view of match {match.id}: send that seat's token"
+        )
     return Viewer(seat=seat)
 
 
@@ -120,20 +122,30 @@ def summary(match: Match) -> dict[str, JSON]:
         to_move = list(match.rules().to_move(match.rules().load_state(match.state)).seats)
     status = "finished" if match.finished else "started" if match.started else "open"
     return {
-        "match_id": str(match.id), "ruleset": match.ruleset,
-        "ruleset_version": match.ruleset_version, "config": match.config,
+        "match_id": str(match.id),
+        "ruleset": match.ruleset,
+        "ruleset_version": match.ruleset_version,
+        "config": match.config,
         "seats": [{"seat": s["seat"], "name": s["name"]} for s in match.seats],
-        "seat_limits": match.seat_limits, "status": status, "movement": match.movement,
+        "seat_limits": match.seat_limits,
+        "status": status,
+        "movement": match.movement,
         "deadline": None if match.deadline is None else iso(match.deadline),
-        "to_move": to_move, "strikes": match.strikes, "eliminated": match.eliminated,
-        "outcome": match.outcome, "seed_commitment": match.seed_commitment,
-        "version": match.version, "chain": match.chain,
-        "replay_id": match.replay_id, "replay_of": match.replay_of,
+        "to_move": to_move,
+        "strikes": match.strikes,
+        "eliminated": match.eliminated,
+        "outcome": match.outcome,
+        "seed_commitment": match.seed_commitment,
+        "version": match.version,
+        "chain": match.chain,
+        "replay_id": match.replay_id,
+        "replay_of": match.replay_of,
     }
 
 
-def event_log(app: Matches, match: Match, viewer: Viewer, after: int = 0,
-              limit: int | None = None) -> list[dict[str, JSON]]:
+def event_log(
+    app: Matches, match: Match, viewer: Viewer, after: int = 0, limit: int | None = None
+) -> list[dict[str, JSON]]:
     """Returns the match's events after version `after`, sealed values shown as allowed."""
     items, peeked = [], False
     for domain_event in app.events.get(match.id, gt=after or None, limit=limit):
@@ -156,13 +168,17 @@ def version_at(match: Match, movement: int | None, step: int | None) -> int:
     movement = match.movement if movement is None else movement
     entry = match.movements.get(str(movement))
     if entry is None:
-        raise MovementNotFoundError(f"match {match.id} has no movement {movement} "
-                                    f"(movements so far: 1..{match.movement or 0})")
+        raise MovementNotFoundError(
+            f"match {match.id} has no movement {movement} "
+            f"(movements so far: 1..{match.movement or 0})"
+        )
     if not step:
         return int(entry["opened"])
     if not 0 < step <= len(entry["steps"]):
-        raise MovementNotFoundError(f"movement {movement} of match {match.id} has no step "
-                                    f"{step} (it has {len(entry['steps'])})")
+        raise MovementNotFoundError(
+            f"movement {movement} of match {match.id} has no step "
+            f"{step} (it has {len(entry['steps'])})"
+        )
     return int(entry["steps"][step - 1])
 
 
@@ -176,10 +192,19 @@ def state_view(past: Match, viewer: Viewer) -> JSON:
 
 def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:
     """Returns a seat's own orders in the open movement (every seat's for None), with content."""
-    return [{"seat": p["seat"], "movement": match.movement, "order": p["order"],
-             "digest": p["digest"], "received_at": iso(p["received_at"]), "source": p["source"],
-             "message_id": p["message_id"]}
-            for p in match.pending if seat is None or p["seat"] == seat]
+    return [
+        {
+            "seat": p["seat"],
+            "movement": match.movement,
+            "order": p["order"],
+            "digest": p["digest"],
+            "received_at": iso(p["received_at"]),
+            "source": p["source"],
+            "message_id": p["message_id"],
+        }
+        for p in match.pending
+        if seat is None or p["seat"] == seat
+    ]
 
 
 def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> ReplayReport:
@@ -193,12 +218,20 @@ def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> Replay
     for domain_event in stored_events:
         folded, count = domain_event.mutate(folded), count + 1
         if isinstance(domain_event, Match.MovementResolved):
-            frames.append(Frame(domain_event.movement, domain_event.originator_version,
-                                tuple(folded.steps), state_view(folded, viewer or Viewer()),
-                                domain_event.state_hash, folded.outcome))
+            frames.append(
+                Frame(
+                    domain_event.movement,
+                    domain_event.originator_version,
+                    tuple(folded.steps),
+                    state_view(folded, viewer or Viewer()),
+                    domain_event.state_hash,
+                    folded.outcome,
+                )
+            )
     stored = app.get_match(match_id)
-    return ReplayReport(match_id, count, tuple(frames), state_view(folded, viewer or Viewer()),
-                        folded == stored)
+    return ReplayReport(
+        match_id, count, tuple(frames), state_view(folded, viewer or Viewer()), folded == stored
+    )
 
 
 def verify(app: Matches, match_id: UUID) -> ChainReport:
@@ -213,8 +246,11 @@ def verify(app: Matches, match_id: UUID) -> ChainReport:
             items.append(public_item(app.mapper.to_domain_event(stored), with_sealed=True))
         except Exception as error:  # a tampered row may not even decode
             type_name = stored.topic.rpartition(".")[2]
-            unreadable = BrokenLink(stored.originator_version, type_name,
-                                    f"cannot be read: {type(error).__name__}: {error}")
+            unreadable = BrokenLink(
+                stored.originator_version,
+                type_name,
+                f"cannot be read: {type(error).__name__}: {error}",
+            )
             break
     broken = first_broken_link(match_id, items) or unreadable
     head = items[-1]["chain"] if items and broken is None else None

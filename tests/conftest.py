@@ -54,8 +54,14 @@ def in_ci() -> bool:
 
 def pg_admin() -> psycopg.Connection:
     """Returns an autocommit connection to the maintenance database (CREATE DATABASE needs it)."""
-    return psycopg.connect(host=PG_HOST, port=PG_PORT, user=PG_USER, dbname="postgres",
-                           autocommit=True, connect_timeout=3)
+    return psycopg.connect(
+        host=PG_HOST,
+        port=PG_PORT,
+        user=PG_USER,
+        dbname="postgres",
+        autocommit=True,
+        connect_timeout=3,
+    )
 
 
 def pg_url(dbname: str) -> str:
@@ -123,8 +129,9 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> str:
 def database_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> str:
     """The DRTS_DATABASE_URL of a fresh store: an SQLite file, or a PostgreSQL database."""
     if request.param == "sqlite":
-        path = shutil.copyfile(request.getfixturevalue("sqlite_template"),
-                               f"{tmp_path}/drts.sqlite")
+        path = shutil.copyfile(
+            request.getfixturevalue("sqlite_template"), f"{tmp_path}/drts.sqlite"
+        )
         return f"sqlite:///{path}"
     return str(request.getfixturevalue("pg_database"))
 

@@ -34,11 +34,14 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
         timezone="UTC",
         broker_connection_retry_on_startup=True,
         broker_transport_options=transport_options(settings),
-        beat_schedule={"sweep-due": {
-            "task": SWEEP_DUE, "schedule": settings.sweep_seconds,
-            # a sweep still queued when the next one is sent is useless
-            "options": {"expires": max(2 * settings.sweep_seconds, 1.0)},
-        }},
+        beat_schedule={
+            "sweep-due": {
+                "task": SWEEP_DUE,
+                "schedule": settings.sweep_seconds,
+                # a sweep still queued when the next one is sent is useless
+                "options": {"expires": max(2 * settings.sweep_seconds, 1.0)},
+            }
+        },
         beat_schedule_filename=BEAT_SCHEDULE_FILE,
         worker_hijack_root_logger=False,
     )

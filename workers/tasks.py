@@ -33,8 +33,15 @@ _services: dict[int, tuple[int, Matches]] = {}
 _queued: dict[tuple[str, int], float] = {}
 
 
-@shared_task(name="workers.resolve_movement", bind=True, autoretry_for=(ConcurrentWriteError,),
-             retry_backoff=1, retry_backoff_max=10, retry_jitter=True, max_retries=5)
+@shared_task(
+    name="workers.resolve_movement",
+    bind=True,
+    autoretry_for=(ConcurrentWriteError,),
+    retry_backoff=1,
+    retry_backoff_max=10,
+    retry_jitter=True,
+    max_retries=5,
+)
 def resolve_movement(self: Any, match_id: str, movement: int) -> str:
     """Resolves `movement` of the match if it is due; says what happened."""
     return describe(service(self.app).resolve(match_id, movement))
@@ -70,8 +77,11 @@ def describe(closing: Closing | None) -> str:
         return "nothing due"
     done = [f"struck seat(s) {list(closing.strikes)}"] if closing.strikes else []
     done += [f"eliminated seat(s) {list(closing.eliminated)}"] if closing.eliminated else []
-    done.append(f"resolved movement {closing.movement}" if closing.resolved
-                else f"extended movement {closing.movement}")
+    done.append(
+        f"resolved movement {closing.movement}"
+        if closing.resolved
+        else f"extended movement {closing.movement}"
+    )
     return ", ".join(done) + (", match finished" if closing.finished else "")
 
 

@@ -31,7 +31,8 @@ def engine_and_schema() -> tuple[Engine, str | None]:
     if engine is not None:
         return engine, config.attributes.get("schema")
     url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
-        "sqlalchemy.url")
+        "sqlalchemy.url"
+    )
     if url:
         engine = create_engine(url, poolclass=pool.NullPool)
         if engine.dialect.name == "sqlite":
@@ -48,10 +49,15 @@ def run(connection: Connection, schema: str | None) -> None:
         connection.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
         connection.exec_driver_sql(f'SET search_path TO "{schema}"')
         connection.commit()
-    context.configure(connection=connection, target_metadata=metadata,
-                      include_name=include_name, render_as_batch=not postgres,
-                      transactional_ddl=True, version_table_schema=schema,
-                      compare_type=True)
+    context.configure(
+        connection=connection,
+        target_metadata=metadata,
+        include_name=include_name,
+        render_as_batch=not postgres,
+        transactional_ddl=True,
+        version_table_schema=schema,
+        compare_type=True,
+    )
     with context.begin_transaction():
         if postgres:
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({ADVISORY_LOCK})")
@@ -67,6 +73,7 @@ def run_online() -> None:
 
 
 if context.is_offline_mode():
-    raise SystemExit("drts migrations run against a database: offline (--sql) mode is not "
-                     "supported")
+    raise SystemExit(
+        "drts migrations run against a database: offline (--sql) mode is not supported"
+    )
 run_online()

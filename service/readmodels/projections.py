@@ -37,8 +37,14 @@ class MatchList(Projection[View]):
     """One row per match (ruleset, status, clock, movement) and one per seat (its name)."""
 
     name = "match_list"
-    topics = topics_of(Match.Created, Match.SeatJoined, Match.Started, Match.DeadlineSet,
-                    Match.MovementResolved, Match.Finished)
+    topics = topics_of(
+        Match.Created,
+        Match.SeatJoined,
+        Match.Started,
+        Match.DeadlineSet,
+        Match.MovementResolved,
+        Match.Finished,
+    )
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -47,29 +53,57 @@ class MatchList(Projection[View]):
     @process_event.register
     def _(self, domain_event: Match.Created, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [(
-            "INSERT INTO {match_list} (match_id, position, ruleset, ruleset_version, status, "
-            "min_seats, max_seats, seat_count, movement, created_at) VALUES (:match_id, "
-            ":position, :ruleset, :version, 'open', :min, :max, 0, 0, :at)",
-            {"match_id": e.originator_id, "position": tracking.notification_id,
-             "ruleset": e.ruleset, "version": e.ruleset_version, "min": e.seats["min"],
-             "max": e.seats["max"], "at": e.timestamp})])
+        self.view.record(
+            tracking,
+            [
+                (
+                    "INSERT INTO {match_list} (match_id, position, ruleset, ruleset_version, "
+                    "status, min_seats, max_seats, seat_count, movement, created_at) "
+                    "VALUES (:match_id, :position, :ruleset, :version, 'open', "
+                    ":min, :max, 0, 0, :at)",
+                    {
+                        "match_id": e.originator_id,
+                        "position": tracking.notification_id,
+                        "ruleset": e.ruleset,
+                        "version": e.ruleset_version,
+                        "min": e.seats["min"],
+                        "max": e.seats["max"],
+                        "at": e.timestamp,
+                    },
+                )
+            ],
+        )
 
     @process_event.register
     def _(self, domain_event: Match.SeatJoined, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [
-            ("INSERT INTO {match_seats} (match_id, seat, name) VALUES (:match_id, :seat, :name)",
-             {"match_id": e.originator_id, "seat": e.seat, "name": e.name}),
-            ("UPDATE {match_list} SET seat_count = seat_count + 1 WHERE match_id = :match_id",
-             {"match_id": e.originator_id}),
-        ])
+        self.view.record(
+            tracking,
+            [
+                (
+                    "INSERT INTO {match_seats} (match_id, seat, name) "
+                    "VALUES (:match_id, :seat, :name)",
+                    {"match_id": e.originator_id, "seat": e.seat, "name": e.name},
+                ),
+                (
+                    "UPDATE {match_list} SET seat_count = seat_count + 1 "
+                    "WHERE match_id = :match_id",
+                    {"match_id": e.originator_id},
+                ),
+            ],
+        )
 
     @process_event.register
     def _(self, domain_event: Match.Started, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [_update_match(
-            e.originator_id, status="started", started_at=e.timestamp, movement=e.movement)])
+        self.view.record(
+            tracking,
+            [
+                _update_match(
+                    e.originator_id, status="started", started_at=e.timestamp, movement=e.movement
+                )
+            ],
+        )
 
     @process_event.register
     def _(self, domain_event: Match.DeadlineSet, tracking: Tracking) -> None:
@@ -79,15 +113,25 @@ class MatchList(Projection[View]):
     @process_event.register
     def _(self, domain_event: Match.MovementResolved, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [_update_match(
-            e.originator_id, movement=e.movement + 1, deadline=None)])
+        self.view.record(
+            tracking, [_update_match(e.originator_id, movement=e.movement + 1, deadline=None)]
+        )
 
     @process_event.register
     def _(self, domain_event: Match.Finished, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [_update_match(
-            e.originator_id, status="finished", finished_at=e.timestamp,
-            result=e.outcome["result"], deadline=None)])
+        self.view.record(
+            tracking,
+            [
+                _update_match(
+                    e.originator_id,
+                    status="finished",
+                    finished_at=e.timestamp,
+                    result=e.outcome["result"],
+                    deadline=None,
+                )
+            ],
+        )
 
 
 class Deadlines(Projection[View]):
@@ -103,29 +147,51 @@ class Deadlines(Projection[View]):
     @process_event.register
     def _(self, domain_event: Match.DeadlineSet, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [(
-            "INSERT INTO {deadlines} AS d (match_id, movement, due_at, extensions, closed) "
-            "VALUES (:match_id, :movement, :due_at, :extensions, FALSE) "
-            "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at, "
-            "extensions = d.extensions + excluded.extensions",
-            {"match_id": e.originator_id, "movement": e.movement, "due_at": e.deadline,
-             "extensions": int(e.reason != "opened")})])
+        self.view.record(
+            tracking,
+            [
+                (
+                    "INSERT INTO {deadlines} AS d (match_id, movement, due_at, extensions, closed) "
+                    "VALUES (:match_id, :movement, :due_at, :extensions, FALSE) "
+                    "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at, "
+                    "extensions = d.extensions + excluded.extensions",
+                    {
+                        "match_id": e.originator_id,
+                        "movement": e.movement,
+                        "due_at": e.deadline,
+                        "extensions": int(e.reason != "opened"),
+                    },
+                )
+            ],
+        )
 
     @process_event.register
     def _(self, domain_event: Match.MovementClosed, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [(
-            "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
-            "WHERE match_id = :match_id AND movement = :movement",
-            {"match_id": e.originator_id, "movement": e.movement, "at": e.timestamp})])
+        self.view.record(
+            tracking,
+            [
+                (
+                    "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
+                    "WHERE match_id = :match_id AND movement = :movement",
+                    {"match_id": e.originator_id, "movement": e.movement, "at": e.timestamp},
+                )
+            ],
+        )
 
     @process_event.register
     def _(self, domain_event: Match.Finished, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [(
-            "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
-            "WHERE match_id = :match_id AND NOT closed",
-            {"match_id": e.originator_id, "at": e.timestamp})])
+        self.view.record(
+            tracking,
+            [
+                (
+                    "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
+                    "WHERE match_id = :match_id AND NOT closed",
+                    {"match_id": e.originator_id, "at": e.timestamp},
+                )
+            ],
+        )
 
 
 class Scoreboards(Projection[View]):
@@ -143,16 +209,29 @@ class Scoreboards(Projection[View]):
         e = domain_event
         key = {"match_id": e.originator_id, "movement": e.movement}
         ranking = [int(seat) for seat in e.outcome.get("ranking", [])]
-        statements: list[Statement] = [(
-            "INSERT INTO {scoreboard_seats} (match_id, movement, seat, score, rank) "
-            "VALUES (:match_id, :movement, :seat, :score, :rank)",
-            {**key, "seat": int(seat), "score": score,
-             "rank": ranking.index(int(seat)) + 1 if int(seat) in ranking else len(ranking) + 1})
-            for seat, score in e.outcome.get("scores", {}).items()]
-        statements += [(
-            "INSERT INTO {scoreboard_teams} (match_id, movement, team, score) "
-            "VALUES (:match_id, :movement, :team, :score)", {**key, "team": team, "score": score})
-            for team, score in e.outcome.get("team_scores", {}).items()]
+        statements: list[Statement] = [
+            (
+                "INSERT INTO {scoreboard_seats} (match_id, movement, seat, score, rank) "
+                "VALUES (:match_id, :movement, :seat, :score, :rank)",
+                {
+                    **key,
+                    "seat": int(seat),
+                    "score": score,
+                    "rank": ranking.index(int(seat)) + 1
+                    if int(seat) in ranking
+                    else len(ranking) + 1,
+                },
+            )
+            for seat, score in e.outcome.get("scores", {}).items()
+        ]
+        statements += [
+            (
+                "INSERT INTO {scoreboard_teams} (match_id, movement, team, score) "
+                "VALUES (:match_id, :movement, :team, :score)",
+                {**key, "team": team, "score": score},
+            )
+            for team, score in e.outcome.get("team_scores", {}).items()
+        ]
         self.view.record(tracking, statements)
 
 
@@ -169,17 +248,30 @@ class Standings(Projection[View]):
     @process_event.register
     def _(self, domain_event: Match.Created, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [(
-            "INSERT INTO {standings_matches} (match_id, ruleset) VALUES (:match_id, :ruleset)",
-            {"match_id": e.originator_id, "ruleset": e.ruleset})])
+        self.view.record(
+            tracking,
+            [
+                (
+                    "INSERT INTO {standings_matches} (match_id, ruleset) "
+                    "VALUES (:match_id, :ruleset)",
+                    {"match_id": e.originator_id, "ruleset": e.ruleset},
+                )
+            ],
+        )
 
     @process_event.register
     def _(self, domain_event: Match.SeatJoined, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(tracking, [(
-            "INSERT INTO {standings_seats} (match_id, seat, player) "
-            "VALUES (:match_id, :seat, :player)",
-            {"match_id": e.originator_id, "seat": e.seat, "player": e.name})])
+        self.view.record(
+            tracking,
+            [
+                (
+                    "INSERT INTO {standings_seats} (match_id, seat, player) "
+                    "VALUES (:match_id, :seat, :player)",
+                    {"match_id": e.originator_id, "seat": e.seat, "player": e.name},
+                )
+            ],
+        )
 
     @process_event.register
     def _(self, domain_event: Match.Finished, tracking: Tracking) -> None:
@@ -189,10 +281,21 @@ class Standings(Projection[View]):
             result = seat_result(e.outcome, seat)
             key = {"match_id": e.originator_id, "seat": seat}
             statements += [
-                ("UPDATE {standings_seats} SET result = :result "
-                 "WHERE match_id = :match_id AND seat = :seat", {**key, "result": result}),
-                (ADD_RESULT, {**key, "wins": int(result == "win"), "draws": int(result == "draw"),
-                              "losses": int(result == "loss"), "points": POINTS[result]}),
+                (
+                    "UPDATE {standings_seats} SET result = :result "
+                    "WHERE match_id = :match_id AND seat = :seat",
+                    {**key, "result": result},
+                ),
+                (
+                    ADD_RESULT,
+                    {
+                        **key,
+                        "wins": int(result == "win"),
+                        "draws": int(result == "draw"),
+                        "losses": int(result == "loss"),
+                        "points": POINTS[result],
+                    },
+                ),
             ]
         self.view.record(tracking, statements)
 
@@ -205,7 +308,8 @@ ADD_RESULT = (
     "WHERE p.match_id = :match_id AND p.seat = :seat "
     "ON CONFLICT (ruleset, player) DO UPDATE SET played = s.played + excluded.played, "
     "wins = s.wins + excluded.wins, draws = s.draws + excluded.draws, "
-    "losses = s.losses + excluded.losses, points = s.points + excluded.points")
+    "losses = s.losses + excluded.losses, points = s.points + excluded.points"
+)
 
 PROJECTIONS: tuple[type[Projection[View]], ...] = (MatchList, Deadlines, Scoreboards, Standings)
 
@@ -221,5 +325,7 @@ def seat_result(outcome: dict[str, Any], seat: int) -> str:
 def _update_match(match_id: Any, **columns: Any) -> Statement:
     """Returns an UPDATE of one match_list row setting the given columns."""
     assignments = ", ".join(f"{column} = :{column}" for column in columns)
-    return (f"UPDATE {{match_list}} SET {assignments} WHERE match_id = :match_id",
-            {**columns, "match_id": match_id})
+    return (
+        f"UPDATE {{match_list}} SET {assignments} WHERE match_id = :match_id",
+        {**columns, "match_id": match_id},
+    )

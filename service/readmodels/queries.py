@@ -24,8 +24,9 @@ class Due:
     due_at: datetime
 
 
-def match_page(models: ReadModels, ruleset: str | None, status: str | None, limit: int,
-               after: int) -> tuple[list[dict[str, JSON]], int | None]:
+def match_page(
+    models: ReadModels, ruleset: str | None, status: str | None, limit: int, after: int
+) -> tuple[list[dict[str, JSON]], int | None]:
     """Returns up to `limit` matches past log position `after`, oldest first, and the
     position to go on from (None when no more match).
     """
@@ -37,8 +38,10 @@ def match_page(models: ReadModels, ruleset: str | None, status: str | None, limi
         if value is not None:
             where.append(f"{column} = :{column}")
             params[column] = value
-    rows = view.query(f"SELECT * FROM {{match_list}} WHERE {' AND '.join(where)} "
-                      "ORDER BY position LIMIT :limit", params)
+    rows = view.query(
+        f"SELECT * FROM {{match_list}} WHERE {' AND '.join(where)} ORDER BY position LIMIT :limit",
+        params,
+    )
     more, rows = len(rows) > limit, rows[:limit]
     seats = _seats(models, [row["match_id"] for row in rows])
     items = [_match_item(row, seats.get(row["match_id"], [])) for row in rows]
@@ -49,7 +52,8 @@ def match_row(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
     """Returns one match's list entry, or None if the match list has no such match."""
     models.catch_up(["match_list"])
     rows = models.view("match_list").query(
-        "SELECT * FROM {match_list} WHERE match_id = :match_id", {"match_id": match_id})
+        "SELECT * FROM {match_list} WHERE match_id = :match_id", {"match_id": match_id}
+    )
     return _match_item(rows[0], _seats(models, [match_id]).get(match_id, [])) if rows else None
 
 
@@ -58,7 +62,9 @@ def due(models: ReadModels, now: datetime) -> list[Due]:
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
         "SELECT match_id, movement, due_at FROM {deadlines} "
-        "WHERE closed = FALSE AND due_at <= :now ORDER BY due_at, match_id", {"now": now})
+        "WHERE closed = FALSE AND due_at <= :now ORDER BY due_at, match_id",
+        {"now": now},
+    )
     return [Due(row["match_id"], row["movement"], row["due_at"]) for row in rows]
 
 
@@ -71,10 +77,16 @@ def scoreboard(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
         return None
     models.catch_up(["scoreboards"])
     view, key = models.view("scoreboards"), {"match_id": match_id}
-    seat_rows = view.query("SELECT movement, seat, score, rank FROM {scoreboard_seats} "
-                           "WHERE match_id = :match_id ORDER BY movement, rank, seat", key)
-    team_rows = view.query("SELECT movement, team, score FROM {scoreboard_teams} "
-                           "WHERE match_id = :match_id ORDER BY movement, team", key)
+    seat_rows = view.query(
+        "SELECT movement, seat, score, rank FROM {scoreboard_seats} "
+        "WHERE match_id = :match_id ORDER BY movement, rank, seat",
+        key,
+    )
+    team_rows = view.query(
+        "SELECT movement, team, score FROM {scoreboard_teams} "
+        "WHERE match_id = :match_id ORDER BY movement, team",
+        key,
+    )
     movements: dict[int, dict[str, Any]] = {}
     for row in seat_rows:
         movement = movements.setdefault(row["movement"], _movement(row["movement"]))
@@ -82,12 +94,18 @@ def scoreboard(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
     for row in team_rows:
         movement = movements.setdefault(row["movement"], _movement(row["movement"]))
         movement["teams"].append({"team": row["team"], "score": row["score"]})
-    return {"match_id": str(match_id), "ruleset": match["ruleset"], "seats": match["seats"],
-            "status": match["status"], "movements": [movements[m] for m in sorted(movements)]}
+    return {
+        "match_id": str(match_id),
+        "ruleset": match["ruleset"],
+        "seats": match["seats"],
+        "status": match["status"],
+        "movements": [movements[m] for m in sorted(movements)],
+    }
 
 
-def standing_rows(models: ReadModels, ruleset: str | None, limit: int,
-                  offset: int) -> tuple[list[dict[str, JSON]], int | None]:
+def standing_rows(
+    models: ReadModels, ruleset: str | None, limit: int, offset: int
+) -> tuple[list[dict[str, JSON]], int | None]:
     """Returns up to `limit` standings from `offset`, best first within each ruleset, and
     the offset of the next page (None at the end).
     """
@@ -97,7 +115,8 @@ def standing_rows(models: ReadModels, ruleset: str | None, limit: int,
         "SELECT ruleset, player, played, wins, draws, losses, points FROM {standings} "
         f"{where}ORDER BY ruleset, points DESC, wins DESC, draws DESC, player "
         "LIMIT :limit OFFSET :offset",
-        {"ruleset": ruleset, "limit": limit + 1, "offset": offset})
+        {"ruleset": ruleset, "limit": limit + 1, "offset": offset},
+    )
     more = len(rows) > limit
     return rows[:limit], offset + limit if more else None
 
@@ -109,7 +128,9 @@ def _seats(models: ReadModels, match_ids: list[UUID]) -> dict[UUID, list[dict[st
     names = {f"m{i}": match_id for i, match_id in enumerate(match_ids)}
     rows = models.view("match_list").query(
         f"SELECT match_id, seat, name FROM {{match_seats}} "
-        f"WHERE match_id IN ({', '.join(':' + name for name in names)}) ORDER BY seat", names)
+        f"WHERE match_id IN ({', '.join(':' + name for name in names)}) ORDER BY seat",
+        names,
+    )
     seats: dict[UUID, list[dict[str, JSON]]] = {}
     for row in rows:
         seats.setdefault(row["match_id"], []).append({"seat": row["seat"], "name": row["name"]})
@@ -119,12 +140,18 @@ def _seats(models: ReadModels, match_ids: list[UUID]) -> dict[UUID, list[dict[st
 def _match_item(row: dict[str, Any], seats: list[dict[str, JSON]]) -> dict[str, JSON]:
     """Returns a match_list row in its public JSON form."""
     return {
-        "match_id": str(row["match_id"]), "ruleset": row["ruleset"],
-        "ruleset_version": row["ruleset_version"], "status": row["status"], "seats": seats,
+        "match_id": str(row["match_id"]),
+        "ruleset": row["ruleset"],
+        "ruleset_version": row["ruleset_version"],
+        "status": row["status"],
+        "seats": seats,
         "seat_limits": {"min": row["min_seats"], "max": row["max_seats"]},
-        "movement": row["movement"], "deadline": _iso(row["deadline"]),
-        "created_at": _iso(row["created_at"]), "started_at": _iso(row["started_at"]),
-        "finished_at": _iso(row["finished_at"]), "result": row["result"],
+        "movement": row["movement"],
+        "deadline": _iso(row["deadline"]),
+        "created_at": _iso(row["created_at"]),
+        "started_at": _iso(row["started_at"]),
+        "finished_at": _iso(row["finished_at"]),
+        "result": row["result"],
     }
 
 

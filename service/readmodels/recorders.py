@@ -55,8 +55,9 @@ class View(TrackingRecorder):
 
     def __init__(self, projection: str) -> None:
         self.projection = projection
-        self.tables = {table.name: self._table_name(table.name)
-                       for table in PROJECTION_TABLES[projection]}
+        self.tables = {
+            table.name: self._table_name(table.name) for table in PROJECTION_TABLES[projection]
+        }
         self.tracking_table = f"{projection}_tracking"
         self._local = threading.local()
 
@@ -94,8 +95,12 @@ class View(TrackingRecorder):
         """
         with self._cursor() as cursor:
             self._lock_tracking(cursor)
-            self._execute(cursor, f"DELETE FROM {self._table_name(self.tracking_table)} "
-                          "WHERE application_name = :name", {"name": application_name})
+            self._execute(
+                cursor,
+                f"DELETE FROM {self._table_name(self.tracking_table)} "
+                "WHERE application_name = :name",
+                {"name": application_name},
+            )
             for table in self.tables.values():
                 self._execute(cursor, f"DELETE FROM {table}", {})
 
@@ -103,8 +108,10 @@ class View(TrackingRecorder):
         """Returns the rows of a SELECT, with ids as UUIDs and times as aware UTC datetimes."""
         with self._transaction(commit=False) as cursor:
             self._execute(cursor, sql, params or {})
-            return [{key: self._decode(key, value) for key, value in dict(row).items()}
-                    for row in cursor.fetchall()]
+            return [
+                {key: self._decode(key, value) for key, value in dict(row).items()}
+                for row in cursor.fetchall()
+            ]
 
     def position(self, application_name: str) -> int:
         """Returns the last log position processed (0 when none)."""
@@ -152,22 +159,28 @@ class View(TrackingRecorder):
             yield cursor
 
     def _execute(self, cursor: Any, sql: str, params: Mapping[str, Any]) -> None:
-        cursor.execute(self._statement(sql.format_map(self.tables)),
-                       {key: self._encode(value) for key, value in params.items()})
+        cursor.execute(
+            self._statement(sql.format_map(self.tables)),
+            {key: self._encode(value) for key, value in params.items()},
+        )
 
 
 class PostgresView(View, PostgresTrackingRecorder):
     """A view in PostgreSQL, in the event store's schema, sharing its connection pool."""
 
     def __init__(self, datastore: PostgresDatastore, projection: str) -> None:
-        PostgresTrackingRecorder.__init__(self, datastore,
-                                          tracking_table_name=f"{projection}_tracking")
+        PostgresTrackingRecorder.__init__(
+            self, datastore, tracking_table_name=f"{projection}_tracking"
+        )
         View.__init__(self, projection)
         self._statements: dict[str, str] = {}
 
     def _table_name(self, name: str) -> str:
-        return SQL("{0}.{1}").format(Identifier(self.datastore.schema),
-                                     Identifier(name)).as_string(None)
+        return (
+            SQL("{0}.{1}")
+            .format(Identifier(self.datastore.schema), Identifier(name))
+            .as_string(None)
+        )
 
     def _transaction(self, commit: bool) -> Any:
         return self.datastore.transaction(commit=commit)
@@ -202,9 +215,11 @@ class SQLiteView(View, SQLiteTrackingRecorder):
         self.insert_tracking_statement = (
             f"INSERT INTO {table} VALUES (:application_name, :notification_id) "
             "ON CONFLICT (application_name) DO UPDATE SET notification_id = :notification_id "
-            f"WHERE {table}.notification_id < :notification_id RETURNING notification_id")
+            f"WHERE {table}.notification_id < :notification_id RETURNING notification_id"
+        )
         self.select_max_tracking_id_statement = (
-            f"SELECT MAX(notification_id) FROM {table} WHERE application_name=?")
+            f"SELECT MAX(notification_id) FROM {table} WHERE application_name=?"
+        )
 
     def _table_name(self, name: str) -> str:
         return name

@@ -56,11 +56,17 @@ class Progress:
 class ReadModels:
     """The projections of one application's log, with views in the given datastore."""
 
-    def __init__(self, app: Application[Any], datastore: PostgresDatastore | SQLiteDatastore,
-                 live: bool, interval: float = 2.0) -> None:
+    def __init__(
+        self,
+        app: Application[Any],
+        datastore: PostgresDatastore | SQLiteDatastore,
+        live: bool,
+        interval: float = 2.0,
+    ) -> None:
         self.app, self.live, self.interval = app, live, interval
         self.projections: dict[str, Projection[View]] = {
-            cls.name: cls(view=_view(datastore, cls.name)) for cls in PROJECTIONS}
+            cls.name: cls(view=_view(datastore, cls.name)) for cls in PROJECTIONS
+        }
         self._locks = {name: threading.Lock() for name in self.projections}
         self._thread: Follower | Timer | None = None
 
@@ -79,8 +85,10 @@ class ReadModels:
 
     def catch_up(self, names: Iterable[str] | None = None) -> dict[str, int]:
         """Applies the events past each projection's position; returns how many each applied."""
-        return {name: self._catch_up(self.projection(name))
-                for name in (self.projections if names is None else names)}
+        return {
+            name: self._catch_up(self.projection(name))
+            for name in (self.projections if names is None else names)
+        }
 
     def rebuild(self, name: str) -> int:
         """Empties a projection and replays the whole log into it; returns the events applied."""
@@ -120,7 +128,8 @@ class ReadModels:
     def _progress(self, projection: Projection[View], head: int) -> Progress:
         position = projection.view.position(self.app.name)
         waiting = self.app.recorder.select_notifications(
-            start=position, limit=BATCH + 1, topics=projection.topics, inclusive_of_start=False)
+            start=position, limit=BATCH + 1, topics=projection.topics, inclusive_of_start=False
+        )
         return Progress(projection.name, position, head, len(waiting))
 
     def _catch_up(self, projection: Projection[View]) -> int:
@@ -134,13 +143,16 @@ class ReadModels:
         applied = 0
         while True:
             notifications = self.app.recorder.select_notifications(
-                start=position, limit=BATCH, topics=projection.topics, inclusive_of_start=False)
+                start=position, limit=BATCH, topics=projection.topics, inclusive_of_start=False
+            )
             if not notifications:
                 return applied
             with projection.view.batch():
                 for notification in notifications:
-                    projection.process_event(self.app.mapper.to_domain_event(notification),
-                                             Tracking(self.app.name, notification.id))
+                    projection.process_event(
+                        self.app.mapper.to_domain_event(notification),
+                        Tracking(self.app.name, notification.id),
+                    )
             applied += len(notifications)
             position = notifications[-1].id
 

@@ -32,10 +32,15 @@ from sqlalchemy import (
 )
 
 APPLICATION_NAME = "Matches"  # the eventsourcing application whose log is projected
-EVENT_STORE_TABLES = frozenset({
-    "matches_events", "matches_snapshots",  # PostgreSQL: named after the application
-    "stored_events", "stored_snapshots", "tracking",  # SQLite: eventsourcing's fixed names
-})
+EVENT_STORE_TABLES = frozenset(
+    {
+        "matches_events",
+        "matches_snapshots",  # PostgreSQL: named after the application
+        "stored_events",
+        "stored_snapshots",
+        "tracking",  # SQLite: eventsourcing's fixed names
+    }
+)
 PROJECTION_NAMES = ("match_list", "deadlines", "scoreboards", "standings")
 TRACKING_TABLES = frozenset(f"{name}_tracking" for name in PROJECTION_NAMES)
 
@@ -48,18 +53,29 @@ def utc() -> DateTime:
 
 
 match_list = Table(
-    "match_list", metadata,
+    "match_list",
+    metadata,
     Column("match_id", Uuid, primary_key=True),
-    Column("position", BigInteger, nullable=False, unique=True,
-           comment="log position of the Created event: the list's order and cursor"),
+    Column(
+        "position",
+        BigInteger,
+        nullable=False,
+        unique=True,
+        comment="log position of the Created event: the list's order and cursor",
+    ),
     Column("ruleset", String(64), nullable=False),
     Column("ruleset_version", Integer, nullable=False),
     Column("status", String(16), nullable=False, comment="open, started or finished"),
     Column("min_seats", Integer, nullable=False),
     Column("max_seats", Integer, nullable=False),
     Column("seat_count", Integer, nullable=False, server_default=text("0")),
-    Column("movement", Integer, nullable=False, server_default=text("0"),
-           comment="the open movement (0 before the start; the last one plus 1 when finished)"),
+    Column(
+        "movement",
+        Integer,
+        nullable=False,
+        server_default=text("0"),
+        comment="the open movement (0 before the start; the last one plus 1 when finished)",
+    ),
     Column("deadline", utc(), nullable=True, comment="the open movement's deadline"),
     Column("created_at", utc(), nullable=False),
     Column("started_at", utc(), nullable=True),
@@ -70,14 +86,16 @@ match_list = Table(
 )
 
 match_seats = Table(
-    "match_seats", metadata,
+    "match_seats",
+    metadata,
     Column("match_id", Uuid, primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
     Column("name", String(200), nullable=False),
 )
 
 deadlines = Table(
-    "deadlines", metadata,
+    "deadlines",
+    metadata,
     Column("match_id", Uuid, primary_key=True),
     Column("movement", Integer, primary_key=True, autoincrement=False),
     Column("due_at", utc(), nullable=False),
@@ -88,7 +106,8 @@ deadlines = Table(
 )
 
 scoreboard_seats = Table(
-    "scoreboard_seats", metadata,
+    "scoreboard_seats",
+    metadata,
     Column("match_id", Uuid, primary_key=True),
     Column("movement", Integer, primary_key=True, autoincrement=False),
     Column("seat", Integer, primary_key=True, autoincrement=False),
@@ -97,7 +116,8 @@ scoreboard_seats = Table(
 )
 
 scoreboard_teams = Table(
-    "scoreboard_teams", metadata,
+    "scoreboard_teams",
+    metadata,
     Column("match_id", Uuid, primary_key=True),
     Column("movement", Integer, primary_key=True, autoincrement=False),
     Column("team", String(64), primary_key=True),
@@ -105,7 +125,8 @@ scoreboard_teams = Table(
 )
 
 standings = Table(
-    "standings", metadata,
+    "standings",
+    metadata,
     Column("ruleset", String(64), primary_key=True),
     Column("player", String(200), primary_key=True),
     Column("played", Integer, nullable=False),
@@ -117,13 +138,15 @@ standings = Table(
 )
 
 standings_matches = Table(
-    "standings_matches", metadata,
+    "standings_matches",
+    metadata,
     Column("match_id", Uuid, primary_key=True),
     Column("ruleset", String(64), nullable=False),
 )
 
 standings_seats = Table(
-    "standings_seats", metadata,
+    "standings_seats",
+    metadata,
     Column("match_id", Uuid, primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
     Column("player", String(200), nullable=False),
@@ -147,5 +170,8 @@ def include_name(name: str | None, type_: str, parent_names: Any) -> bool:
 
 def is_managed_elsewhere(name: str) -> bool:
     """Returns whether a table belongs to eventsourcing's frozen DDL or to Celery's broker."""
-    return (name in EVENT_STORE_TABLES or name in TRACKING_TABLES
-            or name.startswith(("kombu_", "celery_")))
+    return (
+        name in EVENT_STORE_TABLES
+        or name in TRACKING_TABLES
+        or name.startswith(("kombu_", "celery_"))
+    )

@@ -57,17 +57,28 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
 class Table:
     """A match driven over HTTP: its id, referee token and seat tokens."""
 
-    def __init__(self, client: FlaskClient, ruleset: str = "toy", names: tuple[str, ...] = (
-            "alice", "bob"), start: bool = True, **create: Any) -> None:
+    def __init__(
+        self,
+        client: FlaskClient,
+        ruleset: str = "toy",
+        names: tuple[str, ...] = ("alice", "bob"),
+        start: bool = True,
+        **create: Any,
+    ) -> None:
         self.client = client
         body = client.post("/matches", json={"ruleset": ruleset, **create}).get_json()
         self.id, self.referee = body["match_id"], body["referee_token"]
-        self.seats = [client.post(f"/matches/{self.id}/seats", json={"name": name})
-                      .get_json()["token"] for name in names]
+        self.seats = [
+            client.post(f"/matches/{self.id}/seats", json={"name": name}).get_json()["token"]
+            for name in names
+        ]
         if start:
             response = client.post(f"/matches/{self.id}/start", headers=bearer(self.referee))
             assert response.status_code == 200, response.get_json()
 
     def order(self, seat: int, order: Any, **extra: Any) -> Any:
-        return self.client.post(f"/matches/{self.id}/orders", json={"order": order, **extra},
-                                headers=bearer(self.seats[seat - 1]))
+        return self.client.post(
+            f"/matches/{self.id}/orders",
+            json={"order": order, **extra},
+            headers=bearer(self.seats[seat - 1]),
+        )

@@ -14,48 +14,69 @@ def deadline_of(client, table: Table) -> datetime:
 def test_the_referee_extends_the_open_deadline_by_seconds(client):
     table = Table(client, deadline_seconds=60)
     before = deadline_of(client, table)
-    response = client.post(f"/matches/{table.id}/deadline", json={"seconds": 300},
-                           headers=bearer(table.referee))
+    response = client.post(
+        f"/matches/{table.id}/deadline", json={"seconds": 300}, headers=bearer(table.referee)
+    )
     assert response.status_code == 200, response.get_json()
     assert datetime.fromisoformat(response.get_json()["deadline"]) == before + timedelta(
-        seconds=300)
+        seconds=300
+    )
     events = client.get(f"/matches/{table.id}/events").get_json()["items"]
     assert [e["data"]["reason"] for e in events if e["type"] == "DeadlineSet"] == [
-        "opened", "referee"]
+        "opened",
+        "referee",
+    ]
 
 
 def test_the_operator_extends_any_match_s_deadline(client):
     table = Table(client)
     before = deadline_of(client, table)
-    response = client.post(f"/matches/{table.id}/deadline", headers=bearer(OPERATOR),
-                           json={"seconds": 45, "movement": 1})
+    response = client.post(
+        f"/matches/{table.id}/deadline",
+        headers=bearer(OPERATOR),
+        json={"seconds": 45, "movement": 1},
+    )
     assert response.status_code == 200, response.get_json()
     assert deadline_of(client, table) == before + timedelta(seconds=45)
 
 
 def test_only_the_open_movement_s_deadline_moves(client):
     table = Table(client)
-    assert_error(client.post(f"/matches/{table.id}/deadline", json={"seconds": 60, "movement": 2},
-                             headers=bearer(table.referee)), 409, "movement_closed")
+    assert_error(
+        client.post(
+            f"/matches/{table.id}/deadline",
+            json={"seconds": 60, "movement": 2},
+            headers=bearer(table.referee),
+        ),
+        409,
+        "movement_closed",
+    )
 
 
 def test_only_the_referee_extends_a_deadline(client):
     table = Table(client)
     url = f"/matches/{table.id}/deadline"
     assert_error(client.post(url, json={"seconds": 60}), 401, "missing_token")
-    assert_error(client.post(url, json={"seconds": 60}, headers=bearer(table.seats[0])),
-                 403, "not_referee")
+    assert_error(
+        client.post(url, json={"seconds": 60}, headers=bearer(table.seats[0])), 403, "not_referee"
+    )
 
 
 def test_seconds_are_a_positive_whole_number(client):
     table = Table(client)
     url = f"/matches/{table.id}/deadline"
     for body in ({}, {"seconds": 0}, {"seconds": "soon"}, {"movement": 1}):
-        assert_error(client.post(url, json=body, headers=bearer(table.referee)), 422,
-                     "validation_error")
+        assert_error(
+            client.post(url, json=body, headers=bearer(table.referee)), 422, "validation_error"
+        )
 
 
 def test_a_match_not_started_has_no_deadline_to_extend(client):
     table = Table(client, start=False)
-    assert_error(client.post(f"/matches/{table.id}/deadline", json={"seconds": 60},
-                             headers=bearer(table.referee)), 409, "match_not_started")
+    assert_error(
+        client.post(
+            f"/matches/{table.id}/deadline", json={"seconds": 60}, headers=bearer(table.referee)
+        ),
+        409,
+        "match_not_started",
+    )

@@ -35,20 +35,20 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404",
 """
 
 
-
 def fresh_store() -> Matches:
     return Matches(env=Settings("memory://").event_store_env(), operator_token="operator")
 
 
 app = create_app(CONFIG, matches=fresh_store())
 schema = schemathesis.openapi.from_wsgi(
-    "/openapi.json", app,
-    config=schemathesis.config.SchemathesisConfig.from_str(SCHEMATHESIS_CONFIG))
+    "/openapi.json",
+    app,
+    config=schemathesis.config.SchemathesisConfig.from_str(SCHEMATHESIS_CONFIG),
+)
 
 
 @schema.parametrize()
-@settings(max_examples=MAX_EXAMPLES, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_conforms_to_the_document(case: Any) -> None:
     case.call_and_validate()
 
@@ -61,6 +61,11 @@ class Workflow(schema.as_state_machine()):  # type: ignore[misc]
 
 
 def test_stateful_runs_along_the_links_conform() -> None:
-    Workflow.run(settings=settings(
-        max_examples=MAX_EXAMPLES, deadline=None, stateful_step_count=8,
-        suppress_health_check=list(HealthCheck)))
+    Workflow.run(
+        settings=settings(
+            max_examples=MAX_EXAMPLES,
+            deadline=None,
+            stateful_step_count=8,
+            suppress_health_check=list(HealthCheck),
+        )
+    )

@@ -24,8 +24,11 @@ def test_a_retried_create_with_the_same_idempotency_key_finds_the_first_match(cl
     first = client.post("/matches", json={"ruleset": "toy"}, headers=key)
     again = client.post("/matches", json={"ruleset": "toy"}, headers=key)
     assert (first.status_code, again.status_code) == (201, 200)
-    assert again.get_json() == {"match_id": first.get_json()["match_id"],
-                                "referee_token": None, "created": False}
+    assert again.get_json() == {
+        "match_id": first.get_json()["match_id"],
+        "referee_token": None,
+        "created": False,
+    }
 
 
 def test_plays_a_district_war_match_to_the_end(client):
@@ -40,7 +43,9 @@ def test_plays_a_district_war_match_to_the_end(client):
     summary = client.get(f"/matches/{table.id}").get_json()
     assert summary["status"] == "finished" and summary["outcome"]["winners"] == [2]
     assert client.get(f"/matches/{table.id}/scores").get_json()["outcome"]["scores"] == {
-        "1": 9, "2": 11}
+        "1": 9,
+        "2": 11,
+    }
 
 
 def test_an_illegal_order_is_refused_with_its_reason_and_recorded(client):
@@ -53,7 +58,10 @@ def test_an_illegal_order_is_refused_with_its_reason_and_recorded(client):
     assert_error(table.order(1, "b4"), 403, "not_your_seat")
     events = client.get(f"/matches/{table.id}/events").get_json()["items"]
     assert [e["data"]["error"] for e in events if e["type"] == "OrderRejected"] == [
-        "illegal_order", "invalid_order", "not_your_seat"]
+        "illegal_order",
+        "invalid_order",
+        "not_your_seat",
+    ]
 
 
 def test_an_order_may_be_text_or_json(client):
@@ -93,12 +101,10 @@ def test_a_seat_sees_its_own_view_and_the_referee_any_seat(client):
     table = Table(client)
     base = f"/matches/{table.id}/state"
     assert client.get(f"{base}?seat=1", headers=bearer(table.seats[0])).status_code == 200
-    assert_error(client.get(f"{base}?seat=2", headers=bearer(table.seats[0])), 403,
-                 "not_your_seat")
+    assert_error(client.get(f"{base}?seat=2", headers=bearer(table.seats[0])), 403, "not_your_seat")
     assert_error(client.get(f"{base}?seat=2"), 403, "not_your_seat")
     assert client.get(f"{base}?seat=2", headers=bearer(table.referee)).status_code == 200
-    assert_error(client.get(f"{base}?seat=7", headers=bearer(table.referee)), 404,
-                 "unknown_seat")
+    assert_error(client.get(f"{base}?seat=7", headers=bearer(table.referee)), 404, "unknown_seat")
 
 
 def test_events_come_in_pages_with_their_chain(client):
@@ -115,8 +121,12 @@ def test_a_long_poll_answers_when_an_order_arrives(client, app):
     table = Table(client)
     head = client.get(f"/matches/{table.id}/events").get_json()["version"]
     other = app.test_client()
-    sender = threading.Timer(0.3, lambda: other.post(
-        f"/matches/{table.id}/orders", json={"order": "2"}, headers=bearer(table.seats[0])))
+    sender = threading.Timer(
+        0.3,
+        lambda: other.post(
+            f"/matches/{table.id}/orders", json={"order": "2"}, headers=bearer(table.seats[0])
+        ),
+    )
     began = time.monotonic()
     sender.start()
     page = client.get(f"/matches/{table.id}/events?after={head}&wait=30").get_json()
@@ -155,18 +165,25 @@ def test_the_referee_reissues_a_lost_seat_token(client):
     assert table.order(1, "2").status_code == 201
     types = [e["type"] for e in client.get(f"/matches/{table.id}/events").get_json()["items"]]
     assert "SeatTokenReissued" in types
-    assert_error(client.post(f"/matches/{table.id}/seats/2/token",
-                             headers=bearer(table.seats[1])), 403, "not_referee")
-    assert_error(client.post(f"/matches/{table.id}/seats/5/token",
-                             headers=bearer(table.referee)), 404, "unknown_seat")
+    assert_error(
+        client.post(f"/matches/{table.id}/seats/2/token", headers=bearer(table.seats[1])),
+        403,
+        "not_referee",
+    )
+    assert_error(
+        client.post(f"/matches/{table.id}/seats/5/token", headers=bearer(table.referee)),
+        404,
+        "unknown_seat",
+    )
 
 
 def test_the_operator_token_is_a_referee_on_every_match(client):
     table = Table(client, start=False)
     assert client.post(f"/matches/{table.id}/start", headers=bearer(OPERATOR)).status_code == 200
     assert client.get(f"/matches/{table.id}/seed", headers=bearer(OPERATOR)).get_json()["seed"]
-    as_operator = client.post(f"/matches/{table.id}/orders", json={"order": "1"},
-                              headers=bearer(OPERATOR))
+    as_operator = client.post(
+        f"/matches/{table.id}/orders", json={"order": "1"}, headers=bearer(OPERATOR)
+    )
     assert_error(as_operator, 403, "not_a_seat")
 
 
@@ -177,22 +194,28 @@ def test_matches_are_listed_by_page_with_filters(client):
     assert [m["match_id"] for m in page["items"]] == ids[:2] and page["next"]
     rest = client.get(f"/matches?ruleset=toy&status=open&cursor={page['next']}").get_json()
     assert [m["match_id"] for m in rest["items"]] == ids[2:] and rest["next"] is None
-    assert [m["match_id"] for m in client.get("/matches?status=started").get_json()[
-        "items"]] == [started]
+    assert [m["match_id"] for m in client.get("/matches?status=started").get_json()["items"]] == [
+        started
+    ]
     assert_error(client.get("/matches?status=lost"), 422, "validation_error")
     assert_error(client.get("/matches?cursor=abc"), 422, "validation_error")
 
 
 def test_joining_a_started_or_full_match_is_a_409(client):
     table = Table(client)
-    assert_error(client.post(f"/matches/{table.id}/seats", json={"name": "carol"}), 409,
-                 "match_already_started")
+    assert_error(
+        client.post(f"/matches/{table.id}/seats", json={"name": "carol"}),
+        409,
+        "match_already_started",
+    )
     duo = Table(client, "district_war", start=False)
-    assert_error(client.post(f"/matches/{duo.id}/seats", json={"name": "carol"}), 409,
-                 "seat_taken")
+    assert_error(client.post(f"/matches/{duo.id}/seats", json={"name": "carol"}), 409, "seat_taken")
     solo = Table(client, names=("alice",), start=False)
-    assert_error(client.post(f"/matches/{solo.id}/start", headers=bearer(solo.referee)), 409,
-                 "not_enough_seats")
+    assert_error(
+        client.post(f"/matches/{solo.id}/start", headers=bearer(solo.referee)),
+        409,
+        "not_enough_seats",
+    )
 
 
 def test_the_docs_page_and_its_scripts_are_served_by_the_app(client):
@@ -203,5 +226,10 @@ def test_the_docs_page_and_its_scripts_are_served_by_the_app(client):
     assert script.status_code == 200 and len(script.data) > 100_000
     spec = client.get("/openapi.json").get_json()
     assert spec["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
-    assert {"/matches", "/matches/{match_id}/orders", "/matches/{match_id}/events",
-            "/matches/{match_id}/replay", "/matches/{match_id}/verify"} <= set(spec["paths"])
+    assert {
+        "/matches",
+        "/matches/{match_id}/orders",
+        "/matches/{match_id}/events",
+        "/matches/{match_id}/replay",
+        "/matches/{match_id}/verify",
+    } <= set(spec["paths"])

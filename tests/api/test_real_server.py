@@ -30,8 +30,9 @@ def base_url(app: Any) -> Iterator[str]:
     thread.join(timeout=5)
 
 
-def call(base_url: str, method: str, path: str, body: Any = None,
-         token: str | None = None) -> tuple[int, Any]:
+def call(
+    base_url: str, method: str, path: str, body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base_url + path, data=data, method=method)
     if data is not None:
@@ -46,8 +47,9 @@ def call(base_url: str, method: str, path: str, body: Any = None,
 
 
 def test_plays_a_district_war_match_over_real_http(base_url):
-    status, new = call(base_url, "POST", "/matches",
-                       {"ruleset": "district_war", "config": {"troops": 2}})
+    status, new = call(
+        base_url, "POST", "/matches", {"ruleset": "district_war", "config": {"troops": 2}}
+    )
     assert status == 201
     match = f"/matches/{new['match_id']}"
     _, alice = call(base_url, "POST", f"{match}/seats", {"name": "alice"})
@@ -55,8 +57,7 @@ def test_plays_a_district_war_match_over_real_http(base_url):
     assert call(base_url, "POST", f"{match}/start", token=new["referee_token"])[0] == 200
     tokens = {1: alice["token"], 2: bob["token"]}
     for seat, order in [(2, "first 1"), (1, "e4"), (2, "b4"), (1, "g4"), (2, "g1")]:
-        status, receipt = call(base_url, "POST", f"{match}/orders", {"order": order},
-                               tokens[seat])
+        status, receipt = call(base_url, "POST", f"{match}/orders", {"order": order}, tokens[seat])
         assert status == 201 and len(receipt["digest"]) == 64
     assert call(base_url, "GET", f"{match}/scores")[1]["outcome"]["winners"] == [2]
     assert call(base_url, "GET", f"{match}/verify")[1]["ok"] is True
@@ -79,8 +80,12 @@ def test_drts_api_serves_the_app_on_the_configured_store(tmp_path):
         port = probe.getsockname()[1]
     env = {**os.environ, "DRTS_DATABASE_URL": f"sqlite:///{tmp_path}/drts.sqlite"}
     drts = Path(sys.executable).with_name("drts")
-    server = subprocess.Popen([str(drts), "api", "--port", str(port)], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [str(drts), "api", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         base_url = f"http://127.0.0.1:{port}"
         for _ in range(100):

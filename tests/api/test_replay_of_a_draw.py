@@ -14,15 +14,24 @@ def test_the_http_receipt_of_the_last_order_names_the_replay(tmp_path):
     client = app.test_client()
     scenario = json.loads(DRAW.read_text())
     new = client.post("/matches", json={"ruleset": "district_war"}).get_json()
-    tokens = {seat: client.post(f"/matches/{new['match_id']}/seats", json={"name": name})
-              .get_json()["token"] for seat, name in ((1, "ada"), (2, "bo"))}
-    client.post(f"/matches/{new['match_id']}/start",
-                headers={"Authorization": f"Bearer {new['referee_token']}"})
+    tokens = {
+        seat: client.post(f"/matches/{new['match_id']}/seats", json={"name": name}).get_json()[
+            "token"
+        ]
+        for seat, name in ((1, "ada"), (2, "bo"))
+    }
+    client.post(
+        f"/matches/{new['match_id']}/start",
+        headers={"Authorization": f"Bearer {new['referee_token']}"},
+    )
     for movement in scenario["movements"]:
         for seat, orders in movement["orders"].items():
             for order in orders:
-                receipt = client.post(f"/matches/{new['match_id']}/orders", json={"order": order},
-                                      headers={"Authorization": f"Bearer {tokens[int(seat)]}"})
+                receipt = client.post(
+                    f"/matches/{new['match_id']}/orders",
+                    json={"order": order},
+                    headers={"Authorization": f"Bearer {tokens[int(seat)]}"},
+                )
     closing = receipt.get_json()["closing"]
     assert closing["finished"] and closing["replay_id"]
     replay = client.get(f"/matches/{closing['replay_id']}").get_json()

@@ -1,5 +1,6 @@
 """GET /rulesets, the OpenAPI document and the one JSON error shape."""
 
+
 def assert_error_shape(response, status, code):
     body = response.get_json()
     assert response.status_code == status

@@ -55,8 +55,14 @@ def responses(client, table: Table, token: str | None) -> list[tuple[str, int, s
     for method, path, body in PROBES:
         url = path.format(id=table.id)
         response = getattr(client, method)(url, json=body, headers=bearer(token))
-        out.append((f"{method.upper()} {url}", response.status_code,
-                    response.get_data(as_text=True), response.get_json()))
+        out.append(
+            (
+                f"{method.upper()} {url}",
+                response.status_code,
+                response.get_data(as_text=True),
+                response.get_json(),
+            )
+        )
     return out
 
 
@@ -103,7 +109,8 @@ def test_the_seat_that_ordered_sees_its_own_order(client, open_movement):
 
 @pytest.mark.parametrize("viewer", ["referee", "operator"])
 def test_the_referee_and_the_operator_see_everything_and_each_look_is_recorded(
-        client, open_movement, viewer):
+    client, open_movement, viewer
+):
     table, salt = open_movement
     token = table.referee if viewer == "referee" else OPERATOR
     seen = {url: body for url, _, _, body in responses(client, table, token)}
@@ -115,7 +122,10 @@ def test_the_referee_and_the_operator_see_everything_and_each_look_is_recorded(
     assert seen[f"GET /matches/{table.id}/state?seat=1"]["orders"] == []  # only /orders, recorded
     looks = secret_looks(client, table)
     assert {look["what"] for look in looks} == {
-        "open orders", "event log with sealed values", "seed"}
+        "open orders",
+        "event log with sealed values",
+        "seed",
+    }
     assert {look["viewer"] for look in looks} == {viewer}
 
 
@@ -132,9 +142,11 @@ def test_orders_are_shown_to_everyone_once_the_movement_closes(client, open_move
 
 def test_the_probes_cover_every_operation_of_the_document(client):
     spec = client.get("/openapi.json").get_json()
-    documented = {(method, path.replace("{match_id}", "{id}").replace("{seat}", "3")
-                   .replace("{name}", "toy"))
-                  for path, operations in spec["paths"].items()
-                  for method in operations if method in ("get", "post", "put", "delete")}
+    documented = {
+        (method, path.replace("{match_id}", "{id}").replace("{seat}", "3").replace("{name}", "toy"))
+        for path, operations in spec["paths"].items()
+        for method in operations
+        if method in ("get", "post", "put", "delete")
+    }
     probed = {(method, path.split("?")[0]) for method, path, _ in PROBES}
     assert documented <= probed, documented - probed

@@ -24,16 +24,15 @@ def test_standings_count_each_players_finished_matches_per_ruleset(client):
     Table(client, names=("dave", "erin"))  # started, not finished: not counted
     body = client.get("/standings?ruleset=toy").get_json()
     assert body["next"] is None
-    assert [(r["player"], r["played"], r["wins"], r["losses"], r["points"])
-            for r in body["items"]] == [("alice", 2, 2, 0, 6), ("bob", 1, 0, 1, 0),
-                                        ("carol", 1, 0, 1, 0)]
+    assert [
+        (r["player"], r["played"], r["wins"], r["losses"], r["points"]) for r in body["items"]
+    ] == [("alice", 2, 2, 0, 6), ("bob", 1, 0, 1, 0), ("carol", 1, 0, 1, 0)]
     assert all(r["ruleset"] == "toy" and r["draws"] == 0 for r in body["items"])
     first = client.get("/standings?limit=2").get_json()
     assert [r["player"] for r in first["items"]] == ["alice", "bob"] and first["next"]
     rest = client.get(f"/standings?limit=2&cursor={first['next']}").get_json()
     assert [r["player"] for r in rest["items"]] == ["carol"] and rest["next"] is None
-    assert client.get("/standings?ruleset=district_war").get_json() == {"items": [],
-                                                                         "next": None}
+    assert client.get("/standings?ruleset=district_war").get_json() == {"items": [], "next": None}
 
 
 def test_standings_arguments_are_checked(client):

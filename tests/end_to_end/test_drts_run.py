@@ -44,8 +44,10 @@ class Http:
                 return json.loads(response.read())
         except urllib.error.HTTPError as error:
             if error.code >= 500:  # a bug: show what the server said
-                pytest.fail(f"{method} {path}: {error.code} {error.read()!r}; drts run said:\n"
-                            f"{self.log.read_text()[-6000:]}")
+                pytest.fail(
+                    f"{method} {path}: {error.code} {error.read()!r}; drts run said:\n"
+                    f"{self.log.read_text()[-6000:]}"
+                )
             raise
 
     def events(self, match_id: str) -> list[dict[str, Any]]:
@@ -67,26 +69,40 @@ def wait_for(condition: Any, timeout: float, what: str, log: Path) -> Any:
 
 def test_drts_run_serves_resolves_a_deadline_with_its_worker_and_stops_together(tmp_path):
     port, log = free_port(), tmp_path / "drts-run.log"
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("DRTS_DATABASE_URL", "DRTS_BROKER_URL")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DRTS_DATABASE_URL", "DRTS_BROKER_URL")
+    }
     env.update(DRTS_SWEEP_SECONDS="1", PYTHONPATH=str(ROOT))
     with log.open("wb") as out:
-        run = subprocess.Popen([sys.executable, "-m", "service.cli", "run", "--port", str(port)],
-                               cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
-                               start_new_session=True)
+        run = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "run", "--port", str(port)],
+            cwd=tmp_path,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         http = Http(port, log)
         wait_for(lambda: http.call("GET", "/rulesets"), 60, "the API", log)
         config = {"troops": 2, "placement_seconds": 3, "extension_seconds": 2}
         new = http.call("POST", "/matches", {"ruleset": "district_war", "config": config})
         match_id, referee = new["match_id"], new["referee_token"]
-        seats = [http.call("POST", f"/matches/{match_id}/seats", {"name": name})["token"]
-                 for name in ("alice", "bob")]
+        seats = [
+            http.call("POST", f"/matches/{match_id}/seats", {"name": name})["token"]
+            for name in ("alice", "bob")
+        ]
         http.call("POST", f"/matches/{match_id}/start", token=referee)
         http.call("POST", f"/matches/{match_id}/orders", {"order": "first 1"}, seats[1])
         # seat 1 stays silent: its 3 s placement clock runs out and the worker strikes it
-        struck = wait_for(lambda: [e for e in http.events(match_id) if e["type"] == "SeatStruck"],
-                          30, "a strike by the worker", log)
+        struck = wait_for(
+            lambda: [e for e in http.events(match_id) if e["type"] == "SeatStruck"],
+            30,
+            "a strike by the worker",
+            log,
+        )
         assert struck[0]["data"] == {"seat": 1, "movement": 2, "strikes": 1}
         after = [e for e in http.events(match_id) if e["version"] == struck[0]["version"] + 1]
         assert after[0]["type"] == "DeadlineSet" and after[0]["data"]["reason"] == "extended"
@@ -96,7 +112,11 @@ def test_drts_run_serves_resolves_a_deadline_with_its_worker_and_stops_together(
         code = run.wait(45)
     assert code == 0, log.read_text()[-4000:]
     time.sleep(0.5)
-    left = subprocess.run(["ps", "-o", "pid,stat,args", "--no-headers", "-g", str(run.pid)],
-                          capture_output=True, text=True, check=False).stdout
+    left = subprocess.run(
+        ["ps", "-o", "pid,stat,args", "--no-headers", "-g", str(run.pid)],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
     running = [line for line in left.splitlines() if line.split()[1][0] != "Z"]  # not zombies
     assert not running, f"left running after drts run stopped:\n{left}"

@@ -33,8 +33,11 @@ def new_match(matches: Matches, rng: random.Random) -> Played:
     ruleset = rng.choice(["toy", "toy", "toy_acc", "district_war", "drts_team23"])
     seats = {"district_war": 2, "drts_team23": 8}.get(ruleset, rng.randint(2, 4))
     config: dict[str, Any] = {
-        "toy": {"rounds": rng.randint(1, 3), "silence": rng.choice(["hold", "strike"]),
-                "close_early": rng.random() < 0.7},
+        "toy": {
+            "rounds": rng.randint(1, 3),
+            "silence": rng.choice(["hold", "strike"]),
+            "close_early": rng.random() < 0.7,
+        },
         "district_war": {"troops": 2},
         "drts_team23": {"movements": 2, "max_movements": 3},
     }.get(ruleset.removesuffix("_acc"), {})
@@ -76,8 +79,9 @@ def play_movement(matches: Matches, clock: Any, played: Played, rng: random.Rand
     return not matches.get_match(played.match_id).finished
 
 
-def play_random_mix(matches: Matches, clock: Any, seed: int, count: int,
-                    catch_up_every: int = 0) -> list[Played]:
+def play_random_mix(
+    matches: Matches, clock: Any, seed: int, count: int, catch_up_every: int = 0
+) -> list[Played]:
     """Plays `count` random matches interleaved, movement by movement, to their end;
     catches the read models up every `catch_up_every` movements if asked.
     """
@@ -98,8 +102,12 @@ def play_random_mix(matches: Matches, clock: Any, seed: int, count: int,
 def snapshot(models: ReadModels, name: str) -> dict[str, list[tuple[Any, ...]]]:
     """Returns every row of a projection's tables, sorted, table by table."""
     view = models.view(name)
-    return {table.name: sorted((tuple(row.values()) for row in view.query(
-        f"SELECT * FROM {{{table.name}}}")), key=repr) for table in PROJECTION_TABLES[name]}
+    return {
+        table.name: sorted(
+            (tuple(row.values()) for row in view.query(f"SELECT * FROM {{{table.name}}}")), key=repr
+        )
+        for table in PROJECTION_TABLES[name]
+    }
 
 
 def snapshots(models: ReadModels) -> dict[str, dict[str, list[tuple[Any, ...]]]]:

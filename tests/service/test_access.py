@@ -21,8 +21,9 @@ OPERATOR = "operator-token"
 @pytest.fixture
 def matches(database_url: str, clock: Any, toy_rulesets: None) -> Iterator[Matches]:
     """The Matches application with an operator token, on the test's store."""
-    app = Matches(env=Settings(database_url).event_store_env(), clock=clock,
-                  operator_token=OPERATOR)
+    app = Matches(
+        env=Settings(database_url).event_store_env(), clock=clock, operator_token=OPERATOR
+    )
     yield app
     app.close()
 

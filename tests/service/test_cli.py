@@ -22,6 +22,7 @@ def drts(tmp_path, monkeypatch):
         result = runner.invoke(main, ["match", *args])
         assert (result.exit_code == 0) == ok, result.output
         return result
+
     return run
 
 
@@ -80,7 +81,8 @@ def test_resolve_due_drives_the_clock_by_hand(drts):
 def test_resolve_due_every_n_seconds_keeps_resolving(drts):
     match_id, referee, _, _ = created(drts)
     drts("start", match_id, "--referee-token", referee)
-    out = drts("resolve-due", "--every", "0.1", "--times", "2",
-               "--now", "2100-01-01T00:00:00Z").output
+    out = drts(
+        "resolve-due", "--every", "0.1", "--times", "2", "--now", "2100-01-01T00:00:00Z"
+    ).output
     assert out.count("movement(s) handled") == 2
     assert "movement 1 resolved" in out  # DW-2: the DMO was silent, seat 1 places first

@@ -40,18 +40,23 @@ def drts(empty_url: str, monkeypatch: pytest.MonkeyPatch) -> Any:
         result = runner.invoke(main, list(args))
         assert (result.exit_code == 0) == ok, result.output
         return result
+
     return run
 
 
 def test_db_upgrade_and_current_say_where_the_database_stands(drts):
-    assert "empty (never migrated); latest is 0002: run `drts db upgrade`" in drts(
-        "db", "current", ok=False).output
+    assert (
+        "empty (never migrated); latest is 0002: run `drts db upgrade`"
+        in drts("db", "current", ok=False).output
+    )
     assert drts("db", "upgrade").output == "database at 0002 (was empty)\n"
     assert drts("db", "current").output == "0002 (latest)\n"
     assert drts("db", "downgrade", "0001").output == "database at 0001\n"
     assert "0001; latest is 0002" in drts("db", "current", ok=False).output
-    assert "refusing to downgrade below revision 0001" in drts(
-        "db", "downgrade", "base", ok=False).output
+    assert (
+        "refusing to downgrade below revision 0001"
+        in drts("db", "downgrade", "base", ok=False).output
+    )
     assert drts("db", "upgrade").output == "database at 0002 (was 0001)\n"
 
 
@@ -67,9 +72,12 @@ def test_projections_rebuild_catch_up_and_status(drts, empty_url):
     assert drts("projections", "catch-up", "match_list").output == "match_list: 2 new event(s)\n"
     assert "match_list: at 2, log at 2: up to date" in drts("projections", "status").output
     rebuilt = drts("projections", "rebuild").output.splitlines()
-    assert rebuilt == ["match_list: rebuilt from 2 event(s)", "deadlines: rebuilt from 0 event(s)",
-                       "scoreboards: rebuilt from 0 event(s)",
-                       "standings: rebuilt from 2 event(s)"]
+    assert rebuilt == [
+        "match_list: rebuilt from 2 event(s)",
+        "deadlines: rebuilt from 0 event(s)",
+        "scoreboards: rebuilt from 0 event(s)",
+        "standings: rebuilt from 2 event(s)",
+    ]
     assert "Invalid value" in drts("projections", "rebuild", "leaderboard", ok=False).output
 
 

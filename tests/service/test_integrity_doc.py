@@ -50,4 +50,7 @@ def test_the_recipe_names_an_altered_event(matches, recipe):
     resealed = copy.deepcopy(log)
     resealed[5]["sealed"]["order"] = {"pick": 2}
     assert recipe(str(new.match_id), resealed) == (
-        6, "OrderSubmitted", "sealed order does not match its receipt digest")
+        6,
+        "OrderSubmitted",
+        "sealed order does not match its receipt digest",
+    )

@@ -14,8 +14,9 @@ from domain.errors import MovementClosedError
 
 
 def started_toy(matches, **config):
-    new = matches.create_match("toy", {"close_early": False, "deadline_seconds": 60, **config},
-                               seed="late")
+    new = matches.create_match(
+        "toy", {"close_early": False, "deadline_seconds": 60, **config}, seed="late"
+    )
     tokens = [matches.join(new.match_id, name).token for name in ("alice", "bob")]
     matches.start(new.match_id, new.referee_token)
     return new.match_id, tokens
@@ -39,8 +40,9 @@ def test_a_late_order_is_rejected_once_the_deadline_has_resolved_the_movement(ma
 
 def test_a_late_order_under_a_strike_policy_strikes_first_then_lands(matches, clock):
     """DW-6 style: the overrun earns its strike even though the order then arrives."""
-    match_id, (alice, bob) = started_toy(matches, silence="strike", max_strikes=3,
-                                         extension_seconds=45)
+    match_id, (alice, bob) = started_toy(
+        matches, silence="strike", max_strikes=3, extension_seconds=45
+    )
     matches.submit_order(match_id, alice, "2")
     clock.advance(61)
     receipt = matches.submit_order(match_id, bob, "3")

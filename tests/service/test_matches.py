@@ -20,15 +20,17 @@ from service.matches import SNAPSHOT_INTERVAL, Matches
 from service.results import NewMatch, NewSeat
 
 
-def new_match(matches: Matches, config: dict[str, Any] | None = None, ruleset: str = "toy",
-              **options: Any) -> tuple[NewMatch, NewSeat, NewSeat]:
+def new_match(
+    matches: Matches, config: dict[str, Any] | None = None, ruleset: str = "toy", **options: Any
+) -> tuple[NewMatch, NewSeat, NewSeat]:
     new = matches.create_match(ruleset, config or {}, seed="test-seed", **options)
     alice, bob = matches.join(new.match_id, "alice"), matches.join(new.match_id, "bob")
     return new, alice, bob
 
 
-def started(matches: Matches, config: dict[str, Any] | None = None,
-            ruleset: str = "toy") -> tuple[NewMatch, NewSeat, NewSeat]:
+def started(
+    matches: Matches, config: dict[str, Any] | None = None, ruleset: str = "toy"
+) -> tuple[NewMatch, NewSeat, NewSeat]:
     new, alice, bob = new_match(matches, config, ruleset)
     assert new.referee_token is not None
     matches.start(new.match_id, new.referee_token)
@@ -97,7 +99,7 @@ def test_bad_input_gives_clear_errors_and_keeps_what_is_stored(matches, clock):
         matches.submit_order(new.match_id, bob.token, "1", movement=5)
     after = matches.event_log(new.match_id)
     assert after[: len(before)] == before
-    assert [item["type"] for item in after[len(before):]] == ["OrderRejected"] * 3
+    assert [item["type"] for item in after[len(before) :]] == ["OrderRejected"] * 3
     assert matches.pending_orders(new.match_id, alice.token)[0]["order"] == {"pick": 2}
     assert matches.verify_chain(new.match_id).ok
 
@@ -150,8 +152,9 @@ def test_resolving_twice_gives_exactly_one_resolution(matches, clock):
 
 
 def test_silence_strikes_extend_the_deadline_then_forfeit(matches, clock):
-    new, alice, _ = started(matches, {"silence": "strike", "max_strikes": 2,
-                                      "extension_seconds": 30})
+    new, alice, _ = started(
+        matches, {"silence": "strike", "max_strikes": 2, "extension_seconds": 30}
+    )
     matches.submit_order(new.match_id, alice.token, "1")
     first = matches.resolve(new.match_id, 1, clock.advance(60))
     assert first is not None and first.strikes == (2,) and not first.resolved
@@ -159,7 +162,11 @@ def test_silence_strikes_extend_the_deadline_then_forfeit(matches, clock):
     second = matches.resolve(new.match_id, 1, clock.now)
     assert second is not None and second.eliminated == (2,) and second.finished
     assert types(matches, new.match_id)[-6:] == [
-        "SeatStruck", "SeatEliminated", "MovementClosed", "StepApplied", "MovementResolved",
+        "SeatStruck",
+        "SeatEliminated",
+        "MovementClosed",
+        "StepApplied",
+        "MovementResolved",
         "Finished",
     ]
 
@@ -180,8 +187,14 @@ def test_open_orders_show_digests_not_contents_until_the_movement_resolves(match
     matches.submit_order(new.match_id, alice.token, "3", source="email", message_id="<a@x>")
     public = matches.event_log(new.match_id)[-1]
     assert public["type"] == "OrderSubmitted" and "sealed" not in public
-    assert set(public["data"]) == {"seat", "movement", "received_at", "source", "message_id",
-                                   "digest"}
+    assert set(public["data"]) == {
+        "seat",
+        "movement",
+        "received_at",
+        "source",
+        "message_id",
+        "digest",
+    }
     assert "sealed" in matches.event_log(new.match_id, alice.token)[-1]  # its own order
     assert "sealed" not in matches.event_log(new.match_id, bob.token)[-1]
     matches.submit_order(new.match_id, bob.token, "1")

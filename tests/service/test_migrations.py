@@ -29,8 +29,10 @@ from tests.service.readmodel_support import play_random_mix, snapshots
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
-EVENT_STORE = {"postgresql": ("matches_events", "matches_snapshots"),
-               "sqlite": ("stored_events", "stored_snapshots")}
+EVENT_STORE = {
+    "postgresql": ("matches_events", "matches_snapshots"),
+    "sqlite": ("stored_events", "stored_snapshots"),
+}
 READ_MODELS = {table.name for table in metadata.sorted_tables}
 TRACKING = {f"{name}_tracking" for name in PROJECTION_NAMES}
 
@@ -101,12 +103,16 @@ def described(url: str, names: tuple[str, ...]) -> dict[str, Any]:
     db = engine(url)
     try:
         inspector = inspect(db)
-        return {name: (
-            [(c["name"], str(c["type"]), c["nullable"]) for c in inspector.get_columns(name)],
-            inspector.get_pk_constraint(name)["constrained_columns"],
-            sorted((i["name"], i["column_names"], i["unique"])
-                   for i in inspector.get_indexes(name)),
-        ) for name in names}
+        return {
+            name: (
+                [(c["name"], str(c["type"]), c["nullable"]) for c in inspector.get_columns(name)],
+                inspector.get_pk_constraint(name)["constrained_columns"],
+                sorted(
+                    (i["name"], i["column_names"], i["unique"]) for i in inspector.get_indexes(name)
+                ),
+            )
+            for name in names
+        }
     finally:
         db.dispose()
 
@@ -117,8 +123,7 @@ def test_upgrade_from_empty_creates_the_event_store_read_models_and_tracking(emp
     schema.upgrade(settings)
     assert schema.current(settings) == schema.head()
     dialect = "postgresql" if "postgres" in empty_url else "sqlite"
-    assert tables(empty_url) == {*EVENT_STORE[dialect], *READ_MODELS, *TRACKING,
-                                 "alembic_version"}
+    assert tables(empty_url) == {*EVENT_STORE[dialect], *READ_MODELS, *TRACKING, "alembic_version"}
     for table in TRACKING:
         assert rows(empty_url, f"SELECT * FROM {table}") == [("__migration__", 1)]
     app = Matches(env=settings.event_store_env())
@@ -133,15 +138,21 @@ def test_the_frozen_migration_is_what_eventsourcing_creates(empty_url, tmp_path)
     dialect = "postgresql" if "postgres" in empty_url else "sqlite"
     schema.upgrade(Settings(empty_url), schema.EVENT_STORE_REVISION)
     with ExitStack() as stack:
-        reference = (f"sqlite:///{tmp_path}/library.sqlite" if dialect == "sqlite"
-                     else stack.enter_context(new_pg_database()))
+        reference = (
+            f"sqlite:///{tmp_path}/library.sqlite"
+            if dialect == "sqlite"
+            else stack.enter_context(new_pg_database())
+        )
         library_tables(reference)
         assert described(empty_url, EVENT_STORE[dialect]) == described(
-            reference, EVENT_STORE[dialect])
+            reference, EVENT_STORE[dialect]
+        )
         if dialect == "postgresql":
-            types = ("SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_type t "
-                     "JOIN pg_attribute a ON a.attrelid = t.typrelid "
-                     "WHERE t.typname = 'stored_event_uuid' ORDER BY a.attnum")
+            types = (
+                "SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_type t "
+                "JOIN pg_attribute a ON a.attrelid = t.typrelid "
+                "WHERE t.typname = 'stored_event_uuid' ORDER BY a.attnum"
+            )
             assert rows(empty_url, types) == rows(reference, types) != []
 
 
@@ -158,8 +169,10 @@ def test_autogenerate_proposes_nothing_and_never_the_event_stores_drop(empty_url
     finally:
         db.dispose()
     dropped = {op[1].name for op in unfiltered if isinstance(op, tuple) and op[0] == "remove_table"}
-    assert dropped == set(EVENT_STORE["postgresql" if "postgres" in empty_url else "sqlite"]
-                          ) | TRACKING  # what the filter keeps autogenerate from proposing
+    assert (
+        dropped
+        == set(EVENT_STORE["postgresql" if "postgres" in empty_url else "sqlite"]) | TRACKING
+    )  # what the filter keeps autogenerate from proposing
 
 
 def test_the_read_models_come_back_after_a_downgrade_then_upgrade(database_url, clock):
@@ -222,15 +235,19 @@ def test_a_store_eventsourcing_made_before_the_migrations_is_adopted(empty_url, 
 def test_processes_opening_a_new_sqlite_file_together_migrate_it_once(tmp_path):
     """`drts run` starts the API and the worker at once on the embedded file."""
     url = f"sqlite:///{tmp_path}/together.sqlite"
-    opener = ("from service.matches import Matches; from service.settings import Settings; "
-              f"Matches(env=Settings({url!r}).event_store_env()).close()")
-    processes = [subprocess.Popen([sys.executable, "-c", opener], stderr=subprocess.PIPE)
-                 for _ in range(3)]
+    opener = (
+        "from service.matches import Matches; from service.settings import Settings; "
+        f"Matches(env=Settings({url!r}).event_store_env()).close()"
+    )
+    processes = [
+        subprocess.Popen([sys.executable, "-c", opener], stderr=subprocess.PIPE) for _ in range(3)
+    ]
     opened: list[str] = []
 
     def open_here() -> None:
         Matches(env=Settings(url).event_store_env()).close()
         opened.append("ok")
+
     threads = [threading.Thread(target=open_here) for _ in range(2)]
     for thread in threads:
         thread.start()

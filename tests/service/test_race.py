@@ -22,8 +22,9 @@ class LockstepMatches(Matches):
 
     name = "Matches"  # the same application (and tables), not a new one
 
-    def __init__(self, env: dict[str, str], clock: Callable[[], Any],
-                 barrier: threading.Barrier) -> None:
+    def __init__(
+        self, env: dict[str, str], clock: Callable[[], Any], barrier: threading.Barrier
+    ) -> None:
         super().__init__(env, clock)
         self.barrier, self.local = barrier, threading.local()
 
@@ -79,9 +80,12 @@ def test_two_seats_ordering_at_once_both_land(matches, database_url, clock):
     new = matches.create_match("toy", {"close_early": False}, seed="race")
     seats = [matches.join(new.match_id, name) for name in ("alice", "bob")]
     matches.start(new.match_id, str(new.referee_token))
-    results = race(database_url, clock,
-                   lambda app: app.submit_order(new.match_id, seats[0].token, "1"),
-                   lambda app: app.submit_order(new.match_id, seats[1].token, "3"))
+    results = race(
+        database_url,
+        clock,
+        lambda app: app.submit_order(new.match_id, seats[0].token, "1"),
+        lambda app: app.submit_order(new.match_id, seats[1].token, "3"),
+    )
     assert {r.seat for r in results} == {1, 2}
     log = [item["type"] for item in matches.event_log(new.match_id)]
     assert log.count("OrderSubmitted") == 2

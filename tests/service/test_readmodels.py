@@ -22,8 +22,9 @@ from tests.service.readmodel_support import play_random_mix, snapshot, snapshots
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
 
-def started(matches: Matches, ruleset: str = "toy", names: tuple[str, ...] = ("alice", "bob"),
-            **config: Any) -> tuple[Any, list[str]]:
+def started(
+    matches: Matches, ruleset: str = "toy", names: tuple[str, ...] = ("alice", "bob"), **config: Any
+) -> tuple[Any, list[str]]:
     new = matches.create_match(ruleset, config, seed="read-models")
     tokens = [matches.join(new.match_id, name).token for name in names]
     matches.start(new.match_id, new.referee_token)
@@ -33,7 +34,8 @@ def started(matches: Matches, ruleset: str = "toy", names: tuple[str, ...] = ("a
 def deadline_rows(matches: Matches, columns: str) -> list[dict[str, Any]]:
     matches.read_models.catch_up(["deadlines"])
     return matches.read_models.view("deadlines").query(
-        f"SELECT {columns} FROM {{deadlines}} ORDER BY movement")
+        f"SELECT {columns} FROM {{deadlines}} ORDER BY movement"
+    )
 
 
 @pytest.fixture
@@ -76,14 +78,14 @@ def test_due_movements_come_from_the_deadlines_table(matches, clock):
 
 
 def test_a_resolved_movement_closes_its_deadline_and_an_extension_moves_it(matches, clock):
-    new, (alice, _, carol) = started(matches, names=("alice", "bob", "carol"),
-                                     silence="strike", close_early=False)
+    new, (alice, _, carol) = started(
+        matches, names=("alice", "bob", "carol"), silence="strike", close_early=False
+    )
     matches.submit_order(new.match_id, alice, "1")
     matches.submit_order(new.match_id, carol, "2")
     assert matches.resolve(new.match_id, 1, clock.advance(60)).strikes == (2,)
     rows = deadline_rows(matches, "movement, extensions, closed, due_at")
-    assert rows == [{"movement": 1, "extensions": 1, "closed": False,
-                     "due_at": clock.advance(30)}]
+    assert rows == [{"movement": 1, "extensions": 1, "closed": False, "due_at": clock.advance(30)}]
     assert matches.resolve(new.match_id, 1, clock.now).eliminated == (2,)
     rows = deadline_rows(matches, "movement, closed")
     assert rows == [{"movement": 1, "closed": True}, {"movement": 2, "closed": False}]
@@ -95,8 +97,11 @@ def test_the_scoreboard_has_each_movements_scores_per_seat(matches):
         matches.submit_order(new.match_id, alice, "3")
         matches.submit_order(new.match_id, bob, "1")
     board = matches.scoreboard(new.match_id)
-    outcomes = [item["data"]["outcome"] for item in matches.event_log(new.match_id)
-                if item["type"] == "MovementResolved"]
+    outcomes = [
+        item["data"]["outcome"]
+        for item in matches.event_log(new.match_id)
+        if item["type"] == "MovementResolved"
+    ]
     assert [m["movement"] for m in board["movements"]] == [1, 2]
     for movement, outcome in zip(board["movements"], outcomes, strict=True):
         assert {str(s["seat"]): s["score"] for s in movement["seats"]} == outcome["scores"]
@@ -114,7 +119,8 @@ def test_the_scoreboard_has_team_scores_where_the_game_has_teams(matches, clock)
     matches.resolve_due()
     [movement] = matches.scoreboard(new.match_id)["movements"]
     assert {team["team"] for team in movement["teams"]} == set(
-        matches.summary(new.match_id)["outcome"]["team_scores"])
+        matches.summary(new.match_id)["outcome"]["team_scores"]
+    )
     assert len(movement["seats"]) == 8
 
 
@@ -123,6 +129,7 @@ def test_standings_count_wins_draws_and_losses_per_player_and_ruleset(matches):
         new, tokens = started(matches, names=(first, second), rounds=1)
         for token, pick in zip(tokens, picks, strict=True):
             matches.submit_order(new.match_id, token, pick)
+
     play("alice", "bob", ("3", "1"))  # seat 1 scores 3 (+ maybe the bonus): alice wins
     play("bob", "alice", ("2", "2"))  # nobody scores; the bonus decides
     rows = {(r["player"], r["ruleset"]): r for r in matches.standings(ruleset="toy").items}
@@ -145,14 +152,16 @@ def test_projections_equal_a_rebuild_from_scratch_after_a_random_mix(matches, cl
     rebuilt = {name: matches.read_models.rebuild(name) for name in matches.read_models.projections}
     assert all(rebuilt.values())
     assert snapshots(matches.read_models) == followed
-    finished = [item for item in matches.list_matches(limit=100).items
-                if item["status"] == "finished"]
+    finished = [
+        item for item in matches.list_matches(limit=100).items if item["status"] == "finished"
+    ]
     seats = sum(len(item["seats"]) for item in finished)
     assert sum(row["played"] for row in matches.standings(limit=1000).items) == seats
 
 
 def test_a_projection_that_crashes_halfway_resumes_without_double_counting(
-        matches, clock, monkeypatch):
+    matches, clock, monkeypatch
+):
     play_random_mix(matches, clock, seed=7, count=6)
     models = matches.read_models
     models.catch_up()
@@ -169,6 +178,7 @@ def test_a_projection_that_crashes_halfway_resumes_without_double_counting(
         if calls[0] == 11:
             raise RuntimeError("the power went out")
         return record(tracking, statements)
+
     monkeypatch.setattr(view, "record", crashing)
     with pytest.raises(RuntimeError, match="power"):
         models.catch_up(["standings"])
@@ -188,8 +198,11 @@ def test_an_event_applied_again_changes_nothing(matches):
     for notification in matches.recorder.select_notifications(start=1, limit=100):
         for projection in models.projections.values():
             if notification.topic in projection.topics:
-                models.apply(projection, matches.mapper.to_domain_event(notification),
-                             Tracking(matches.name, notification.id))
+                models.apply(
+                    projection,
+                    matches.mapper.to_domain_event(notification),
+                    Tracking(matches.name, notification.id),
+                )
     assert snapshots(models) == before
 
 
@@ -240,7 +253,8 @@ def test_the_read_models_follow_the_log_without_being_asked(matches, other, data
         new = other.create_match("toy", {})
         give_up = time.monotonic() + 10
         while not models.view("match_list").query(
-                "SELECT match_id FROM {match_list} WHERE match_id = :m", {"m": new.match_id}):
+            "SELECT match_id FROM {match_list} WHERE match_id = :m", {"m": new.match_id}
+        ):
             assert time.monotonic() < give_up, "the match list never saw the new match"
             time.sleep(0.05)
     finally:

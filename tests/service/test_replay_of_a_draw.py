@@ -73,4 +73,3 @@ def test_a_won_match_gets_no_replay(matches):
     closing = matches.submit_order(new.match_id, b.token, "1").closing
     assert closing.finished and closing.replay_id is None
     assert matches.replay_if_drawn(new.match_id) is None
-

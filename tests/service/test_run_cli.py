@@ -14,8 +14,9 @@ def test_the_embedded_worker_is_solo_with_beat_and_the_service_never_imports_wor
     command = run_cli.worker_command("solo", None, "INFO", beat=True)
     assert command[:5] == [sys.executable, "-m", "celery", "-A", "workers.app"]
     assert command[5:] == ["worker", "-P", "solo", "-l", "INFO", "-B", "-s", "drts-beat-schedule"]
-    assert "workers" not in {name.split(".")[0] for name in vars(run_cli)
-                             if not name.startswith("_")}
+    assert "workers" not in {
+        name.split(".")[0] for name in vars(run_cli) if not name.startswith("_")
+    }
 
 
 def test_production_workers_pass_extra_arguments_to_celery():
@@ -25,7 +26,8 @@ def test_production_workers_pass_extra_arguments_to_celery():
 
 
 def test_drts_run_names_the_embedded_broker_so_that_the_api_sends_countdown_tasks(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     env = run_cli.embedded_environment({})
     assert env["DRTS_BROKER_URL"] == f"sqla+sqlite:///{tmp_path}/drts-broker.sqlite"

@@ -26,16 +26,18 @@ def scheduler() -> RecordingScheduler:
 
 
 @pytest.fixture
-def scheduled(database_url: str, clock: Any, toy_rulesets: None,
-              scheduler: RecordingScheduler) -> Iterator[Matches]:
+def scheduled(
+    database_url: str, clock: Any, toy_rulesets: None, scheduler: RecordingScheduler
+) -> Iterator[Matches]:
     """The Matches application with a scheduler that records what it is asked."""
     app = Matches(env=Settings(database_url).event_store_env(), clock=clock, scheduler=scheduler)
     yield app
     app.close()
 
 
-def started(app: Matches, ruleset: str, config: dict[str, Any] | None = None,
-            seats: int = 2) -> tuple[Any, list[str]]:
+def started(
+    app: Matches, ruleset: str, config: dict[str, Any] | None = None, seats: int = 2
+) -> tuple[Any, list[str]]:
     new = app.create_match(ruleset, config or {}, seed="sched")
     tokens = [app.join(new.match_id, f"p{i}").token for i in range(seats)]
     app.start(new.match_id, str(new.referee_token))
@@ -71,7 +73,8 @@ def test_a_movement_that_may_not_close_early_waits_for_its_deadline(scheduled, c
 
 
 def test_a_sequential_game_resolves_on_the_order_and_starts_the_next_clock(
-        scheduled, scheduler, clock):
+    scheduled, scheduler, clock
+):
     new, (_, dmo) = started(scheduled, "district_war", {"placement_seconds": 30})
     clock.advance(5)
     receipt = scheduled.submit_order(new.match_id, dmo, "first 1")
@@ -81,7 +84,8 @@ def test_a_sequential_game_resolves_on_the_order_and_starts_the_next_clock(
 
 
 def test_district_war_strikes_and_extends_by_45_seconds_when_its_clock_runs_out(
-        scheduled, scheduler, clock):
+    scheduled, scheduler, clock
+):
     new, (_, dmo) = started(scheduled, "district_war")
     scheduled.submit_order(new.match_id, dmo, "first 1")
     clock.advance(89)
@@ -140,8 +144,13 @@ def test_broker_settings_default_to_the_embedded_sqlite_broker():
     assert settings.broker_url == "sqla+sqlite:///drts-broker.sqlite"
     assert not settings.broker_configured
     assert (settings.sweep_seconds, settings.countdown_seconds) == (2.0, 600.0)
-    tuned = load_settings({"DRTS_BROKER_URL": "amqp://guest:guest@127.0.0.1:5672//",
-                           "DRTS_SWEEP_SECONDS": "1", "DRTS_COUNTDOWN_SECONDS": "300"})
+    tuned = load_settings(
+        {
+            "DRTS_BROKER_URL": "amqp://guest:guest@127.0.0.1:5672//",
+            "DRTS_SWEEP_SECONDS": "1",
+            "DRTS_COUNTDOWN_SECONDS": "300",
+        }
+    )
     assert tuned.broker_url.startswith("amqp://") and tuned.sweep_seconds == 1.0
     assert tuned.countdown_seconds == 300.0
 
@@ -152,7 +161,8 @@ def test_a_bad_number_of_seconds_is_refused_by_name():
 
 
 def test_the_referee_extends_a_deadline_and_the_old_countdown_finds_nothing_due(
-        scheduled, scheduler, clock):
+    scheduled, scheduler, clock
+):
     new, _ = started(scheduled, "toy", {"close_early": False, "deadline_seconds": 60})
     deadline = scheduled.extend_deadline(new.match_id, str(new.referee_token), seconds=120)
     assert deadline == clock.now + timedelta(seconds=180)
@@ -161,8 +171,11 @@ def test_the_referee_extends_a_deadline_and_the_old_countdown_finds_nothing_due(
     assert scheduled.resolve(new.match_id, 1) is None  # the first countdown task, now early
     clock.advance(120)
     assert scheduled.resolve(new.match_id, 1).resolved
-    reasons = [item["data"]["reason"] for item in scheduled.event_log(new.match_id)
-               if item["type"] == "DeadlineSet"]
+    reasons = [
+        item["data"]["reason"]
+        for item in scheduled.event_log(new.match_id)
+        if item["type"] == "DeadlineSet"
+    ]
     assert reasons == ["opened", "referee", "opened"]
     assert scheduled.verify_chain(new.match_id).ok
 

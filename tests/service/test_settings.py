@@ -25,7 +25,10 @@ def test_a_postgresql_url_becomes_eventsourcing_postgres_settings():
     env = load_settings({"DRTS_DATABASE_URL": url}).event_store_env()
     assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
     assert (env["POSTGRES_HOST"], env["POSTGRES_PORT"], env["POSTGRES_DBNAME"]) == (
-        "db.example", "6543", "matches")
+        "db.example",
+        "6543",
+        "matches",
+    )
     assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"]) == ("drts", "s@cret")
     assert env["POSTGRES_SCHEMA"] == "prod" and int(env["POSTGRES_LOCK_TIMEOUT"]) > 0
     assert env["COMPRESSOR_TOPIC"].endswith("ZlibCompressor")

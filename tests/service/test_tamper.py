@@ -22,10 +22,12 @@ Change = Callable[[bytes], bytes]
 
 def edit_json(change: Callable[[dict[str, Any]], None]) -> Change:
     """Returns a row change that decompresses, edits the JSON state and recompresses."""
+
     def apply(state: bytes) -> bytes:
         data = json.loads(zlib.decompress(state))
         change(data)
         return zlib.compress(json.dumps(data).encode())
+
     return apply
 
 
@@ -40,13 +42,19 @@ def tamper(database_url: str, match_id: UUID, version: int, change: Change) -> N
             conn.execute(f"UPDATE stored_events SET state = ? {where}", (change(state), *key))
         return
     env = settings.event_store_env()
-    with psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"],
-                         port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"]) as conn:
+    with psycopg.connect(
+        dbname=env["POSTGRES_DBNAME"],
+        host=env["POSTGRES_HOST"],
+        port=env["POSTGRES_PORT"],
+        user=env["POSTGRES_USER"],
+    ) as conn:
         where = "WHERE originator_id = %s AND originator_version = %s"
         row = conn.execute(f"SELECT state FROM matches_events {where}", (match_id, version))
         (state,) = row.fetchone()
-        conn.execute(f"UPDATE matches_events SET state = %s {where}",
-                     (change(bytes(state)), match_id, version))
+        conn.execute(
+            f"UPDATE matches_events SET state = %s {where}",
+            (change(bytes(state)), match_id, version),
+        )
 
 
 def played(matches: Matches) -> UUID:
@@ -71,6 +79,7 @@ def test_an_altered_step_breaks_the_chain_at_that_event(matches, database_url):
 
     def rewrite(state: dict[str, Any]) -> None:
         state["text"] = "seat 2 picks 3"
+
     tamper(database_url, match_id, version, edit_json(rewrite))
     report = matches.verify_chain(match_id)
     assert report.broken is not None
@@ -84,6 +93,7 @@ def test_an_altered_sealed_order_breaks_its_receipt_digest(matches, database_url
 
     def rewrite(state: dict[str, Any]) -> None:
         state["sealed"]["order"] = {"pick": 2}
+
     tamper(database_url, match_id, version, edit_json(rewrite))
     report = matches.verify_chain(match_id)
     assert report.broken is not None

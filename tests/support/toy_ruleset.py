@@ -74,8 +74,13 @@ def _active(state: State) -> tuple[int, ...]:
 
 def to_move(state: State) -> ToMove:
     c = state.config
-    policy = MovementPolicy(c["deadline_seconds"], Silence(c["silence"]), c["close_early"],
-                            c["extension_seconds"], c["max_strikes"])
+    policy = MovementPolicy(
+        c["deadline_seconds"],
+        Silence(c["silence"]),
+        c["close_early"],
+        c["extension_seconds"],
+        c["max_strikes"],
+    )
     return ToMove(() if outcome(state).finished else _active(state), policy)
 
 
@@ -139,8 +144,12 @@ def outcome(state: State) -> Outcome:
 
 
 def dump_state(state: State) -> dict[str, Any]:
-    return {"config": dict(state.config), "round": state.round, "scores": list(state.scores),
-            "out": list(state.out)}
+    return {
+        "config": dict(state.config),
+        "round": state.round,
+        "scores": list(state.scores),
+        "out": list(state.out),
+    }
 
 
 def load_state(data: Any) -> State:
@@ -156,10 +165,21 @@ def random_order(state: State, seat: int, rng: Rng) -> int:
 
 
 RULESET: Ruleset[State, int] = Ruleset(
-    info=INFO, validate_config=validate_config, initial_state=initial_state, to_move=to_move,
-    parse_order=parse_order, format_order=format_order, dump_order=dump_order,
-    check_order=check_order, resolve=resolve, forfeit=forfeit, outcome=outcome, view=view,
-    dump_state=dump_state, load_state=load_state, random_order=random_order,
+    info=INFO,
+    validate_config=validate_config,
+    initial_state=initial_state,
+    to_move=to_move,
+    parse_order=parse_order,
+    format_order=format_order,
+    dump_order=dump_order,
+    check_order=check_order,
+    resolve=resolve,
+    forfeit=forfeit,
+    outcome=outcome,
+    view=view,
+    dump_state=dump_state,
+    load_state=load_state,
+    random_order=random_order,
 )
 
 ACCUMULATING: Ruleset[State, int] = replace(

@@ -16,6 +16,11 @@ from workers.app import create_app
 registry.REGISTRY.setdefault(RULESET.info.name, RULESET)
 registry.REGISTRY.setdefault(ACCUMULATING.info.name, ACCUMULATING)
 
-app = create_app(load_settings(), task_default_queue=os.environ["DRTS_TEST_QUEUE"],
-                 result_backend=os.environ["DRTS_TEST_BACKEND"], task_ignore_result=False,
-                 result_expires=300, broker_transport_options={})
+app = create_app(
+    load_settings(),
+    task_default_queue=os.environ["DRTS_TEST_QUEUE"],
+    result_backend=os.environ["DRTS_TEST_BACKEND"],
+    task_ignore_result=False,
+    result_expires=300,
+    broker_transport_options={},
+)

@@ -39,13 +39,19 @@ from workers.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKERS = {
-    "redis": ("redis://127.0.0.1:6379/14", 6379,
-              "Redis not reachable at 127.0.0.1:6379: start it with `redis-server --daemonize yes "
-              "--bind 127.0.0.1 --port 6379` (Debian package redis-server)"),
-    "rabbitmq": ("amqp://guest:guest@127.0.0.1:5672//", 5672,
-                 "RabbitMQ not reachable at 127.0.0.1:5672: start it with `rabbitmq-server "
-                 "-detached` (Debian package rabbitmq-server; user guest/guest), and give it "
-                 "~10 s"),
+    "redis": (
+        "redis://127.0.0.1:6379/14",
+        6379,
+        "Redis not reachable at 127.0.0.1:6379: start it with `redis-server --daemonize yes "
+        "--bind 127.0.0.1 --port 6379` (Debian package redis-server)",
+    ),
+    "rabbitmq": (
+        "amqp://guest:guest@127.0.0.1:5672//",
+        5672,
+        "RabbitMQ not reachable at 127.0.0.1:5672: start it with `rabbitmq-server "
+        "-detached` (Debian package rabbitmq-server; user guest/guest), and give it "
+        "~10 s",
+    ),
 }
 
 
@@ -81,9 +87,14 @@ class Cluster:
 
     def app(self) -> Celery:
         """Returns a new Celery app (a worker's or the client's) on the test's queue."""
-        app = create_app(self.settings, task_default_queue=self.queue,
-                         result_backend=self.backend, task_ignore_result=False,
-                         result_expires=300, broker_transport_options={})
+        app = create_app(
+            self.settings,
+            task_default_queue=self.queue,
+            result_backend=self.backend,
+            task_ignore_result=False,
+            result_expires=300,
+            broker_transport_options={},
+        )
         self.apps.append(app)
         return app
 
@@ -109,10 +120,20 @@ class Cluster:
         controllers = []
         for i, app in enumerate(apps):
             setup_app_for_worker(app, "WARNING", None)
-            controllers.append(TestWorkController(
-                app=app, concurrency=1, pool="solo", hostname=f"w{i}-{self.queue}@localhost",
-                loglevel="WARNING", logfile=None, ready_callback=None, without_heartbeat=True,
-                without_mingle=True, without_gossip=True))
+            controllers.append(
+                TestWorkController(
+                    app=app,
+                    concurrency=1,
+                    pool="solo",
+                    hostname=f"w{i}-{self.queue}@localhost",
+                    loglevel="WARNING",
+                    logfile=None,
+                    ready_callback=None,
+                    without_heartbeat=True,
+                    without_mingle=True,
+                    without_gossip=True,
+                )
+            )
         threads = [threading.Thread(target=c.start, daemon=True) for c in controllers]
         for thread, controller in zip(threads, controllers, strict=True):
             thread.start()
@@ -130,15 +151,40 @@ class Cluster:
     @contextlib.contextmanager
     def worker_processes(self, count: int = 2) -> Iterator[None]:
         """Starts `count` worker processes (`celery worker -P solo`), as on separate machines."""
-        env = {**os.environ, "DRTS_DATABASE_URL": self.settings.database_url,
-               "DRTS_BROKER_URL": self.settings.broker_url, "DRTS_TEST_QUEUE": self.queue,
-               "DRTS_TEST_BACKEND": self.backend}
+        env = {
+            **os.environ,
+            "DRTS_DATABASE_URL": self.settings.database_url,
+            "DRTS_BROKER_URL": self.settings.broker_url,
+            "DRTS_TEST_QUEUE": self.queue,
+            "DRTS_TEST_BACKEND": self.backend,
+        }
         logs = [tempfile.TemporaryFile() for _ in range(count)]  # noqa: SIM115 (closed below)
-        processes = [subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "tests.workers.celery_app", "worker",
-             "-P", "solo", "-l", "INFO", "-n", f"p{i}-{self.queue}@%h", "--without-gossip",
-             "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT) for i, log in enumerate(logs)]
+        processes = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "tests.workers.celery_app",
+                    "worker",
+                    "-P",
+                    "solo",
+                    "-l",
+                    "INFO",
+                    "-n",
+                    f"p{i}-{self.queue}@%h",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+            for i, log in enumerate(logs)
+        ]
         try:
             for log in logs:
                 wait_for(lambda log=log: b"ready." in _read(log), timeout=30)

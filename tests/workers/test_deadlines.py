@@ -24,8 +24,9 @@ pytestmark = [pytest.mark.postgres, pytest.mark.timeout(90)]
 
 def new_toy(service: Matches, deadline: int = 1, **config: Any) -> tuple[Any, list[str]]:
     """Creates and starts a two-seat toy match whose movements wait for their deadline."""
-    new = service.create_match("toy", {"close_early": False, **config}, seed="workers",
-                               deadline_seconds=deadline)
+    new = service.create_match(
+        "toy", {"close_early": False, **config}, seed="workers", deadline_seconds=deadline
+    )
     tokens = [service.join(new.match_id, name).token for name in ("alice", "bob")]
     service.start(new.match_id, str(new.referee_token))
     return new, tokens
@@ -36,8 +37,10 @@ def events(service: Matches, match_id: Any, kind: str) -> list[dict[str, Any]]:
 
 
 def resolutions(service: Matches, match_id: Any, movement: int = 1) -> int:
-    return sum(item["data"]["movement"] == movement
-               for item in events(service, match_id, "MovementResolved"))
+    return sum(
+        item["data"]["movement"] == movement
+        for item in events(service, match_id, "MovementResolved")
+    )
 
 
 def wait_until_due(service: Matches, match_id: Any) -> datetime:
@@ -91,8 +94,10 @@ def test_a_sweep_racing_a_countdown_task_gives_one_resolution(cluster: Cluster):
     with cluster.worker_processes(2):
         new, _ = new_toy(service, deadline=2)
         deadline = service.get_match(new.match_id).deadline
-        sweeps = [cluster.send(SWEEP_DUE, eta=deadline + timedelta(milliseconds=ms))
-                  for ms in (0, 1, 5, 20)]
+        sweeps = [
+            cluster.send(SWEEP_DUE, eta=deadline + timedelta(milliseconds=ms))
+            for ms in (0, 1, 5, 20)
+        ]
         assert all(result.get(timeout=30) in (0, 1) for result in sweeps)  # either may win
         wait_for(lambda: resolutions(service, new.match_id))
         time.sleep(0.5)  # let every queued duplicate run
@@ -115,7 +120,8 @@ def test_a_lost_countdown_task_changes_nothing_beat_sweeps_the_movement(cluster:
 
 
 def test_an_order_racing_the_deadline_is_in_the_movement_or_rejected_with_a_reason(
-        cluster: Cluster):
+    cluster: Cluster,
+):
     service = cluster.scheduling_matches()
     with cluster.worker_processes(2):
         new, tokens = new_toy(service, deadline=1)
@@ -147,8 +153,11 @@ def test_district_war_strikes_and_extends_when_its_clock_runs_out(cluster: Clust
         service.submit_order(new.match_id, dmo, "first 1")  # closes movement 1 at once
         struck = wait_for(lambda: events(service, new.match_id, "SeatStruck"))
         assert struck[0]["data"] == {"seat": 1, "movement": 2, "strikes": 1}
-        extended = next(item for item in events(service, new.match_id, "DeadlineSet")
-                        if item["data"]["reason"] == "extended")
+        extended = next(
+            item
+            for item in events(service, new.match_id, "DeadlineSet")
+            if item["data"]["reason"] == "extended"
+        )
         assert extended["version"] == struck[0]["version"] + 1
         service.submit_order(new.match_id, first, "e4", movement=2)
     match = service.get_match(new.match_id)

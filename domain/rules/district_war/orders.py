@@ -73,7 +73,6 @@ def dump_order(order: Order) -> JSON:
     return {"first": order.seat}
 
 
-
 def _from_json(value: Mapping[str, JSON]) -> Order:
     if set(value) == {"place"} and isinstance(value["place"], str):
         if match := _CELL.fullmatch(value["place"].strip().lower()):

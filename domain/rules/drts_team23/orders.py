@@ -193,7 +193,6 @@ def _square(number: int, where: str) -> int:
     return number
 
 
-
 def _parse_json(data: Mapping[str, JSON]) -> Order:
     _refuse_items(data.keys(), repr(dict(data)))
     unknown = sorted(set(data) - _ORDER_KEYS)

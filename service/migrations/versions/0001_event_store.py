@@ -88,6 +88,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    raise RuntimeError("refusing to downgrade below revision 0001: it would drop the event "
-                       "store, the only source of truth (dump the database first if you "
-                       "really mean it, then drop the tables by hand)")
+    raise RuntimeError(
+        "refusing to downgrade below revision 0001: it would drop the event "
+        "store, the only source of truth (dump the database first if you "
+        "really mean it, then drop the tables by hand)"
+    )
