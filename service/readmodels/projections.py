@@ -15,9 +15,9 @@ is worth WIN_POINTS, a draw DRAW_POINTS, a loss nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar
 
-from eventsourcing.dispatch import singledispatchmethod
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
@@ -27,186 +27,170 @@ from service.readmodels.recorders import Statement, View
 
 WIN_POINTS, DRAW_POINTS = 3, 1
 
+Handler = Callable[[Any, Any, Tracking], list[Statement]]
+HandlerT = TypeVar("HandlerT", bound=Callable[..., list[Statement]])
+_HANDLES = "_handles_event"
+
+
+def handles(event_class: type) -> Callable[[HandlerT], HandlerT]:
+    """Returns a decorator marking a ReadModel method as the handler of one event class."""
+
+    def mark(handler: HandlerT) -> HandlerT:
+        setattr(handler, _HANDLES, event_class)
+        return handler
+
+    return mark
+
 
 def topics_of(*event_classes: type) -> tuple[str, ...]:
     """Returns the topics of event classes (the log is filtered by them in the database)."""
     return tuple(get_topic(cls) for cls in event_classes)
 
 
-class MatchList(Projection[View]):
+class ReadModel(Projection[View]):
+    """A projection whose `@handles(...)` methods return the statements an event writes.
+
+    A subclass's topics are the event classes its handlers name, in the order written.
+    """
+
+    handlers: ClassVar[Mapping[type, Handler]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.handlers = {
+            getattr(method, _HANDLES): method
+            for method in vars(cls).values()
+            if hasattr(method, _HANDLES)
+        }
+        cls.topics = topics_of(*cls.handlers)
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """Records the statements of the event's handler with its tracking row; ignores
+        events this projection does not read.
+        """
+        for event_class in type(domain_event).__mro__:
+            if event_class in self.handlers:
+                self.view.record(tracking, self.handlers[event_class](self, domain_event, tracking))
+                return
+
+
+class MatchList(ReadModel):
     """One row per match (ruleset, status, clock, movement) and one per seat (its name)."""
 
     name = "match_list"
-    topics = topics_of(
-        Match.Created,
-        Match.SeatJoined,
-        Match.Started,
-        Match.DeadlineSet,
-        Match.MovementResolved,
-        Match.Finished,
-    )
 
-    @singledispatchmethod
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """Ignores events this projection does not read."""
+    @handles(Match.Created)
+    def created(self, e: Match.Created, tracking: Tracking) -> list[Statement]:
+        return [
+            (
+                "INSERT INTO {match_list} (match_id, position, ruleset, ruleset_version, "
+                "status, min_seats, max_seats, seat_count, movement, created_at) "
+                "VALUES (:match_id, :position, :ruleset, :version, 'open', "
+                ":min, :max, 0, 0, :at)",
+                {
+                    "match_id": e.originator_id,
+                    "position": tracking.notification_id,
+                    "ruleset": e.ruleset,
+                    "version": e.ruleset_version,
+                    "min": e.seats["min"],
+                    "max": e.seats["max"],
+                    "at": e.timestamp,
+                },
+            )
+        ]
 
-    @process_event.register
-    def _(self, domain_event: Match.Created, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking,
-            [
-                (
-                    "INSERT INTO {match_list} (match_id, position, ruleset, ruleset_version, "
-                    "status, min_seats, max_seats, seat_count, movement, created_at) "
-                    "VALUES (:match_id, :position, :ruleset, :version, 'open', "
-                    ":min, :max, 0, 0, :at)",
-                    {
-                        "match_id": e.originator_id,
-                        "position": tracking.notification_id,
-                        "ruleset": e.ruleset,
-                        "version": e.ruleset_version,
-                        "min": e.seats["min"],
-                        "max": e.seats["max"],
-                        "at": e.timestamp,
-                    },
-                )
-            ],
-        )
+    @handles(Match.SeatJoined)
+    def seat_joined(self, e: Match.SeatJoined, tracking: Tracking) -> list[Statement]:
+        return [
+            (
+                "INSERT INTO {match_seats} (match_id, seat, name) VALUES (:match_id, :seat, :name)",
+                {"match_id": e.originator_id, "seat": e.seat, "name": e.name},
+            ),
+            (
+                "UPDATE {match_list} SET seat_count = seat_count + 1 WHERE match_id = :match_id",
+                {"match_id": e.originator_id},
+            ),
+        ]
 
-    @process_event.register
-    def _(self, domain_event: Match.SeatJoined, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking,
-            [
-                (
-                    "INSERT INTO {match_seats} (match_id, seat, name) "
-                    "VALUES (:match_id, :seat, :name)",
-                    {"match_id": e.originator_id, "seat": e.seat, "name": e.name},
-                ),
-                (
-                    "UPDATE {match_list} SET seat_count = seat_count + 1 "
-                    "WHERE match_id = :match_id",
-                    {"match_id": e.originator_id},
-                ),
-            ],
-        )
+    @handles(Match.Started)
+    def started(self, e: Match.Started, tracking: Tracking) -> list[Statement]:
+        return [
+            _update_match(
+                e.originator_id, status="started", started_at=e.timestamp, movement=e.movement
+            )
+        ]
 
-    @process_event.register
-    def _(self, domain_event: Match.Started, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking,
-            [
-                _update_match(
-                    e.originator_id, status="started", started_at=e.timestamp, movement=e.movement
-                )
-            ],
-        )
+    @handles(Match.DeadlineSet)
+    def deadline_set(self, e: Match.DeadlineSet, tracking: Tracking) -> list[Statement]:
+        return [_update_match(e.originator_id, deadline=e.deadline)]
 
-    @process_event.register
-    def _(self, domain_event: Match.DeadlineSet, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(tracking, [_update_match(e.originator_id, deadline=e.deadline)])
+    @handles(Match.MovementResolved)
+    def movement_resolved(self, e: Match.MovementResolved, tracking: Tracking) -> list[Statement]:
+        return [_update_match(e.originator_id, movement=e.movement + 1, deadline=None)]
 
-    @process_event.register
-    def _(self, domain_event: Match.MovementResolved, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking, [_update_match(e.originator_id, movement=e.movement + 1, deadline=None)]
-        )
-
-    @process_event.register
-    def _(self, domain_event: Match.Finished, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking,
-            [
-                _update_match(
-                    e.originator_id,
-                    status="finished",
-                    finished_at=e.timestamp,
-                    result=e.outcome["result"],
-                    deadline=None,
-                )
-            ],
-        )
+    @handles(Match.Finished)
+    def finished(self, e: Match.Finished, tracking: Tracking) -> list[Statement]:
+        return [
+            _update_match(
+                e.originator_id,
+                status="finished",
+                finished_at=e.timestamp,
+                result=e.outcome["result"],
+                deadline=None,
+            )
+        ]
 
 
-class Deadlines(Projection[View]):
+class Deadlines(ReadModel):
     """One row per movement that got a deadline: when it is due, and whether it closed."""
 
     name = "deadlines"
-    topics = topics_of(Match.DeadlineSet, Match.MovementClosed, Match.Finished)
 
-    @singledispatchmethod
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """Ignores events this projection does not read."""
+    @handles(Match.DeadlineSet)
+    def deadline_set(self, e: Match.DeadlineSet, tracking: Tracking) -> list[Statement]:
+        return [
+            (
+                "INSERT INTO {deadlines} AS d (match_id, movement, due_at, extensions, closed) "
+                "VALUES (:match_id, :movement, :due_at, :extensions, FALSE) "
+                "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at, "
+                "extensions = d.extensions + excluded.extensions",
+                {
+                    "match_id": e.originator_id,
+                    "movement": e.movement,
+                    "due_at": e.deadline,
+                    "extensions": int(e.reason != "opened"),
+                },
+            )
+        ]
 
-    @process_event.register
-    def _(self, domain_event: Match.DeadlineSet, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking,
-            [
-                (
-                    "INSERT INTO {deadlines} AS d (match_id, movement, due_at, extensions, closed) "
-                    "VALUES (:match_id, :movement, :due_at, :extensions, FALSE) "
-                    "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at, "
-                    "extensions = d.extensions + excluded.extensions",
-                    {
-                        "match_id": e.originator_id,
-                        "movement": e.movement,
-                        "due_at": e.deadline,
-                        "extensions": int(e.reason != "opened"),
-                    },
-                )
-            ],
-        )
+    @handles(Match.MovementClosed)
+    def movement_closed(self, e: Match.MovementClosed, tracking: Tracking) -> list[Statement]:
+        return [
+            (
+                "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
+                "WHERE match_id = :match_id AND movement = :movement",
+                {"match_id": e.originator_id, "movement": e.movement, "at": e.timestamp},
+            )
+        ]
 
-    @process_event.register
-    def _(self, domain_event: Match.MovementClosed, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking,
-            [
-                (
-                    "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
-                    "WHERE match_id = :match_id AND movement = :movement",
-                    {"match_id": e.originator_id, "movement": e.movement, "at": e.timestamp},
-                )
-            ],
-        )
-
-    @process_event.register
-    def _(self, domain_event: Match.Finished, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking,
-            [
-                (
-                    "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
-                    "WHERE match_id = :match_id AND NOT closed",
-                    {"match_id": e.originator_id, "at": e.timestamp},
-                )
-            ],
-        )
+    @handles(Match.Finished)
+    def finished(self, e: Match.Finished, tracking: Tracking) -> list[Statement]:
+        return [
+            (
+                "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
+                "WHERE match_id = :match_id AND NOT closed",
+                {"match_id": e.originator_id, "at": e.timestamp},
+            )
+        ]
 
 
-class Scoreboards(Projection[View]):
+class Scoreboards(ReadModel):
     """The scores after each resolved movement: per seat (with its rank) and per team."""
 
     name = "scoreboards"
-    topics = topics_of(Match.MovementResolved)
 
-    @singledispatchmethod
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """Ignores events this projection does not read."""
-
-    @process_event.register
-    def _(self, domain_event: Match.MovementResolved, tracking: Tracking) -> None:
-        e = domain_event
+    @handles(Match.MovementResolved)
+    def movement_resolved(self, e: Match.MovementResolved, tracking: Tracking) -> list[Statement]:
         key = {"match_id": e.originator_id, "movement": e.movement}
         ranking = [int(seat) for seat in e.outcome.get("ranking", [])]
         statements: list[Statement] = [
@@ -232,50 +216,35 @@ class Scoreboards(Projection[View]):
             )
             for team, score in e.outcome.get("team_scores", {}).items()
         ]
-        self.view.record(tracking, statements)
+        return statements
 
 
-class Standings(Projection[View]):
+class Standings(ReadModel):
     """Wins, draws, losses and points per player name and ruleset, over finished matches."""
 
     name = "standings"
-    topics = topics_of(Match.Created, Match.SeatJoined, Match.Finished)
 
-    @singledispatchmethod
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """Ignores events this projection does not read."""
+    @handles(Match.Created)
+    def created(self, e: Match.Created, tracking: Tracking) -> list[Statement]:
+        return [
+            (
+                "INSERT INTO {standings_matches} (match_id, ruleset) VALUES (:match_id, :ruleset)",
+                {"match_id": e.originator_id, "ruleset": e.ruleset},
+            )
+        ]
 
-    @process_event.register
-    def _(self, domain_event: Match.Created, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking,
-            [
-                (
-                    "INSERT INTO {standings_matches} (match_id, ruleset) "
-                    "VALUES (:match_id, :ruleset)",
-                    {"match_id": e.originator_id, "ruleset": e.ruleset},
-                )
-            ],
-        )
+    @handles(Match.SeatJoined)
+    def seat_joined(self, e: Match.SeatJoined, tracking: Tracking) -> list[Statement]:
+        return [
+            (
+                "INSERT INTO {standings_seats} (match_id, seat, player) "
+                "VALUES (:match_id, :seat, :player)",
+                {"match_id": e.originator_id, "seat": e.seat, "player": e.name},
+            )
+        ]
 
-    @process_event.register
-    def _(self, domain_event: Match.SeatJoined, tracking: Tracking) -> None:
-        e = domain_event
-        self.view.record(
-            tracking,
-            [
-                (
-                    "INSERT INTO {standings_seats} (match_id, seat, player) "
-                    "VALUES (:match_id, :seat, :player)",
-                    {"match_id": e.originator_id, "seat": e.seat, "player": e.name},
-                )
-            ],
-        )
-
-    @process_event.register
-    def _(self, domain_event: Match.Finished, tracking: Tracking) -> None:
-        e = domain_event
+    @handles(Match.Finished)
+    def finished(self, e: Match.Finished, tracking: Tracking) -> list[Statement]:
         statements: list[Statement] = []
         for seat in sorted(int(s) for s in e.outcome.get("scores", {})):
             result = seat_result(e.outcome, seat)
@@ -297,7 +266,7 @@ class Standings(Projection[View]):
                     },
                 ),
             ]
-        self.view.record(tracking, statements)
+        return statements
 
 
 POINTS = {"win": WIN_POINTS, "draw": DRAW_POINTS, "loss": 0}
@@ -311,7 +280,7 @@ ADD_RESULT = (
     "losses = s.losses + excluded.losses, points = s.points + excluded.points"
 )
 
-PROJECTIONS: tuple[type[Projection[View]], ...] = (MatchList, Deadlines, Scoreboards, Standings)
+PROJECTIONS: tuple[type[ReadModel], ...] = (MatchList, Deadlines, Scoreboards, Standings)
 
 
 def seat_result(outcome: dict[str, Any], seat: int) -> str:
