@@ -12,30 +12,13 @@ from __future__ import annotations
 import atexit
 import tempfile
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 from domain.rules.contract import JSON, Step
+from service.clock import ManualClock
 from service.matches import Matches
 from service.scenarios import Observation
 from service.settings import Settings
-
-START = datetime(2030, 1, 1, tzinfo=UTC)
-
-
-class ManualClock:
-    """A clock that only moves when told to, and never backwards."""
-
-    def __init__(self, now: datetime = START) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def reach(self, moment: datetime) -> datetime:
-        """Moves the clock forward to `moment` (no-op if it is already later)."""
-        self.now = max(self.now, moment)
-        return self.now
 
 
 class MatchesDriver:

@@ -14,13 +14,13 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
 
 from domain.rules import registry
 from service import schema
+from service.clock import ManualClock
 from service.matches import Matches
 from service.settings import Settings
 from tests.support.toy_ruleset import ACCUMULATING, RULESET
@@ -31,20 +31,6 @@ PG_HINT = (
     "`pg_ctlcluster 15 main start` (Debian; or `service postgresql start`), "
     "with trust authentication for user postgres on 127.0.0.1"
 )
-
-
-class Clock:
-    """A clock driven by hand: `now` stays put until `advance` moves it."""
-
-    def __init__(self, start: datetime = datetime(2030, 1, 1, tzinfo=UTC)) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> datetime:
-        self.now += timedelta(seconds=seconds)
-        return self.now
 
 
 def in_ci() -> bool:
@@ -77,8 +63,9 @@ def toy_rulesets(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> ManualClock:
+    """A hand-driven clock for one test, starting at 2030-01-01 UTC."""
+    return ManualClock()
 
 
 @pytest.fixture(scope="session")
@@ -137,7 +124,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> 
 
 
 @pytest.fixture
-def matches(database_url: str, clock: Clock, toy_rulesets: None) -> Iterator[Matches]:
+def matches(database_url: str, clock: ManualClock, toy_rulesets: None) -> Iterator[Matches]:
     """The Matches application on the test's store, with the hand-driven clock."""
     app = Matches(env=Settings(database_url).event_store_env(), clock=clock)
     yield app

@@ -10,6 +10,7 @@ from uuid import UUID
 
 from domain.errors import DrtsError
 from domain.rules.rng import Rng
+from service.clock import ManualClock
 from service.matches import Matches
 from service.readmodels.runner import ReadModels
 from service.readmodels.tables import PROJECTION_TABLES
@@ -52,7 +53,7 @@ def new_match(matches: Matches, rng: random.Random) -> Played:
     return played
 
 
-def play_movement(matches: Matches, clock: Any, played: Played, rng: random.Random) -> bool:
+def play_movement(matches: Matches, clock: ManualClock, played: Played, rng: random.Random) -> bool:
     """Plays one movement of a match: random legal orders, some nonsense, some silence,
     then the deadline if it did not close early. Returns whether the match goes on.
     """
@@ -74,13 +75,13 @@ def play_movement(matches: Matches, clock: Any, played: Played, rng: random.Rand
             matches.submit_order(played.match_id, played.tokens[seat - 1], order)
     match = matches.get_match(played.match_id)
     if not match.finished and match.movement == movement and match.deadline is not None:
-        clock.now = max(clock.now, match.deadline)
+        clock.reach(match.deadline)
         matches.resolve_due()
     return not matches.get_match(played.match_id).finished
 
 
 def play_random_mix(
-    matches: Matches, clock: Any, seed: int, count: int, catch_up_every: int = 0
+    matches: Matches, clock: ManualClock, seed: int, count: int, catch_up_every: int = 0
 ) -> list[Played]:
     """Plays `count` random matches interleaved, movement by movement, to their end;
     catches the read models up every `catch_up_every` movements if asked.
