@@ -24,14 +24,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import psycopg
 from eventsourcing.utils import get_topic
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,23 +39,16 @@ from domain.match import Match  # noqa: E402
 from service.matches import Matches  # noqa: E402
 from service.scheduling import CeleryScheduler, producer_app  # noqa: E402
 from service.settings import Settings  # noqa: E402
+from tests.support.postgres import new_pg_database, pg_url  # noqa: E402
 
-PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 BROKER = "redis://127.0.0.1:6379/13"
 
 
 @contextmanager
 def database() -> Iterator[str]:
-    """Yields the URL of a fresh PostgreSQL database with the event store's tables."""
-    name = f"drts_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:  # type: ignore[arg-type]
-        conn.execute(f"CREATE DATABASE {name}")
-    url = f"postgresql://postgres@127.0.0.1:5432/{name}"
-    try:
-        yield url
-    finally:
-        with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:  # type: ignore[arg-type]
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    """Yields the URL of a fresh PostgreSQL database (dropped afterwards)."""
+    with new_pg_database("drts_bench") as name:
+        yield pg_url(name)
 
 
 @contextmanager

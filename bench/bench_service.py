@@ -15,7 +15,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -30,9 +29,9 @@ from domain.rules import registry
 from service import schema
 from service.matches import SNAPSHOT_INTERVAL, Matches
 from service.settings import Settings
+from tests.support.postgres import PG_HOST, PG_PORT, new_pg_database, pg_url
 from tests.support.toy_ruleset import RULESET
 
-PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 CONFIG = {"close_early": False, "rounds": 100_000}  # orders stay pending until resolved
 
 
@@ -103,16 +102,10 @@ def sqlite_store() -> Iterator[dict[str, str]]:
 
 @contextmanager
 def postgres_store() -> Iterator[dict[str, str]]:
-    name = f"drts_bench_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(dbname="postgres", autocommit=True, connect_timeout=3, **PG) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{name}"
+    with new_pg_database("drts_bench") as name:
+        url = pg_url(name)
         schema.upgrade(Settings(url))  # `drts db upgrade`: PostgreSQL is never migrated implicitly
         yield Settings(url).event_store_env()
-    finally:
-        with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def run(label: str, store: Callable[[], Any], movements: int) -> None:
@@ -123,7 +116,7 @@ def run(label: str, store: Callable[[], Any], movements: int) -> None:
             app.close()
             loaded, replayed = bench_load(env)
     except psycopg.OperationalError as error:
-        print(f"{label:10} skipped: PostgreSQL not reachable at 127.0.0.1:5432 ({error})")
+        print(f"{label:10} skipped: PostgreSQL not reachable at {PG_HOST}:{PG_PORT} ({error})")
         return
     print(f"{label:10} submit-order  median / p99 {percentiles(submit)}  ({len(submit)} orders)")
     print(

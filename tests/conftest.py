@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import uuid
 from collections.abc import Iterator
 
 import psycopg
@@ -23,36 +22,13 @@ from service import schema
 from service.clock import ManualClock
 from service.matches import Matches
 from service.settings import Settings
+from tests.support.postgres import PG_HINT, PG_HOST, PG_PORT, new_pg_database, pg_admin, pg_url
 from tests.support.toy_ruleset import ACCUMULATING, RULESET
-
-PG_HOST, PG_PORT, PG_USER = "127.0.0.1", 5432, "postgres"
-PG_HINT = (
-    f"PostgreSQL not reachable at {PG_HOST}:{PG_PORT}: start it with "
-    "`pg_ctlcluster 15 main start` (Debian; or `service postgresql start`), "
-    "with trust authentication for user postgres on 127.0.0.1"
-)
 
 
 def in_ci() -> bool:
     """Returns whether the run is CI's (a missing service fails instead of skipping)."""
     return os.environ.get("CI", "").lower() in ("true", "1", "yes")
-
-
-def pg_admin() -> psycopg.Connection:
-    """Returns an autocommit connection to the maintenance database (CREATE DATABASE needs it)."""
-    return psycopg.connect(
-        host=PG_HOST,
-        port=PG_PORT,
-        user=PG_USER,
-        dbname="postgres",
-        autocommit=True,
-        connect_timeout=3,
-    )
-
-
-def pg_url(dbname: str) -> str:
-    """Returns the DRTS_DATABASE_URL of a database on the test server."""
-    return f"postgresql://{PG_USER}@{PG_HOST}:{PG_PORT}/{dbname}"
 
 
 @pytest.fixture
@@ -84,24 +60,23 @@ def pg_server() -> str:
 @pytest.fixture(scope="session")
 def pg_template(pg_server: str) -> Iterator[str]:
     """A database migrated to the latest revision (empty tables), cloned for each test."""
-    name = f"drts_tpl_{uuid.uuid4().hex[:10]}"
-    with pg_admin() as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    schema.upgrade(Settings(pg_url(name)))
-    yield name
-    with pg_admin() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with new_pg_database("drts_tpl") as name:
+        schema.upgrade(Settings(pg_url(name)))
+        yield name
 
 
 @pytest.fixture
 def pg_database(pg_template: str) -> Iterator[str]:
     """A fresh database for one test, created from the template and dropped after it."""
-    name = f"drts_t_{uuid.uuid4().hex[:12]}"
-    with pg_admin() as conn:
-        conn.execute(f"CREATE DATABASE {name} TEMPLATE {pg_template}")
-    yield pg_url(name)
-    with pg_admin() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with new_pg_database("drts_t", template=pg_template) as name:
+        yield pg_url(name)
+
+
+@pytest.fixture
+def empty_pg_url(pg_server: str) -> Iterator[str]:
+    """The URL of a new PostgreSQL database with nothing in it (never migrated)."""
+    with new_pg_database("drts_e") as name:
+        yield pg_url(name)
 
 
 @pytest.fixture(scope="session")
@@ -121,6 +96,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> 
         )
         return f"sqlite:///{path}"
     return str(request.getfixturevalue("pg_database"))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def empty_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> str:
+    """The URL of a database with nothing in it: a new SQLite file, or a new PostgreSQL one."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/empty.sqlite"
+    return str(request.getfixturevalue("empty_pg_url"))
 
 
 @pytest.fixture

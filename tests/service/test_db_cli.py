@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,23 +10,8 @@ from click.testing import CliRunner, Result
 from service.cli import main
 from service.matches import Matches
 from service.settings import Settings
-from tests.conftest import pg_admin, pg_url
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/cli.sqlite"
-        return
-    request.getfixturevalue("pg_server")
-    name = f"drts_c_{uuid.uuid4().hex[:12]}"
-    with pg_admin() as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    yield pg_url(name)
-    with pg_admin() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture
@@ -82,15 +65,8 @@ def test_projections_rebuild_catch_up_and_status(drts, empty_url):
 
 
 @pytest.mark.postgres
-def test_a_postgresql_database_not_migrated_is_refused_with_what_to_run(monkeypatch, pg_server):
-    name = f"drts_c_{uuid.uuid4().hex[:12]}"
-    with pg_admin() as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        monkeypatch.setenv("DRTS_DATABASE_URL", pg_url(name))
-        result = CliRunner().invoke(main, ["projections", "status"])
-        assert result.exit_code == 1
-        assert "schema_out_of_date" in result.output and "`drts db upgrade`" in result.output
-    finally:
-        with pg_admin() as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+def test_a_postgresql_database_not_migrated_is_refused_with_what_to_run(monkeypatch, empty_pg_url):
+    monkeypatch.setenv("DRTS_DATABASE_URL", empty_pg_url)
+    result = CliRunner().invoke(main, ["projections", "status"])
+    assert result.exit_code == 1
+    assert "schema_out_of_date" in result.output and "`drts db upgrade`" in result.output

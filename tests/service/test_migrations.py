@@ -6,9 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -24,8 +22,8 @@ from service.matches import Matches
 from service.readmodels.tables import PROJECTION_NAMES, include_name, metadata
 from service.schema import SchemaOutOfDateError
 from service.settings import Settings
-from tests.conftest import pg_admin, pg_url
 from tests.service.readmodel_support import play_random_mix, snapshots
+from tests.support.postgres import new_pg_database, pg_url
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
@@ -35,36 +33,6 @@ EVENT_STORE = {
 }
 READ_MODELS = {table.name for table in metadata.sorted_tables}
 TRACKING = {f"{name}_tracking" for name in PROJECTION_NAMES}
-
-
-@contextmanager
-def new_pg_database() -> Iterator[str]:
-    """Yields the URL of a new, empty PostgreSQL database, dropped afterwards."""
-    name = f"drts_e_{uuid.uuid4().hex[:12]}"
-    with pg_admin() as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        yield pg_url(name)
-    finally:
-        with pg_admin() as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    """The URL of a database with nothing in it: a new SQLite file, or a new PostgreSQL one."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/empty.sqlite"
-        return
-    request.getfixturevalue("pg_server")
-    with new_pg_database() as url:
-        yield url
-
-
-@pytest.fixture
-def empty_pg_url(pg_server: str) -> Iterator[str]:
-    with new_pg_database() as url:
-        yield url
 
 
 def engine(url: str) -> Engine:
@@ -141,7 +109,7 @@ def test_the_frozen_migration_is_what_eventsourcing_creates(empty_url, tmp_path)
         reference = (
             f"sqlite:///{tmp_path}/library.sqlite"
             if dialect == "sqlite"
-            else stack.enter_context(new_pg_database())
+            else pg_url(stack.enter_context(new_pg_database("drts_e")))
         )
         library_tables(reference)
         assert described(empty_url, EVENT_STORE[dialect]) == described(
