@@ -17,19 +17,14 @@ Figures of record: bench/http.md.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import time
 import urllib.error
-import urllib.request
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,8 +33,10 @@ import psycopg  # noqa: E402
 
 from service import schema  # noqa: E402
 from service.settings import Settings  # noqa: E402
+from tests.support.http import call, free_port  # noqa: E402
+from tests.support.postgres import PG_HOST, PG_PORT, new_pg_database, pg_url  # noqa: E402
 
-PG: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+TIMEOUT = 60  # seconds a request may take under load
 SEATS = 8
 
 
@@ -58,14 +55,14 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    dbname = f"drts_bench_http_{uuid.uuid4().hex[:10]}"
     try:
-        with admin() as conn:
-            conn.execute(f"CREATE DATABASE {dbname}")
+        with new_pg_database("drts_bench_http") as dbname:
+            serve_and_measure(pg_url(dbname), args)
     except psycopg.OperationalError as error:
-        print(f"bench_http: PostgreSQL not reachable at {PG['host']}:{PG['port']}: {error}")
-        return
-    url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{dbname}"
+        print(f"bench_http: PostgreSQL not reachable at {PG_HOST}:{PG_PORT}: {error}")
+
+
+def serve_and_measure(url: str, args: argparse.Namespace) -> None:
     server = None
     try:
         schema.upgrade(Settings(url))
@@ -78,8 +75,6 @@ def run(args: argparse.Namespace) -> None:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
-        with admin() as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)")
 
 
 def measure(base: str, args: argparse.Namespace) -> None:
@@ -123,14 +118,21 @@ def measure(base: str, args: argparse.Namespace) -> None:
 def new_match(base: str) -> tuple[str, list[str]]:
     """Creates, fills and starts a DRTS Team 23 match; returns its id and seat tokens."""
     _, created = call(
-        base, "POST", "/matches", {"ruleset": "drts_team23", "config": {"close_early": True}}
+        base,
+        "POST",
+        "/matches",
+        {"ruleset": "drts_team23", "config": {"close_early": True}},
+        timeout=TIMEOUT,
     )
     match_id = created["match_id"]
+    seats = f"/matches/{match_id}/seats"
     tokens = [
-        call(base, "POST", f"/matches/{match_id}/seats", {"name": f"p{seat}"})[1]["token"]
+        call(base, "POST", seats, {"name": f"p{seat}"}, timeout=TIMEOUT)[1]["token"]
         for seat in range(1, SEATS + 1)
     ]
-    status, body = call(base, "POST", f"/matches/{match_id}/start", token=created["referee_token"])
+    status, body = call(
+        base, "POST", f"/matches/{match_id}/start", token=created["referee_token"], timeout=TIMEOUT
+    )
     if status != 200:
         raise RuntimeError(f"start failed: {status} {body}")
     return match_id, tokens
@@ -139,25 +141,11 @@ def new_match(base: str) -> tuple[str, list[str]]:
 def send(base: str, match_id: str, token: str) -> tuple[int, float, bool]:
     """Sends one order; returns its status, latency and whether it closed the movement."""
     began = time.perf_counter()
-    status, body = call(base, "POST", f"/matches/{match_id}/orders", {"order": "hold"}, token)
+    status, body = call(
+        base, "POST", f"/matches/{match_id}/orders", {"order": "hold"}, token, timeout=TIMEOUT
+    )
     seconds = time.perf_counter() - began
     return status, seconds, status == 201 and body.get("closing") is not None
-
-
-def call(
-    base: str, method: str, path: str, body: Any = None, token: str | None = None
-) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    if token is not None:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
 
 
 def start_gunicorn(url: str, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
@@ -192,17 +180,6 @@ def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
         except urllib.error.URLError:
             time.sleep(0.2)
     raise RuntimeError("gunicorn did not answer within 30 s")
-
-
-def admin() -> psycopg.Connection[Any]:
-    return psycopg.connect(**PG, dbname="postgres", autocommit=True, connect_timeout=3)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -3,9 +3,7 @@ with nothing but urllib as the client."""
 
 from __future__ import annotations
 
-import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -19,6 +17,8 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
+from tests.support.http import call, free_port
+
 
 @pytest.fixture
 def base_url(app: Any) -> Iterator[str]:
@@ -28,22 +28,6 @@ def base_url(app: Any) -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(timeout=5)
-
-
-def call(
-    base_url: str, method: str, path: str, body: Any = None, token: str | None = None
-) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base_url + path, data=data, method=method)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    if token is not None:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
 
 
 def test_plays_a_district_war_match_over_real_http(base_url):
@@ -75,9 +59,7 @@ def test_serves_the_openapi_document_and_the_docs_page(base_url):
 
 
 def test_drts_api_serves_the_app_on_the_configured_store(tmp_path):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     env = {**os.environ, "DRTS_DATABASE_URL": f"sqlite:///{tmp_path}/drts.sqlite"}
     drts = Path(sys.executable).with_name("drts")
     server = subprocess.Popen(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,15 +17,11 @@ from typing import Any
 
 import pytest
 
+from tests.support.http import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Http:
