@@ -10,35 +10,17 @@ stopped.
 
 from __future__ import annotations
 
-import functools
 import signal
 import threading
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 import click
 
-from domain.errors import DrtsError
 from service import schema
+from service.cli_errors import reports_errors
 from service.matches import Matches, connect
-from service.readmodels.runner import BATCH, UnknownProjectionError
+from service.readmodels.runner import BATCH
 from service.readmodels.tables import PROJECTION_NAMES
-from service.settings import SettingsError, load_settings
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def reports_errors(command: F) -> F:
-    """Turns drts and settings errors into a one-line message and exit status 1."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except (DrtsError, SettingsError, UnknownProjectionError) as error:
-            raise click.ClickException(f"{error.code}: {error}") from None
-
-    return wrapper  # type: ignore[return-value]
+from service.settings import load_settings
 
 
 @click.group()

@@ -9,23 +9,17 @@ so a clock can be driven by hand or by cron before the workers exist.
 
 from __future__ import annotations
 
-import functools
 import json
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
-from domain.errors import DrtsError
 from domain.rules.contract import JSON
+from service.cli_errors import reports_errors
 from service.matches import Matches, connect
 from service.results import Closing
-from service.settings import SettingsError
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 match_id_argument = click.argument("match_id")
 referee_token_option = click.option(
@@ -40,19 +34,6 @@ seat_token_option = click.option(
 movement_option = click.option(
     "--movement", type=int, default=None, help="a movement number (default: the open one)"
 )
-
-
-def reports_errors(command: F) -> F:
-    """Turns drts errors into a one-line message and exit status 1."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except (DrtsError, SettingsError) as error:
-            raise click.ClickException(f"{error.code}: {error}") from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 def matches() -> Matches:
