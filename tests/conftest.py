@@ -2,7 +2,8 @@
 on SQLite and on the real PostgreSQL at 127.0.0.1:5432 (one database per test).
 
 Both kinds of database are copies of a template migrated once per session with
-the project's migrations (`drts db upgrade`), so every test runs on their schema.
+the project's migrations (`drts db upgrade`), so every test runs on their schema;
+`empty_url` gives one never migrated, for the tests of the migrations themselves.
 
 PostgreSQL tests skip with a message saying what to start when the server is
 not reachable, except in CI (CI=true), where they fail.
