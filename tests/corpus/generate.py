@@ -1,0 +1,203 @@
+"""Generated the frozen corpus, ONCE, on 2026-11-30: never run it again.
+
+The corpus (tests/corpus/README.md) is test data that every later version
+of drts must read as it is: regenerating it with later code would only test
+that code against itself. This script is kept as the record of how the
+corpus was made; it refuses to overwrite the corpus files, and later code
+need not keep it running.
+
+    python -m tests.corpus.generate [--out DIR] [--postgres URL]
+
+It plays the matches of tests/corpus/plays.py twice through the Matches
+application, with today's code and migrations: once on a fresh embedded
+SQLite store (`matches.sqlite`) and once on a fresh PostgreSQL database,
+dumped with `pg_dump` (`postgres.sql`); both hold the read models caught up.
+The service's secure randomness (match ids, tokens, salts, the replay's
+seed) is replaced, for this script only, by a generator seeded with a fixed
+string, so both stores hold the same matches, event for event, and a run is
+reproducible. `expected.json` holds what each match shows (head, status,
+outcome), checked to be the same on both stores, with the stored topics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import random
+import sqlite3
+import subprocess
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import psycopg
+
+from service import matches as matches_module
+from service import schema
+from service.matches import Matches
+from service.scenario_driver import ManualClock
+from service.settings import Settings
+from tests.corpus.plays import START, Played, play_all
+from tests.corpus.store import (
+    CORPUS,
+    EXPECTED_FILE,
+    POSTGRES_DUMP,
+    SQLITE_FILE,
+    dump_postgres,
+    stored_topics,
+)
+
+RANDOMNESS_SEED = "drts frozen corpus, 2026-11-30"
+ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+class SeededSecrets:
+    """Stands in for the `secrets` module of service/matches.py while generating, so that a
+    run is reproducible. Never outside this script: tokens must be unguessable."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def token_hex(self, nbytes: int = 32) -> str:
+        """Returns `nbytes` seeded bytes in hexadecimal."""
+        return self.rng.randbytes(nbytes).hex()
+
+    def token_urlsafe(self, nbytes: int = 32) -> str:
+        """Returns `nbytes` seeded bytes in unpadded URL-safe base64."""
+        return base64.urlsafe_b64encode(self.rng.randbytes(nbytes)).rstrip(b"=").decode()
+
+
+@contextmanager
+def seeded_randomness() -> Iterator[None]:
+    """Makes the Matches application draw its ids, tokens and salts from a seeded generator."""
+    rng = random.Random(RANDOMNESS_SEED)
+    with (
+        mock.patch.object(matches_module, "secrets", SeededSecrets(rng)),
+        mock.patch.object(
+            matches_module, "uuid4", lambda: uuid.UUID(bytes=rng.randbytes(16), version=4)
+        ),
+    ):
+        yield
+
+
+def play_into(database_url: str) -> dict[str, Any]:
+    """Migrates a fresh store, plays every corpus match into it, catches the read models up,
+    and returns what the store shows (expected.json's content)."""
+    schema.upgrade(Settings(database_url))
+    with seeded_randomness():
+        app = Matches(env=Settings(database_url).event_store_env(), clock=ManualClock(START))
+        try:
+            played = play_all(app)
+            app.read_models.catch_up()
+            shown = expectations(app, played, database_url)
+        finally:
+            app.close()
+    return shown
+
+
+def expectations(app: Matches, played: list[Played], database_url: str) -> dict[str, Any]:
+    """Returns what the store shows: per match its head, status and outcome; the stored
+    topics; the schema revision."""
+    return {
+        "about": (
+            "The frozen corpus (tests/corpus/README.md): what every stored match must keep "
+            "showing. Generated once with the code of the commit named below; never "
+            "regenerate or edit it."
+        ),
+        "generated": {
+            "on": START.date().isoformat(),
+            "commit": _git_head(),
+            "eventsourcing": version("eventsourcing"),
+        },
+        "schema_revision": schema.current(Settings(database_url)),
+        "topics": stored_topics(app, database_url),
+        "matches": [match_expectation(app, p) for p in played],
+    }
+
+
+def match_expectation(app: Matches, played: Played) -> dict[str, Any]:
+    """Returns one match's entry: id, game, description, head, status and outcome (and, for
+    an unfinished match, the tokens a test needs to play it on)."""
+    summary = app.summary(played.match_id)
+    chain, replay = app.verify_chain(played.match_id), app.replay(played.match_id)
+    assert chain.ok and replay.agrees and chain.head == summary["chain"], played.key
+    entry = {
+        "key": played.key,
+        "match_id": str(played.match_id),
+        "game": summary["ruleset"],
+        "ruleset_version": summary["ruleset_version"],
+        "description": played.description,
+        "seats": summary["seats"],
+        "status": summary["status"],
+        "head": {"version": summary["version"], "chain": summary["chain"]},
+        "movement": summary["movement"],
+        "outcome": summary["outcome"],
+        "replay_id": summary["replay_id"],
+        "replay_of": summary["replay_of"],
+    }
+    return {**entry, "tokens": played.tokens} if played.tokens else entry
+
+
+def make_sqlite(path: Path) -> dict[str, Any]:
+    """Plays the corpus into a new SQLite file and leaves it standalone and compact."""
+    shown = play_into(f"sqlite:///{path}")
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.execute("PRAGMA journal_mode=DELETE")
+    connection = sqlite3.connect(path)
+    connection.execute("VACUUM")
+    connection.close()
+    return shown
+
+
+def make_postgres(dump: Path, admin_url: str) -> dict[str, Any]:
+    """Plays the corpus into a new PostgreSQL database, dumps it, then drops it."""
+    name = f"drts_corpus_{uuid.uuid4().hex[:10]}"
+    database_url = admin_url.rsplit("/", 1)[0] + f"/{name}"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        shown = play_into(database_url)
+        dump_postgres(database_url, dump)
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    return shown
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Generates the corpus files into --out (refusing to overwrite any)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=CORPUS)
+    parser.add_argument("--postgres", default=ADMIN_URL, help="a maintenance database URL")
+    args = parser.parse_args(argv)
+    paths = [args.out / f.name for f in (SQLITE_FILE, POSTGRES_DUMP, EXPECTED_FILE)]
+    existing = [str(p) for p in paths if p.exists()]
+    if existing:
+        raise SystemExit(f"refusing to regenerate the frozen corpus: {', '.join(existing)} exist")
+    sqlite_path, dump_path, expected_path = paths
+    on_sqlite = make_sqlite(sqlite_path)
+    on_postgres = make_postgres(dump_path, args.postgres)
+    if on_sqlite != on_postgres:
+        raise SystemExit("the two stores show different matches: the run is not reproducible")
+    expected_path.write_text(json.dumps(on_sqlite, indent=2, sort_keys=True) + "\n")
+    for path in paths:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        print(f"{path.name}: {path.stat().st_size} bytes, sha256 {digest}")
+
+
+def _git_head() -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=CORPUS, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+if __name__ == "__main__":
+    main()
