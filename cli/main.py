@@ -11,12 +11,12 @@ from pathlib import Path
 
 import click
 
+from cli.db import register as register_db_commands
+from cli.match import match
+from cli.run import beat, run, worker
 from domain.errors import DrtsError
 from domain.rules.registry import REGISTRY, get_ruleset
-from service.db_cli import register as register_db_commands
 from service.demo import play_demo
-from service.match_cli import match
-from service.run_cli import beat, run, worker
 from service.scenarios import ScenarioError, run_scenario
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from service.cli import main
+from cli.main import main
 from service.matches import Matches
 from service.settings import Settings
 from tests.conftest import pg_admin, pg_url

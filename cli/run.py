@@ -56,7 +56,7 @@ def beat_command(loglevel: str, extra: Sequence[str] = ()) -> list[str]:
 
 def api_command(host: str, port: int) -> list[str]:
     """Returns the command line of `drts api`."""
-    return [sys.executable, "-m", "service.cli", "api", "--host", host, "--port", str(port)]
+    return [sys.executable, "-m", "cli.main", "api", "--host", host, "--port", str(port)]
 
 
 def embedded_environment(environ: dict[str, str]) -> dict[str, str]:

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from service import run_cli
-from tests.service.test_cli import created, drts  # noqa: F401  (the fixture)
+from cli import run as run_cli
+from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
 
 
 def test_the_embedded_worker_is_solo_with_beat_and_the_service_never_imports_workers():
