@@ -9,23 +9,16 @@ so a clock can be driven by hand or by cron before the workers exist.
 
 from __future__ import annotations
 
-import functools
 import json
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
-from domain.errors import DrtsError
+from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
-from service.matches import Matches, connect
 from service.results import Closing
-from service.settings import SettingsError
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 match_id_argument = click.argument("match_id")
 referee_token_option = click.option(
@@ -40,29 +33,6 @@ seat_token_option = click.option(
 movement_option = click.option(
     "--movement", type=int, default=None, help="a movement number (default: the open one)"
 )
-
-
-def reports_errors(command: F) -> F:
-    """Turns drts errors into a one-line message and exit status 1."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except (DrtsError, SettingsError) as error:
-            raise click.ClickException(f"{error.code}: {error}") from None
-
-    return wrapper  # type: ignore[return-value]
-
-
-def matches() -> Matches:
-    """Returns the application for this command (closed when the command ends)."""
-    context = click.get_current_context()
-    app = context.meta.get("drts.matches")
-    if app is None:
-        app = context.meta["drts.matches"] = connect()
-        context.call_on_close(app.close)
-    return app
 
 
 def echo_json(value: JSON) -> None:

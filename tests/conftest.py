@@ -14,6 +14,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import psycopg
@@ -94,27 +95,41 @@ def pg_server() -> str:
     return f"{PG_HOST}:{PG_PORT}"
 
 
+@contextmanager
+def created_database(prefix: str, template: str | None = None) -> Iterator[str]:
+    """Creates a database on the test server (a copy of `template` if given), yields its
+    name, and drops it afterwards.
+    """
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with pg_admin() as conn:
+        conn.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
+    try:
+        yield name
+    finally:
+        with pg_admin() as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 @pytest.fixture(scope="session")
 def pg_template(pg_server: str) -> Iterator[str]:
     """A database migrated to the latest revision (empty tables), cloned for each test."""
-    name = f"drts_tpl_{uuid.uuid4().hex[:10]}"
-    with pg_admin() as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    schema.upgrade(Settings(pg_url(name)))
-    yield name
-    with pg_admin() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with created_database("drts_tpl") as name:
+        schema.upgrade(Settings(pg_url(name)))
+        yield name
 
 
 @pytest.fixture
 def pg_database(pg_template: str) -> Iterator[str]:
     """A fresh database for one test, created from the template and dropped after it."""
-    name = f"drts_t_{uuid.uuid4().hex[:12]}"
-    with pg_admin() as conn:
-        conn.execute(f"CREATE DATABASE {name} TEMPLATE {pg_template}")
-    yield pg_url(name)
-    with pg_admin() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with created_database("drts_t", pg_template) as name:
+        yield pg_url(name)
+
+
+@pytest.fixture
+def unmigrated_pg_url(pg_server: str) -> Iterator[str]:
+    """The DRTS_DATABASE_URL of a fresh database that was never migrated (dropped after)."""
+    with created_database("drts_c") as name:
+        yield pg_url(name)
 
 
 @pytest.fixture(scope="session")

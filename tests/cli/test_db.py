@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +11,6 @@ from click.testing import CliRunner, Result
 from cli.main import main
 from service.matches import Matches
 from service.settings import Settings
-from tests.conftest import pg_admin, pg_url
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
@@ -22,13 +20,7 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path}/cli.sqlite"
         return
-    request.getfixturevalue("pg_server")
-    name = f"drts_c_{uuid.uuid4().hex[:12]}"
-    with pg_admin() as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    yield pg_url(name)
-    with pg_admin() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield request.getfixturevalue("unmigrated_pg_url")
 
 
 @pytest.fixture
@@ -79,18 +71,3 @@ def test_projections_rebuild_catch_up_and_status(drts, empty_url):
         "standings: rebuilt from 2 event(s)",
     ]
     assert "Invalid value" in drts("projections", "rebuild", "leaderboard", ok=False).output
-
-
-@pytest.mark.postgres
-def test_a_postgresql_database_not_migrated_is_refused_with_what_to_run(monkeypatch, pg_server):
-    name = f"drts_c_{uuid.uuid4().hex[:12]}"
-    with pg_admin() as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        monkeypatch.setenv("DRTS_DATABASE_URL", pg_url(name))
-        result = CliRunner().invoke(main, ["projections", "status"])
-        assert result.exit_code == 1
-        assert "schema_out_of_date" in result.output and "`drts db upgrade`" in result.output
-    finally:
-        with pg_admin() as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
