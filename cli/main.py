@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from cli.audit import register as register_audit_commands
 from cli.db import register as register_db_commands
 from cli.match import match
 from cli.run import api, beat, run, worker
@@ -79,6 +80,7 @@ def demo(ruleset: str, seed: str) -> None:
         raise click.ClickException(str(error)) from None
 
 
+register_audit_commands(match)
 main.add_command(match)
 main.add_command(api)
 main.add_command(run)
