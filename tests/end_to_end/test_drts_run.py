@@ -72,7 +72,7 @@ def test_drts_run_serves_resolves_a_deadline_with_its_worker_and_stops_together(
     env.update(DRTS_SWEEP_SECONDS="1", PYTHONPATH=str(ROOT))
     with log.open("wb") as out:
         run = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "run", "--port", str(port)],
+            [sys.executable, "-m", "cli.main", "run", "--port", str(port)],
             cwd=tmp_path,
             env=env,
             stdout=out,

@@ -4,7 +4,7 @@ import json
 
 from click.testing import CliRunner
 
-from service.cli import main
+from cli.main import main
 
 GOOD = {
     "description": "DW-3: the first troop may go in district G",

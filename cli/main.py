@@ -1,22 +1,25 @@
-"""The `drts` command line: scenarios, a demonstration match, the API and the service.
+"""The `drts` command line: rulesets, scenarios, a demonstration match, and the groups
+of the other modules (matches, the database, the service's processes).
 
-Each command parses its arguments, calls one service function and prints.
+Each command parses its arguments, calls one service function and prints. The
+CLI is an edge like api/ and workers/: it imports service/ and domain/ only
+(docs/architecture.md).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import click
 
+from cli.audit import register as register_audit_commands
+from cli.db import register as register_db_commands
+from cli.match import match
+from cli.run import api, beat, run, worker
 from domain.errors import DrtsError
 from domain.rules.registry import REGISTRY, get_ruleset
-from service.db_cli import register as register_db_commands
 from service.demo import play_demo
-from service.match_cli import match
-from service.run_cli import beat, run, worker
 from service.scenarios import ScenarioError, run_scenario
 
 
@@ -77,17 +80,9 @@ def demo(ruleset: str, seed: str) -> None:
         raise click.ClickException(str(error)) from None
 
 
-@main.command("api")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
-def api(host: str, port: int) -> None:
-    """Serves the HTTP API (werkzeug, threaded); production: gunicorn api.wsgi:app."""
-    # Started by module name, so that the service layer never imports api/ (DESIGN.md).
-    command = [sys.executable, "-m", "api", "--host", host, "--port", str(port)]
-    os.execv(command[0], command)
-
-
+register_audit_commands(match)
 main.add_command(match)
+main.add_command(api)
 main.add_command(run)
 main.add_command(worker)
 main.add_command(beat)

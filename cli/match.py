@@ -1,8 +1,11 @@
 """`drts match ...`: play a whole match from the command line, without HTTP.
 
-Each command opens the Matches application on the configured store
-(DRTS_DATABASE_URL; an SQLite file ./drts.sqlite by default), calls one use
-case and prints. Tokens can also come from the environment
+Everything a token holder can do over HTTP is here too: the referee (or the
+operator) starts, extends a deadline, reissues a lost seat token and reads
+open orders; a seat orders and sees its own. The audit commands (events,
+verify, replay, seed) are in cli/audit.py. Each command opens the Matches
+application on the configured store (DRTS_DATABASE_URL; an SQLite file
+./drts.sqlite by default), calls one use case and prints. Tokens can also come from the environment
 (DRTS_REFEREE_TOKEN, DRTS_SEAT_TOKEN). `resolve-due` resolves whatever is due,
 so a clock can be driven by hand or by cron before the workers exist.
 """
@@ -16,9 +19,8 @@ from pathlib import Path
 
 import click
 
+from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
-from service.cli_errors import reports_errors
-from service.matches import Matches, connect
 from service.results import Closing
 
 match_id_argument = click.argument("match_id")
@@ -31,19 +33,12 @@ referee_token_option = click.option(
 seat_token_option = click.option(
     "--token", envvar="DRTS_SEAT_TOKEN", required=True, help="the seat token printed by join"
 )
+viewer_token_option = click.option(
+    "--token", envvar="DRTS_TOKEN", help="a seat or referee token (more to see)"
+)
 movement_option = click.option(
     "--movement", type=int, default=None, help="a movement number (default: the open one)"
 )
-
-
-def matches() -> Matches:
-    """Returns the application for this command (closed when the command ends)."""
-    context = click.get_current_context()
-    app = context.meta.get("drts.matches")
-    if app is None:
-        app = context.meta["drts.matches"] = connect()
-        context.call_on_close(app.close)
-    return app
 
 
 def echo_json(value: JSON) -> None:
@@ -152,11 +147,31 @@ def start(match_id: str, referee_token: str, state: str | None, movement: int) -
 @referee_token_option
 @click.option("--seconds", type=float, default=None, help="seconds to add to the deadline")
 @click.option("--until", default=None, help="the new deadline, an ISO 8601 instant")
+@click.option(
+    "--movement", type=int, default=None, help="the open movement's number (refused if not it)"
+)
 @reports_errors
-def extend(match_id: str, referee_token: str, seconds: float | None, until: str | None) -> None:
+def extend(
+    match_id: str,
+    referee_token: str,
+    seconds: float | None,
+    until: str | None,
+    movement: int | None,
+) -> None:
     """Moves the open movement's deadline later (referee): --seconds N or --until INSTANT."""
-    deadline = matches().extend_deadline(match_id, referee_token, seconds, instant(until))
+    deadline = matches().extend_deadline(match_id, referee_token, seconds, instant(until), movement)
     click.echo(f"deadline {deadline.isoformat()}")
+
+
+@match.command("reissue")
+@match_id_argument
+@click.argument("seat", type=int)
+@referee_token_option
+@reports_errors
+def reissue(match_id: str, seat: int, referee_token: str) -> None:
+    """Gives SEAT a new token (referee); prints it (shown only once); the old one stops."""
+    new = matches().reissue_seat_token(match_id, referee_token, seat)
+    click.echo(f"seat {new.seat} token {new.token}")
 
 
 @match.command("order")
@@ -193,11 +208,14 @@ def show(match_id: str) -> None:
 @match_id_argument
 @movement_option
 @click.option("--step", type=int, help="with --movement: after that many resolution steps")
-@click.option("--token", envvar="DRTS_TOKEN", help="a seat or referee token (more to see)")
+@viewer_token_option
+@click.option("--seat", type=int, help="this seat's view (its own token or the referee's)")
 @reports_errors
-def state(match_id: str, movement: int | None, step: int | None, token: str | None) -> None:
+def state(
+    match_id: str, movement: int | None, step: int | None, token: str | None, seat: int | None
+) -> None:
     """Prints the state when a movement was open (now by default), or at a resolution step."""
-    echo_json(matches().state(match_id, movement, step, token))
+    echo_json(matches().state(match_id, movement, step, token, seat))
 
 
 @match.command("scores")
@@ -209,63 +227,18 @@ def scores(match_id: str, movement: int | None) -> None:
     echo_json(matches().scores(match_id, movement))
 
 
-@match.command("events")
-@match_id_argument
-@click.option("--token", envvar="DRTS_TOKEN", help="a seat or referee token (more to see)")
-@click.option("--after", type=int, default=0, help="only events after this version")
-@click.option("--json", "as_json", is_flag=True, help="the public JSON form (docs/integrity.md)")
-@reports_errors
-def events(match_id: str, token: str | None, after: int, as_json: bool) -> None:
-    """Prints the event log; open movements show receipt digests, not orders."""
-    items = matches().event_log(match_id, token, after)
-    if as_json:
-        echo_json(items)
-        return
-    for item in items:
-        data = json.dumps(item["data"], ensure_ascii=False, separators=(",", ":"))
-        sealed = "" if "sealed" not in item else " sealed=" + json.dumps(item["sealed"])
-        click.echo(f"{item['version']:>5} {item['timestamp']} {item['type']} {data[:150]}{sealed}")
-
-
 @match.command("pending")
 @match_id_argument
-@seat_token_option
+@click.option(
+    "--token",
+    envvar="DRTS_SEAT_TOKEN",
+    required=True,
+    help="a seat token (its own orders) or the referee's (every seat's; the look is recorded)",
+)
 @reports_errors
 def pending(match_id: str, token: str) -> None:
-    """Prints the token holder's own orders in the open movement."""
+    """Prints the open movement's orders: a seat's own, or every seat's to the referee."""
     echo_json(matches().pending_orders(match_id, token))
-
-
-@match.command("verify")
-@match_id_argument
-@reports_errors
-def verify(match_id: str) -> None:
-    """Verifies the event chain and seals; exits 1 naming the first bad event."""
-    report = matches().verify_chain(match_id)
-    if report.broken is None:
-        click.echo(f"ok: {report.events} events, chain head {report.head}")
-        return
-    bad = report.broken
-    raise click.ClickException(f"event {bad.version} ({bad.type}) fails: {bad.reason}")
-
-
-@match.command("replay")
-@match_id_argument
-@reports_errors
-def replay(match_id: str) -> None:
-    """Replays the match from its first event, movement by movement, and checks the store."""
-    report = matches().replay(match_id)
-    for frame in report.frames:
-        click.echo(
-            f"movement {frame.movement} (event {frame.version}): "
-            f"state {frame.state_hash[:16]}, scores {frame.outcome['scores']}"
-        )
-        for step in frame.steps:
-            click.echo(f"    [{step['rule']}] {step['text']}")
-    verdict = "agrees with" if report.agrees else "DIFFERS from"
-    click.echo(f"{report.events} events replayed; the replay {verdict} the stored match")
-    if not report.agrees:
-        raise SystemExit(1)
 
 
 @match.command("resolve")
@@ -322,12 +295,3 @@ def list_matches() -> None:
             f"{match_id} {summary['ruleset']} {summary['status']} "
             f"movement {summary['movement']} deadline {summary['deadline']}"
         )
-
-
-@match.command("seed")
-@match_id_argument
-@referee_token_option
-@reports_errors
-def seed(match_id: str, referee_token: str) -> None:
-    """Prints the match seed to the referee before it is revealed (the look is recorded)."""
-    click.echo(matches().referee_seed(match_id, referee_token))

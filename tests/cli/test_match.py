@@ -8,7 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner, Result
 
-from service.cli import main
+from cli.main import main
 
 
 @pytest.fixture

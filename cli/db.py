@@ -15,9 +15,8 @@ import threading
 
 import click
 
+from cli.store import matches, reports_errors
 from service import schema
-from service.cli_errors import reports_errors
-from service.matches import Matches, connect
 from service.readmodels.runner import BATCH
 from service.readmodels.tables import PROJECTION_NAMES
 from service.settings import load_settings
@@ -77,7 +76,7 @@ names_argument = click.argument("names", nargs=-1, type=click.Choice(PROJECTION_
 @reports_errors
 def projections_rebuild(names: tuple[str, ...]) -> None:
     """Empties the named projections (all by default) and replays the whole log into them."""
-    app = opened()
+    app = matches()
     for name in names or PROJECTION_NAMES:
         click.echo(f"{name}: rebuilt from {app.read_models.rebuild(name)} event(s)")
 
@@ -87,7 +86,7 @@ def projections_rebuild(names: tuple[str, ...]) -> None:
 @reports_errors
 def projections_catch_up(names: tuple[str, ...]) -> None:
     """Applies the events the named projections (all by default) have not seen yet."""
-    for name, count in opened().read_models.catch_up(names or None).items():
+    for name, count in matches().read_models.catch_up(names or None).items():
         click.echo(f"{name}: {count} new event(s)")
 
 
@@ -95,7 +94,7 @@ def projections_catch_up(names: tuple[str, ...]) -> None:
 @reports_errors
 def projections_status() -> None:
     """Prints each projection's position in the log and how many events it has to apply."""
-    for progress in opened().read_models.progress():
+    for progress in matches().read_models.progress():
         waiting = (
             f"{progress.pending}{'+' if progress.pending > BATCH else ''} event(s) to apply"
             if progress.pending
@@ -116,7 +115,7 @@ def projections_follow(interval: float) -> None:
     """Keeps the projections up to date until stopped (live on PostgreSQL, polling on
     SQLite).
     """
-    app = opened()
+    app = matches()
     app.read_models.interval = interval
     stopped = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -125,14 +124,6 @@ def projections_follow(interval: float) -> None:
     click.echo("following the log (Ctrl-C stops)", err=True)
     stopped.wait()
     app.read_models.stop()
-
-
-def opened() -> Matches:
-    """Returns the application on the configured store (closed when the command ends)."""
-    context = click.get_current_context()
-    app = connect()
-    context.call_on_close(app.close)
-    return app
 
 
 def register(main: click.Group) -> None:

@@ -1,4 +1,4 @@
-"""`drts run`, `drts worker`, `drts beat`: the service's processes.
+"""`drts api`, `drts run`, `drts worker`, `drts beat`: the service's processes.
 
 `drts run` is the embedded default: the API, and one Celery worker with its
 beat embedded (`-B`, solo pool) on the SQLite broker `drts-broker.sqlite`,
@@ -7,10 +7,12 @@ unless DRTS_DATABASE_URL / DRTS_BROKER_URL say otherwise. The parts are child
 processes of this one, in its process group: Ctrl-C or SIGTERM stops them
 all, and if one part dies the others are stopped too.
 
-`drts worker` and `drts beat` run the parts separately for production
-(docs/operations.md). They start Celery by module name (`python -m celery -A
-workers.app ...`), so the service layer never imports `workers/` (DESIGN.md:
-workers -> service -> domain, not the other way).
+`drts api`, `drts worker` and `drts beat` run the parts separately for
+production (docs/operations.md). Each first makes the store ready
+(`cli.store.prepare_store`: a PostgreSQL database behind the code is refused
+in one line), then starts its part by module name (`python -m api`, `python
+-m celery -A workers.app ...`), so that the CLI never imports the other edges
+(docs/architecture.md: the edges api, workers and cli never import each other).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 
 import click
 
+from cli.store import prepare_store, reports_errors
 from service.settings import (
     BROKER_URL_VARIABLE,
     DEFAULT_BROKER_URL,
@@ -55,8 +58,8 @@ def beat_command(loglevel: str, extra: Sequence[str] = ()) -> list[str]:
 
 
 def api_command(host: str, port: int) -> list[str]:
-    """Returns the command line of `drts api`."""
-    return [sys.executable, "-m", "service.cli", "api", "--host", host, "--port", str(port)]
+    """Returns the command line of the API's werkzeug server (`python -m api`)."""
+    return [sys.executable, "-m", "api", "--host", host, "--port", str(port)]
 
 
 def embedded_environment(environ: dict[str, str]) -> dict[str, str]:
@@ -119,9 +122,11 @@ def exited_abnormally(children: Iterable[subprocess.Popen[bytes]]) -> bool:
 @click.option("--host", default="127.0.0.1", show_default=True, help="the API's address")
 @click.option("--port", default=8000, show_default=True, type=int, help="the API's port")
 @click.option("--loglevel", default="INFO", show_default=True, help="the worker's log level")
+@reports_errors
 def run(host: str, port: int, loglevel: str) -> None:
     """Starts the whole service: the API, one worker and its beat (stop with Ctrl-C)."""
     env = embedded_environment(dict(os.environ))
+    prepare_store()
     parts = Parts()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, parts.stop)
@@ -149,10 +154,12 @@ def run(host: str, port: int, loglevel: str) -> None:
 @click.option("--loglevel", "-l", default="INFO", show_default=True)
 @click.option("--beat", "-B", is_flag=True, help="embed beat (one worker only)")
 @click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
+@reports_errors
 def worker(
     pool: str, concurrency: int | None, loglevel: str, beat: bool, celery_args: tuple[str, ...]
 ) -> None:
     """Runs a Celery worker for the deadline tasks (extra arguments go to celery worker)."""
+    prepare_store()
     command = worker_command(pool, concurrency, loglevel, beat, celery_args)
     os.execv(command[0], command)
 
@@ -160,7 +167,20 @@ def worker(
 @click.command("beat", context_settings={"ignore_unknown_options": True})
 @click.option("--loglevel", "-l", default="INFO", show_default=True)
 @click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
+@reports_errors
 def beat(loglevel: str, celery_args: tuple[str, ...]) -> None:
     """Runs Celery beat: the sweep for due movements (exactly one beat per deployment)."""
+    prepare_store()
     command = beat_command(loglevel, celery_args)
+    os.execv(command[0], command)
+
+
+@click.command("api")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@reports_errors
+def api(host: str, port: int) -> None:
+    """Serves the HTTP API (werkzeug, threaded); production: gunicorn api.wsgi:app."""
+    prepare_store()
+    command = api_command(host, port)
     os.execv(command[0], command)

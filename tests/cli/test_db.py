@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from service.cli import main
+from cli.main import main
 from service.matches import Matches
 from service.settings import Settings
 
@@ -62,11 +62,3 @@ def test_projections_rebuild_catch_up_and_status(drts, empty_url):
         "standings: rebuilt from 2 event(s)",
     ]
     assert "Invalid value" in drts("projections", "rebuild", "leaderboard", ok=False).output
-
-
-@pytest.mark.postgres
-def test_a_postgresql_database_not_migrated_is_refused_with_what_to_run(monkeypatch, empty_pg_url):
-    monkeypatch.setenv("DRTS_DATABASE_URL", empty_pg_url)
-    result = CliRunner().invoke(main, ["projections", "status"])
-    assert result.exit_code == 1
-    assert "schema_out_of_date" in result.output and "`drts db upgrade`" in result.output

@@ -1,0 +1,101 @@
+"""`drts match events|verify|replay|seed`: what an auditor and a referee check (as
+api/audit.py and the event feed offer over HTTP): the event log with its secrecy, the
+chain, a replay from the first event, and the seed before it is revealed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+import click
+
+from cli.match import echo_json, match_id_argument, referee_token_option, viewer_token_option
+from cli.store import matches, reports_errors
+from domain.rules.contract import JSON
+from service.views import ReplayReport
+
+
+@click.command("events")
+@match_id_argument
+@viewer_token_option
+@click.option("--after", type=int, default=0, help="only events after this version")
+@click.option("--json", "as_json", is_flag=True, help="the public JSON form (docs/integrity.md)")
+@reports_errors
+def events(match_id: str, token: str | None, after: int, as_json: bool) -> None:
+    """Prints the event log; open movements show receipt digests, not orders."""
+    items = matches().event_log(match_id, token, after)
+    if as_json:
+        echo_json(items)
+        return
+    for item in items:
+        data = json.dumps(item["data"], ensure_ascii=False, separators=(",", ":"))
+        sealed = "" if "sealed" not in item else " sealed=" + json.dumps(item["sealed"])
+        click.echo(f"{item['version']:>5} {item['timestamp']} {item['type']} {data[:150]}{sealed}")
+
+
+@click.command("verify")
+@match_id_argument
+@reports_errors
+def verify(match_id: str) -> None:
+    """Verifies the event chain and seals; exits 1 naming the first bad event."""
+    report = matches().verify_chain(match_id)
+    if report.broken is None:
+        click.echo(f"ok: {report.events} events, chain head {report.head}")
+        return
+    bad = report.broken
+    raise click.ClickException(f"event {bad.version} ({bad.type}) fails: {bad.reason}")
+
+
+@click.command("replay")
+@match_id_argument
+@viewer_token_option
+@click.option(
+    "--json", "as_json", is_flag=True, help="the whole replay with each state, as the API gives it"
+)
+@reports_errors
+def replay(match_id: str, token: str | None, as_json: bool) -> None:
+    """Replays the match from its first event, movement by movement, and checks the store;
+    exits 1 if the replay differs. States are shown (--json) as the token's holder may see.
+    """
+    report = matches().replay(match_id, token)
+    if as_json:
+        echo_json(replay_json(report))
+        raise SystemExit(0 if report.agrees else 1)
+    for frame in report.frames:
+        click.echo(
+            f"movement {frame.movement} (event {frame.version}): "
+            f"state {frame.state_hash[:16]}, scores {frame.outcome['scores']}"
+        )
+        for step in frame.steps:
+            click.echo(f"    [{step['rule']}] {step['text']}")
+    verdict = "agrees with" if report.agrees else "DIFFERS from"
+    click.echo(f"{report.events} events replayed; the replay {verdict} the stored match")
+    if not report.agrees:
+        raise SystemExit(1)
+
+
+@click.command("seed")
+@match_id_argument
+@referee_token_option
+@reports_errors
+def seed(match_id: str, referee_token: str) -> None:
+    """Prints the match seed to the referee before it is revealed (the look is recorded)."""
+    click.echo(matches().referee_seed(match_id, referee_token))
+
+
+def replay_json(report: ReplayReport) -> JSON:
+    """Returns a replay in the API's JSON form (docs/api.md, GET /matches/{id}/replay)."""
+    return {
+        "match_id": str(report.match_id),
+        "events": report.events,
+        "movements": [asdict(frame) for frame in report.frames],
+        "state": report.state,
+        "agrees": report.agrees,
+    }
+
+
+def register(group: click.Group) -> None:
+    """Adds the audit commands to `drts match`."""
+    for command in (events, verify, replay, seed):
+        group.add_command(command)

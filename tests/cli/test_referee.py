@@ -1,0 +1,128 @@
+"""Every action the API offers to a token holder (the referee, the operator, a seat) is a
+`drts match` command too, on a real SQLite store: reissuing a seat token, extending a
+given movement's deadline, a seat's view, open orders, the replay as the referee sees it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from api.app import create_app
+from cli.main import main
+from service.matches import Matches
+from service.settings import Settings
+from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
+
+# operationId of each API operation that takes a bearer token -> the `drts match` command
+TOKEN_OPERATIONS = {
+    "startMatch": "start",
+    "extendDeadline": "extend",
+    "reissueSeatToken": "reissue",
+    "sendOrder": "order",
+    "getOrders": "pending",
+    "getState": "state",
+    "getEvents": "events",
+    "getReplay": "replay",
+    "getSeed": "seed",
+}
+
+
+@pytest.fixture
+def service(drts) -> Matches:  # noqa: F811
+    """The Matches application on the CLI's store (for the API the CLI is compared with)."""
+    app = Matches(env=Settings(os.environ["DRTS_DATABASE_URL"]).event_store_env())
+    yield app
+    app.close()
+
+
+def test_every_api_operation_taking_a_token_has_a_cli_command_taking_one(service):
+    spec = create_app({"TESTING": True}, matches=service).test_client().get("/openapi.json")
+    with_token = {
+        operation["operationId"]
+        for path in spec.get_json()["paths"].values()
+        for operation in path.values()
+        if isinstance(operation, dict) and {"bearerAuth": []} in operation.get("security", [])
+    }
+    assert with_token == set(TOKEN_OPERATIONS)
+    for command in TOKEN_OPERATIONS.values():
+        options = {name for p in main.commands["match"].commands[command].params for name in p.opts}
+        assert options & {"--referee-token", "--token"}, command
+
+
+def test_the_referee_reissues_a_lost_seat_token_and_the_old_one_stops(drts):  # noqa: F811
+    match_id, referee, _, bob = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    out = drts("reissue", match_id, "2", "--referee-token", referee).output
+    assert out.startswith("seat 2 token ")
+    new_token = out.split()[-1]
+    assert new_token != bob
+    assert "invalid_token" in drts("order", match_id, "first 1", "--token", bob, ok=False).output
+    assert "movement 1 resolved" in drts("order", match_id, "first 1", "--token", new_token).output
+    assert "SeatTokenReissued" in drts("events", match_id).output
+
+
+def test_only_the_referee_reissues_and_only_a_seat_that_exists(drts):  # noqa: F811
+    match_id, referee, alice, _ = created(drts)
+    refused = drts("reissue", match_id, "2", "--referee-token", alice, ok=False).output
+    assert "not_referee" in refused
+    assert (
+        "unknown_seat"
+        in drts("reissue", match_id, "9", "--referee-token", referee, ok=False).output
+    )
+
+
+def test_the_operator_token_acts_as_referee_from_the_cli(drts, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("DRTS_OPERATOR_TOKEN", "operator-secret")
+    match_id, _, _, _ = created(drts)
+    assert drts("reissue", match_id, "1", "--referee-token", "operator-secret").output.startswith(
+        "seat 1 token "
+    )
+
+
+def test_extend_names_the_movement_and_refuses_one_that_is_not_open(drts):  # noqa: F811
+    match_id, referee, _, _ = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    args = ("extend", match_id, "--seconds", "60", "--referee-token", referee)
+    assert "movement_closed" in drts(*args, "--movement", "2", ok=False).output
+    assert drts(*args, "--movement", "1").output.startswith("deadline 20")
+
+
+def test_the_referee_sees_a_seats_view_and_a_seat_only_its_own(drts):  # noqa: F811
+    match_id, referee, alice, _ = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    view = json.loads(drts("state", match_id, "--seat", "1", "--token", referee).output)
+    assert view == json.loads(drts("state", match_id, "--token", alice).output)
+    refused = drts("state", match_id, "--seat", "2", "--token", alice, ok=False).output
+    assert "not_your_seat" in refused
+
+
+@pytest.mark.usefixtures("toy_rulesets")
+def test_the_referee_reads_every_open_order_and_the_look_is_recorded(drts):  # noqa: F811
+    out = drts("create", "toy", "--seed", "cli").output
+    match_id, referee = out.split()[1], out.split()[-1]
+    alice = drts("join", match_id, "alice").output.split()[-1]
+    drts("join", match_id, "bob")
+    drts("start", match_id, "--referee-token", referee)
+    drts("order", match_id, "2", "--token", alice)
+    own = json.loads(drts("pending", match_id, "--token", alice).output)
+    assert [(o["seat"], o["order"]) for o in own] == [(1, {"pick": 2})]
+    assert "SecretViewed" not in drts("events", match_id).output
+    every = json.loads(drts("pending", match_id, "--token", referee).output)
+    assert every == own
+    assert "SecretViewed" in drts("events", match_id).output
+
+
+def test_the_replay_as_json_is_the_apis_replay(drts, service):  # noqa: F811
+    match_id, referee, alice, bob = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    drts("order", match_id, "first 1", "--token", bob)
+    drts("order", match_id, "e4", "--token", alice)
+    cli = json.loads(drts("replay", match_id, "--json", "--token", referee).output)
+    api = create_app({"TESTING": True}, matches=service).test_client()
+    http = api.get(f"/matches/{match_id}/replay", headers={"Authorization": f"Bearer {referee}"})
+    assert cli == http.get_json()
+    assert cli["agrees"] and [m["movement"] for m in cli["movements"]] == [1, 2]
+    assert "invalid_token" in drts("replay", match_id, "--token", "nope", ok=False).output

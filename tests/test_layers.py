@@ -1,0 +1,140 @@
+"""The layers' imports point inwards (docs/architecture.md, "Layers").
+
+Every module under domain/, service/, api/, workers/ and cli/ is read as
+source (its syntax tree, so imports inside functions and under TYPE_CHECKING
+count too) and each import is checked against what its layer may import:
+
+- domain/rules: the standard library, `domain.errors` and `domain.rules` only;
+- domain: the standard library, itself, and eventsourcing's aggregate module;
+  never the clock, randomness or I/O modules (rules are deterministic);
+- service: domain and anything installed, but no edge and no edge framework;
+- api, workers, cli (the edges): service and domain, never each other, and
+  never the persistence libraries that only service/ knows.
+
+Imports are absolute: a relative import is refused (packages have generic names).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ("domain", "service", "api", "workers", "cli")
+EDGES = frozenset({"api", "workers", "cli"})
+PROJECT = frozenset({*LAYERS, "tests"})
+STDLIB = frozenset(sys.stdlib_module_names)
+IMPURE_STDLIB = frozenset(
+    {"random", "secrets", "time", "os", "sys", "socket", "subprocess", "threading", "io"}
+)
+EDGE_FRAMEWORKS = frozenset(
+    {"click", "flask", "flask_smorest", "flask_swagger_ui", "marshmallow", "webargs", "werkzeug"}
+)
+PERSISTENCE = frozenset({"eventsourcing", "psycopg", "psycopg_pool", "sqlalchemy", "alembic"})
+
+
+def modules() -> list[Path]:
+    """Returns every Python module of the five layers."""
+    return sorted(path for layer in LAYERS for path in (ROOT / layer).rglob("*.py"))
+
+
+def imported(tree: ast.AST) -> list[tuple[int, str]]:
+    """Returns (line, dotted name) of every import in the tree; `from a import b` names
+    `a.b` (a module or a name in `a`); a relative import is named with its dots.
+    """
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return found
+
+
+def layer_of(path: Path) -> str:
+    """Returns the layer a module belongs to (`domain/rules` apart from the rest of domain)."""
+    parts = path.relative_to(ROOT).parts
+    return "domain/rules" if parts[:2] == ("domain", "rules") else parts[0]
+
+
+def within(name: str, *packages: str) -> bool:
+    """Returns whether the dotted name is one of the packages or inside one."""
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def refusal(layer: str, name: str) -> str | None:
+    """Returns why `layer` may not import `name`, or None when it may."""
+    top = name.split(".")[0]
+    if name.startswith("."):
+        return "a relative import (import absolutely: the packages have generic names)"
+    if layer == "domain/rules":
+        if top in STDLIB and top not in IMPURE_STDLIB:
+            return None
+        if within(name, "domain.errors", "domain.rules"):
+            return None
+        return "domain/rules imports only the standard library, domain.errors and domain.rules"
+    if layer == "domain":
+        if top in IMPURE_STDLIB:
+            return "domain is pure: no clock, randomness or I/O"
+        if top in STDLIB or top == "domain" or within(name, "eventsourcing.domain"):
+            return None
+        return "domain imports only the standard library, itself and eventsourcing.domain"
+    if top in PROJECT - {"domain", "service", layer}:
+        return f"{layer} may import service and domain only, not {top}"
+    if layer == "service" and top in EDGE_FRAMEWORKS:
+        return f"service keeps no edge code ({top} belongs in api/ or cli/)"
+    if layer in EDGES and top in PERSISTENCE:
+        return f"only service knows the persistence libraries ({top})"
+    return None
+
+
+def violations() -> list[str]:
+    """Returns every import that breaks the rules, as `path:line: name: why`."""
+    found = []
+    for path in modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for line, name in imported(tree):
+            why = refusal(layer_of(path), name)
+            if why:
+                found.append(f"{path.relative_to(ROOT)}:{line}: {name}: {why}")
+    return found
+
+
+def test_every_layer_imports_only_inwards():
+    assert modules(), "no modules found: the test reads the wrong folder"
+    assert violations() == []
+
+
+@pytest.mark.parametrize(
+    ("layer", "name", "allowed"),
+    [
+        ("domain/rules", "hashlib", True),
+        ("domain/rules", "domain.errors.InvalidOrderError", True),
+        ("domain/rules", "domain.rules.contract.Ruleset", True),
+        ("domain/rules", "domain.match", False),
+        ("domain/rules", "random", False),
+        ("domain/rules", "eventsourcing.domain", False),
+        ("domain", "eventsourcing.domain.Aggregate", True),
+        ("domain", "eventsourcing.application", False),
+        ("domain", "time", False),
+        ("domain", "service.matches", False),
+        ("service", "domain.match", True),
+        ("service", "psycopg", True),
+        ("service", "click", False),
+        ("service", "api.app", False),
+        ("api", "service.matches.connect", True),
+        ("api", "workers.tasks", False),
+        ("api", "psycopg", False),
+        ("workers", "cli.main", False),
+        ("cli", "api.app.create_app", False),
+        ("cli", "workers.app", False),
+        ("cli", "domain.rules.registry.REGISTRY", True),
+        ("cli", ".store.matches", False),
+    ],
+)
+def test_the_rules_refuse_what_points_outwards(layer, name, allowed):
+    assert (refusal(layer, name) is None) == allowed
