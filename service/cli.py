@@ -5,6 +5,7 @@ Each command parses its arguments, calls one service function and prints.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -12,7 +13,8 @@ from pathlib import Path
 import click
 
 from domain.errors import DrtsError
-from domain.rules.registry import REGISTRY, get_ruleset
+from domain.rules.contract import ConfigKind
+from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions
 from service.db_cli import register as register_db_commands
 from service.demo import play_demo
 from service.match_cli import match
@@ -27,17 +29,24 @@ def main() -> None:
 
 @main.command("rulesets")
 def list_rulesets() -> None:
-    """Lists the registered rulesets with their seats and config defaults."""
-    for name in sorted(REGISTRY):
-        info = REGISTRY[name].info
+    """Lists the registered rulesets: versions, seats, typed config options and presets."""
+    for name in ruleset_names():
+        info = get_ruleset(name).info
         seats = (
             f"{info.min_seats}"
             if info.min_seats == info.max_seats
             else (f"{info.min_seats}-{info.max_seats}")
         )
+        versions = ", ".join(f"v{v}" for v in ruleset_versions(name))
         click.echo(f"{name} v{info.version}: {info.title} ({seats} seats, {info.dynamics})")
+        click.echo(f"    versions installed: {versions} (new matches get v{info.version})")
         for option in info.config_fields:
-            click.echo(f"    {option.name} = {option.default!r}: {option.description}")
+            click.echo(f"    {option.name} = {option.default!r}: {option.allowed()}")
+            if option.kind is not ConfigKind.DATA:
+                click.echo(f"        {option.description}")
+        for preset in info.presets:
+            click.echo(f"    preset {preset.name}: {preset.description}")
+            click.echo(f"        {json.dumps(preset.values, sort_keys=True)}")
 
 
 @main.group()

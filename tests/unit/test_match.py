@@ -203,7 +203,7 @@ def test_replay_assigns_what_events_carry_and_never_runs_the_rules(monkeypatch):
         def __getattr__(self, name: str) -> Any:
             raise AssertionError(f"the rules ran during a replay ({name})")
 
-    monkeypatch.setitem(registry.REGISTRY, "toy", NoRules())
+    monkeypatch.setitem(registry.REGISTRY, "toy", {1: NoRules()})
     replayed = fold(events)
     assert replayed.state == match.state and replayed.outcome == match.outcome
     assert replayed.finished and replayed.chain == match.chain

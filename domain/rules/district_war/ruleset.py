@@ -1,12 +1,12 @@
-"""District War (`district_war`): two seats place troops on a 7x7 board of 11 districts.
+"""District War as a Ruleset: metadata, start, clock, forfeit and view; `RULESET` binds them.
 
 Source text: rules/district_war.txt, with the rulings DW-1..DW-6 of
 rules/DECISIONS.md; docs/games/district_war.md says how they are applied.
 
-- DW-1 the board is config data (board.py);
+- DW-1 the board is config data (board.py, config.py);
 - DW-2 the DMO seat first chooses who places first (movement 1; silence:
   the DMO places second, no strike);
-- DW-3 where each troop may go (placement.py);
+- DW-3 where each troop may go (placement.py, checked in orders.py);
 - DW-4 districts score their size to a strict majority; DW-5 ties are broken
   size by size, else the match is drawn (scoring.py);
 - DW-6 the clock: every placement is a movement with Silence.STRIKE; the
@@ -18,10 +18,9 @@ Nothing is hidden and nothing is random: `view` shows the whole state and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
-from domain.errors import IllegalOrderError, InvalidConfigError, MovementClosedError
+from domain.errors import MovementClosedError
 from domain.rules.contract import (
     JSON,
     Config,
@@ -33,19 +32,22 @@ from domain.rules.contract import (
     Step,
     Steps,
     ToMove,
-    latest_order_per_seat,
+    check_seat_count,
+    check_seat_number,
 )
-from domain.rules.district_war.config import CONFIG_FIELDS, settings_of, validate_config
+from domain.rules.district_war.config import CONFIG_FIELDS, PRESETS, settings_of
+from domain.rules.district_war.display import display
 from domain.rules.district_war.orders import (
-    ChooseFirst,
     Order,
-    Place,
+    check_order,
     dump_order,
     format_order,
+    legal_orders,
     parse_order,
+    random_order,
 )
-from domain.rules.district_war.placement import allowed_cells, check_placement
-from domain.rules.district_war.scoring import final_steps, outcome
+from domain.rules.district_war.resolve import resolve
+from domain.rules.district_war.scoring import outcome
 from domain.rules.district_war.state import (
     SEATS,
     State,
@@ -54,7 +56,6 @@ from domain.rules.district_war.state import (
     load_state,
     opponent,
     seat_to_act,
-    with_placement,
 )
 from domain.rules.rng import Rng
 
@@ -66,16 +67,14 @@ INFO = RulesetInfo(
     max_seats=2,
     dynamics=Dynamics.SEQUENTIAL,
     config_fields=CONFIG_FIELDS,
+    presets=PRESETS,
 )
-
-__all__ = ["INFO", "RULESET", "ChooseFirst", "Order", "Place", "State"]
 
 
 def initial_state(config: Config, seats: int, rng: Rng) -> State:
     """Returns the empty board awaiting the DMO's choice (DW-2); exactly 2 seats."""
-    if seats != len(SEATS):
-        raise InvalidConfigError(f"District War is played by exactly 2 seats, not {seats}")
-    return State(settings_of(validate_config(config)))
+    check_seat_count(INFO, seats)
+    return State(settings_of(RULESET.validate_config(config)))
 
 
 def to_move(state: State) -> ToMove:
@@ -96,46 +95,13 @@ def to_move(state: State) -> ToMove:
     return ToMove(seats, policy)
 
 
-def check_order(state: State, seat: int, order: Order) -> None:
-    """Raises IllegalOrderError unless `seat` may give `order` now, saying why."""
-    acting = seat_to_act(state)
-    if acting is None:
-        raise IllegalOrderError(f"the match is finished; seat {seat} has nothing to order")
-    if seat != acting:
-        raise IllegalOrderError(f"not your turn: seat {acting} is to {_duty(state)}")
-    if state.first is None and not isinstance(order, ChooseFirst):
-        raise IllegalOrderError(
-            f"seat {seat} (the DMO) must first choose who places first, e.g. 'first 1' (DW-2)"
-        )
-    if isinstance(order, ChooseFirst) and state.first is not None:
-        raise IllegalOrderError(f"seat {state.first} was already chosen to place first (DW-2)")
-    if isinstance(order, Place):
-        check_placement(state, order.cell)
-
-
-def resolve(state: State, orders: Sequence[tuple[int, Order]], rng: Rng) -> tuple[State, Steps]:
-    """Returns the state after the seat to act's order, or its silence, and the steps.
-
-    A silent DMO places second (DW-2); a silent placer changes nothing (its
-    strikes are the Table's, DW-6).
-    """
-    latest = latest_order_per_seat(orders)
-    for seat, order in latest:
-        check_order(state, seat, order)
-    if state.first is None and not is_over(state):
-        chosen = latest[0][1] if latest else None
-        return _choose(state, chosen)
-    if not latest:
-        return state, ()
-    seat, order = latest[0]
-    assert isinstance(order, Place)  # check_order allows nothing else now
-    return _place(state, seat, order.cell)
-
-
 def forfeit(state: State, seat: int) -> tuple[State, Steps]:
-    """Returns the state with `seat` out of the match: the other seat wins (DW-6)."""
-    if seat not in SEATS:
-        raise IllegalOrderError(f"no seat {seat} in District War (seats 1 and 2)")
+    """Returns the state with `seat` out of the match: the other seat wins (DW-6).
+
+    UnknownSeatError for a seat other than 1 and 2; MovementClosedError once
+    the match is finished.
+    """
+    check_seat_number(INFO.name, seat, len(SEATS))
     if is_over(state):
         raise MovementClosedError(f"the match is finished; seat {seat} cannot forfeit it")
     text = f"seat {seat} forfeits the match (strike {state.settings.max_strikes} loses)"
@@ -148,45 +114,8 @@ def view(state: State, seat: int | None) -> JSON:
     return dump_state(state)
 
 
-def random_order(state: State, seat: int, rng: Rng) -> Order:
-    """Returns a uniformly random legal order; raises IllegalOrderError if `seat` owes none."""
-    acting = seat_to_act(state)
-    if seat != acting:
-        raise IllegalOrderError(f"seat {seat} owes no order now (seat to act: {acting})")
-    if state.first is None:
-        return ChooseFirst(rng.choice(SEATS))
-    return Place(rng.choice(allowed_cells(state)[1]))
-
-
-def _choose(state: State, order: Order | None) -> tuple[State, Steps]:
-    dmo = state.settings.dmo
-    if isinstance(order, ChooseFirst):
-        text = f"seat {dmo} (the DMO) chooses seat {order.seat} to place first"
-        data: dict[str, JSON] = {"dmo": dmo, "first": order.seat, "chosen": True}
-        return replace(state, first=order.seat), (Step("DW-2", text, data),)
-    first = opponent(dmo)
-    text = f"seat {dmo} (the DMO) did not choose in time: seat {first} places first, the DMO second"
-    data = {"dmo": dmo, "first": first, "chosen": False}
-    return replace(state, first=first), (Step("DW-2", text, data),)
-
-
-def _place(state: State, seat: int, cell: str) -> tuple[State, Steps]:
-    clause = check_placement(state, cell)
-    district = state.settings.board.district(cell)
-    after = with_placement(state, cell)
-    data = {"seat": seat, "cell": cell, "district": district, "clause": clause.name.lower()}
-    text = f"seat {seat} places a troop on {cell} (district {district}; {clause})"
-    step = Step("DW-3", text, data)
-    return after, (step, *(final_steps(after) if is_over(after) else ()))
-
-
-def _duty(state: State) -> str:
-    return "choose who places first (DW-2)" if state.first is None else "place a troop"
-
-
 RULESET: Ruleset[State, Order] = Ruleset(
     info=INFO,
-    validate_config=validate_config,
     initial_state=initial_state,
     to_move=to_move,
     parse_order=parse_order,
@@ -200,4 +129,6 @@ RULESET: Ruleset[State, Order] = Ruleset(
     dump_state=dump_state,
     load_state=load_state,
     random_order=random_order,
+    legal_orders=legal_orders,
+    display=display,
 )
