@@ -46,31 +46,19 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 from domain.errors import InvalidConfigError, InvalidOrderError, UnknownSeatError
-from domain.rules.config import (
-    JSON,
-    MAX_SECONDS,
-    Config,
-    ConfigCheck,
-    ConfigField,
-    ConfigKind,
-    Preset,
-    load_config,
-    validate_config,
-    with_preset,
-)
-from domain.rules.rng import Rng
 
-__all__ = [  # the config part lives in domain/rules/config.py; rulesets import it from here
-    "JSON",
-    "MAX_SECONDS",
-    "Config",
-    "ConfigCheck",
-    "ConfigField",
-    "ConfigKind",
-    "Preset",
-    "load_config",
-    "validate_config",
-]
+# The config part of the contract lives in domain/rules/config.py; rulesets import it from here.
+from domain.rules.config import JSON as JSON
+from domain.rules.config import MAX_SECONDS as MAX_SECONDS
+from domain.rules.config import Config as Config
+from domain.rules.config import ConfigCheck as ConfigCheck
+from domain.rules.config import ConfigField as ConfigField
+from domain.rules.config import ConfigKind as ConfigKind
+from domain.rules.config import Preset as Preset
+from domain.rules.config import load_config as load_config
+from domain.rules.config import validate_config as validate_config
+from domain.rules.config import with_preset
+from domain.rules.rng import Rng
 
 StateT = TypeVar("StateT")
 OrderT = TypeVar("OrderT")
