@@ -43,6 +43,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.MatchAlreadyStartedError, 409),
     (domain_errors.NotEnoughSeatsError, 409),
     (service_errors.ConcurrentWriteError, 409),
+    (domain_errors.RulesetVersionNotInstalledError, 409),
     (domain_errors.DrtsError, 422),
 )
 BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="drts"'}
@@ -138,7 +139,8 @@ ERROR_DESCRIPTIONS = {
     403: "A token without the right: not_referee, not_a_seat, not_your_seat",
     404: "No such match, movement or seat (match_not_found, movement_not_found, unknown_seat)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
-    "match_not_started, match_already_started, not_enough_seats, concurrent_write)",
+    "match_not_started, match_already_started, not_enough_seats, concurrent_write), "
+    "or its ruleset version is not installed here (ruleset_version_not_installed)",
     413: "The body is over the size limit (payload_too_large)",
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, ...",
 }

@@ -40,6 +40,10 @@ NEW_MATCH_LINKS = {
             "header.Authorization": "Bearer {$response.body#/referee_token}",
         },
     },
+    "GetDisplay": {
+        "operationId": "getDisplay",
+        "parameters": {"path.match_id": "$response.body#/match_id"},
+    },
     "GetEvents": {
         "operationId": "getEvents",
         "parameters": {
@@ -69,6 +73,8 @@ class Matches(MethodView):
             body["seats"],
             headers["idempotency_key"],
             deadline_seconds=body["deadline_seconds"],
+            preset=body["preset"],
+            version=body["ruleset_version"],
         )
         return new, 201 if new.created else 200
 

@@ -1,4 +1,5 @@
-"""GET /rulesets: the registered games, their seats, dynamics and config fields."""
+"""GET /rulesets: the registered games, their versions, seats, dynamics, typed config
+fields and presets."""
 
 from __future__ import annotations
 
@@ -8,44 +9,68 @@ from flask.views import MethodView
 from flask_smorest import abort
 
 from api.context import Blueprint
-from api.schemas import RulesetSchema
-from domain.rules.contract import RulesetInfo
-from domain.rules.registry import REGISTRY
+from api.schemas import RulesetArgsSchema, RulesetSchema
+from domain.errors import UnknownRulesetError
+from domain.rules.contract import JSON, AnyRuleset, ConfigField, ConfigKind
+from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions
 
 blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="Games drts referees")
 
 
-def describe(info: RulesetInfo) -> dict[str, Any]:
-    """Returns a ruleset's metadata as the API shows it."""
+def describe(ruleset: AnyRuleset) -> dict[str, Any]:
+    """Returns a ruleset version's metadata as the API shows it."""
+    info = ruleset.info
     return {
         "name": info.name,
         "version": info.version,
+        "versions": list(ruleset_versions(info.name)),
         "title": info.title,
         "min_seats": info.min_seats,
         "max_seats": info.max_seats,
         "dynamics": info.dynamics.value,
         "accumulates_orders": info.accumulates_orders,
-        "config": [
-            {"name": f.name, "default": f.default, "description": f.description}
-            for f in info.config_fields
+        "lists_legal_orders": ruleset.legal_orders is not None,
+        "config": [describe_field(f) for f in info.config_fields],
+        "presets": [
+            {"name": p.name, "description": p.description, "config": dict(p.values)}
+            for p in info.presets
         ],
     }
+
+
+def describe_field(field: ConfigField) -> dict[str, JSON]:
+    """Returns a config field as the API shows it: its type and its bounds or choices."""
+    shown: dict[str, JSON] = {
+        "name": field.name,
+        "type": field.kind.value,
+        "default": field.default,
+        "description": field.description,
+        "allowed": field.allowed(),
+    }
+    if field.kind in (ConfigKind.INT, ConfigKind.STR):
+        shown |= {"minimum": field.minimum, "maximum": field.maximum}
+    if field.kind is ConfigKind.CHOICE:
+        shown["choices"] = list(field.choices)
+    return shown
 
 
 @blp.route("")
 class Rulesets(MethodView):
     @blp.response(200, RulesetSchema(many=True))
     def get(self) -> list[dict[str, Any]]:
-        """Lists every registered ruleset."""
-        return [describe(REGISTRY[name].info) for name in sorted(REGISTRY)]
+        """Lists every registered ruleset (its latest version, and which versions exist)."""
+        return [describe(get_ruleset(name)) for name in ruleset_names()]
 
 
 @blp.route("/<string:name>")
 class RulesetByName(MethodView):
+    @blp.arguments(RulesetArgsSchema, location="query")
     @blp.response(200, RulesetSchema)
-    @blp.alt_response(404, description="Unknown ruleset")
-    def get(self, name: str) -> dict[str, Any]:
-        """Returns one ruleset by name."""
-        if name not in REGISTRY:
-            abort(404, message=f"unknown ruleset {name!r}", code="unknown_ruleset")
-        return describe(REGISTRY[name].info)
+    @blp.alt_response(404, description="Unknown ruleset or version")
+    def get(self, args: dict[str, Any], name: str) -> dict[str, Any]:
+        """Returns one ruleset by name: its latest version, or the one asked for."""
+        try:
+            ruleset = get_ruleset(name, args["version"])
+        except UnknownRulesetError as error:
+            abort(404, message=str(error), code=error.code)
+        return describe(ruleset)

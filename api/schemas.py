@@ -12,7 +12,8 @@ from typing import Any
 import marshmallow as ma
 
 from domain.match import MAX_DEADLINE_SECONDS
-from domain.rules.registry import REGISTRY
+from domain.rules.contract import ConfigKind
+from domain.rules.registry import ruleset_names
 
 MAX_INT = 2**31 - 1  # movements, versions and seats fit a PostgreSQL integer
 STATUSES = ("open", "started", "finished")
@@ -21,19 +22,71 @@ CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
 
 class ConfigFieldSchema(ma.Schema):
     name = ma.fields.String(required=True)
+    type = ma.fields.String(
+        required=True,
+        metadata={
+            "enum": [kind.value for kind in ConfigKind],
+            "description": "int, bool, str, choice, or data (content such as a board)",
+        },
+    )
     default = ma.fields.Raw(required=True, allow_none=True)
     description = ma.fields.String(required=True)
+    allowed = ma.fields.String(
+        required=True, metadata={"description": "what the option accepts, in words"}
+    )
+    minimum = ma.fields.Integer(
+        metadata={"description": "int: the least value; str: the fewest characters"}
+    )
+    maximum = ma.fields.Integer(
+        metadata={"description": "int: the greatest value; str: the most characters"}
+    )
+    choices = ma.fields.List(
+        ma.fields.String(), metadata={"description": "choice: the allowed values"}
+    )
+
+
+class PresetSchema(ma.Schema):
+    name = ma.fields.String(required=True)
+    description = ma.fields.String(required=True)
+    config = ma.fields.Dict(
+        keys=ma.fields.String(),
+        required=True,
+        metadata={"description": "the options it sets (the others keep their defaults)"},
+    )
 
 
 class RulesetSchema(ma.Schema):
     name = ma.fields.String(required=True)
-    version = ma.fields.Integer(required=True)
+    version = ma.fields.Integer(
+        required=True, metadata={"description": "the version described (new matches: the latest)"}
+    )
+    versions = ma.fields.List(
+        ma.fields.Integer(),
+        required=True,
+        metadata={"description": "every installed version, oldest first"},
+    )
     title = ma.fields.String(required=True)
     min_seats = ma.fields.Integer(required=True)
     max_seats = ma.fields.Integer(required=True)
     dynamics = ma.fields.String(required=True, metadata={"enum": ["simultaneous", "sequential"]})
     accumulates_orders = ma.fields.Boolean(required=True)
+    lists_legal_orders = ma.fields.Boolean(
+        required=True, metadata={"description": "whether the game can list a seat's legal orders"}
+    )
     config = ma.fields.List(ma.fields.Nested(ConfigFieldSchema), required=True)
+    presets = ma.fields.List(
+        ma.fields.Nested(PresetSchema),
+        required=True,
+        metadata={"description": "named sets of config values; name one as `preset` on create"},
+    )
+
+
+class RulesetArgsSchema(ma.Schema):
+    version = ma.fields.Integer(
+        load_default=None,
+        validate=ma.validate.Range(1, MAX_INT),
+        metadata={"description": "an installed version (default: the latest)"},
+    )
 
 
 # -- requests -------------------------------------------------------------------------------
@@ -57,15 +110,29 @@ class CreateMatchSchema(ma.Schema):
         validate=ma.validate.Length(1, 64),
         metadata={
             "description": "a ruleset name (GET /rulesets)",
-            "enum": sorted(REGISTRY),
+            "enum": list(ruleset_names()),
             "example": "district_war",
+        },
+    )
+    ruleset_version = ma.fields.Integer(
+        validate=ma.validate.Range(1, MAX_INT),
+        load_default=None,
+        metadata={"description": "an installed version (GET /rulesets; default: the latest)"},
+    )
+    preset = ma.fields.String(
+        validate=ma.validate.Length(1, 64),
+        load_default=None,
+        metadata={
+            "description": "a preset of the ruleset (GET /rulesets): its values, then `config`'s "
+            "on top; the match records the expanded values",
+            "example": "postal",
         },
     )
     config = ma.fields.Dict(
         keys=ma.fields.String(),
         load_default=dict,
         metadata={
-            "description": "config options (defaults fill the rest)",
+            "description": "config options (the preset's, then the defaults, fill the rest)",
             "example": {"troops": 2},
         },
     )
@@ -188,6 +255,14 @@ class StateArgsSchema(AtMovementArgsSchema):
         load_default=None,
         validate=ma.validate.Range(1, MAX_INT),
         metadata={"description": "this seat's view (its token or the referee's)"},
+    )
+
+
+class DisplayArgsSchema(ma.Schema):
+    movement = ma.fields.Integer(
+        load_default=None,
+        validate=ma.validate.Range(1, MAX_INT),
+        metadata={"description": "the position after this resolved movement (default: now)"},
     )
 
 

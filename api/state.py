@@ -1,15 +1,22 @@
-"""/matches/{id}/state and /scores: now, or at any past movement and step."""
+"""/matches/{id}/state, /scores and /display: now, or at any past movement (and step)."""
 
 from __future__ import annotations
 
 from typing import Any
 from uuid import UUID
 
+from flask import Response
 from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
-from api.schemas import AtMovementArgsSchema, ScoresSchema, StateArgsSchema, StateSchema
+from api.schemas import (
+    AtMovementArgsSchema,
+    DisplayArgsSchema,
+    ScoresSchema,
+    StateArgsSchema,
+    StateSchema,
+)
 
 blp = Blueprint(
     "state",
@@ -42,3 +49,22 @@ class Scores(MethodView):
     def get(self, args: dict[str, Any], match_id: UUID) -> Any:
         """Returns scores, ranking and result, now or when a movement was open."""
         return matches().scores(match_id, args["movement"])
+
+
+@blp.route("/display")
+class Display(MethodView):
+    @blp.arguments(DisplayArgsSchema, location="query")
+    @blp.response(
+        200,
+        {"type": "string"},
+        content_type="text/plain",
+        description="The Public Display: plain text (UTF-8) for mail and forum posts",
+    )
+    @documents_errors(blp, 404, 409, 422)
+    @blp.doc(operationId="getDisplay")
+    def get(self, args: dict[str, Any], match_id: UUID) -> Any:
+        """Returns the Public Display of the match, now or after a resolved movement: the
+        match, its seats and clock, then the game's own plain-text picture of the position.
+        Only public information: the same for every reader, with or without a token."""
+        text = matches().display(match_id, args["movement"])
+        return Response(text, mimetype="text/plain")

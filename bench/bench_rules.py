@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.rules.registry import REGISTRY
+from domain.rules.registry import get_ruleset, ruleset_names
 from domain.rules.rng import Rng
 from tests.conformance.playout import fork, playout, submit_random_orders
 
@@ -54,8 +54,8 @@ def main() -> None:
         f"{'ruleset':<14} {'playouts/s':>11} {'movements':>10} {'resolve median':>15} "
         f"{'resolve p99':>12}"
     )
-    for name in sorted(REGISTRY):
-        ruleset = REGISTRY[name]
+    for name in ruleset_names():
+        ruleset = get_ruleset(name)
         rate, movements = playouts_per_second(ruleset, args.seconds)
         times = sorted(resolve_times(ruleset, args.samples))
         median = statistics.median(times) * 1e6

@@ -133,7 +133,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--movements", type=int, default=200)
     args = parser.parse_args()
-    registry.REGISTRY.setdefault(RULESET.info.name, RULESET)
+    registry.REGISTRY.setdefault(RULESET.info.name, {1: RULESET})
     print(
         "Matches application, toy ruleset (service cost, not rules), zlib compression on, "
         f"a snapshot every {SNAPSHOT_INTERVAL} versions"

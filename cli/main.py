@@ -8,6 +8,7 @@ CLI is an edge like api/ and workers/: it imports service/ and domain/ only
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -18,7 +19,8 @@ from cli.db import register as register_db_commands
 from cli.match import match
 from cli.run import api, beat, run, worker
 from domain.errors import DrtsError
-from domain.rules.registry import REGISTRY, get_ruleset
+from domain.rules.contract import ConfigKind
+from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions
 from service.demo import play_demo
 from service.scenarios import ScenarioError, run_scenario
 
@@ -30,17 +32,24 @@ def main() -> None:
 
 @main.command("rulesets")
 def list_rulesets() -> None:
-    """Lists the registered rulesets with their seats and config defaults."""
-    for name in sorted(REGISTRY):
-        info = REGISTRY[name].info
+    """Lists the registered rulesets: versions, seats, typed config options and presets."""
+    for name in ruleset_names():
+        info = get_ruleset(name).info
         seats = (
             f"{info.min_seats}"
             if info.min_seats == info.max_seats
             else (f"{info.min_seats}-{info.max_seats}")
         )
+        versions = ", ".join(f"v{v}" for v in ruleset_versions(name))
         click.echo(f"{name} v{info.version}: {info.title} ({seats} seats, {info.dynamics})")
+        click.echo(f"    versions installed: {versions} (new matches get v{info.version})")
         for option in info.config_fields:
-            click.echo(f"    {option.name} = {option.default!r}: {option.description}")
+            click.echo(f"    {option.name} = {option.default!r}: {option.allowed()}")
+            if option.kind is not ConfigKind.DATA:
+                click.echo(f"        {option.description}")
+        for preset in info.presets:
+            click.echo(f"    preset {preset.name}: {preset.description}")
+            click.echo(f"        {json.dumps(preset.values, sort_keys=True)}")
 
 
 @main.group()

@@ -95,6 +95,8 @@ def match() -> None:
 @click.option("--seed", help="the match seed (tests only: default is a secure random seed)")
 @click.option("--idempotency-key", help="a retried create with the same key finds the match")
 @click.option("--deadline-seconds", type=int, help="every movement's length (default: rules)")
+@click.option("--preset", help="a preset of the ruleset (drts rulesets); --config on top")
+@click.option("--ruleset-version", type=int, help="an installed version (default: the latest)")
 @reports_errors
 def create(
     ruleset: str,
@@ -103,10 +105,19 @@ def create(
     seed: str | None,
     idempotency_key: str | None,
     deadline_seconds: int | None,
+    preset: str | None,
+    ruleset_version: int | None,
 ) -> None:
     """Creates a match; prints its id and the referee token (shown only once)."""
     new = matches().create_match(
-        ruleset, json_value(config) or {}, seats, idempotency_key, seed, deadline_seconds
+        ruleset,
+        json_value(config) or {},
+        seats,
+        idempotency_key,
+        seed,
+        deadline_seconds,
+        preset=preset,
+        version=ruleset_version,
     )
     click.echo(f"match {new.match_id}")
     if new.referee_token:
@@ -216,6 +227,17 @@ def state(
 ) -> None:
     """Prints the state when a movement was open (now by default), or at a resolution step."""
     echo_json(matches().state(match_id, movement, step, token, seat))
+
+
+@match.command("display")
+@match_id_argument
+@click.option(
+    "--movement", type=int, default=None, help="the position after this movement (default: now)"
+)
+@reports_errors
+def display(match_id: str, movement: int | None) -> None:
+    """Prints the Public Display: the position as plain text, for mail and forum posts."""
+    click.echo(matches().display(match_id, movement), nl=False)
 
 
 @match.command("scores")

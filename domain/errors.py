@@ -18,6 +18,18 @@ class UnknownRulesetError(DrtsError, LookupError):
     code = "unknown_ruleset"
 
 
+class UnknownRulesetVersionError(UnknownRulesetError):
+    """Raised when a ruleset has no installed version with the given number."""
+
+    code = "unknown_ruleset_version"
+
+
+class RulesetVersionNotInstalledError(DrtsError, LookupError):
+    """Raised when a stored match's ruleset version is not installed on this server."""
+
+    code = "ruleset_version_not_installed"
+
+
 class InvalidConfigError(DrtsError, ValueError):
     """Raised when a match config (or its board, map or seat count) is malformed."""
 

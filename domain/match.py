@@ -37,6 +37,7 @@ from domain.errors import (
     NotEnoughSeatsError,
     NotRefereeError,
     NotYourSeatError,
+    RulesetVersionNotInstalledError,
     SeatTakenError,
     UnknownRulesetError,
     UnknownSeatError,
@@ -49,12 +50,12 @@ from domain.integrity import (
     normalized,
     receipt_digest,
 )
-from domain.rules.contract import JSON, Ruleset, state_hash
-from domain.rules.registry import get_ruleset
+from domain.rules.contract import JSON, MAX_SECONDS, Ruleset, state_hash
+from domain.rules.registry import get_ruleset, ruleset_versions
 from domain.table import DeadlinePassed, Resolution, Table
 
 REJECTABLE = (InvalidOrderError, IllegalOrderError, NotYourSeatError, MovementClosedError)
-MAX_DEADLINE_SECONDS = 366 * 24 * 3600  # a year and a day: longer is a typo, and overflows later
+MAX_DEADLINE_SECONDS = MAX_SECONDS  # a year and a day: longer is a typo, and overflows later
 METADATA = frozenset({"originator_id", "originator_version", "originator_topic", "timestamp"})
 
 
@@ -313,9 +314,17 @@ class Match(Aggregate):
         at: datetime,
         seats: int | None = None,
         deadline_seconds: int | None = None,
+        preset: str | None = None,
+        version: int | None = None,
     ) -> Match:
-        """Returns a new match (Created pending); raises InvalidConfigError on a bad config."""
-        ruleset = get_ruleset(ruleset_name)
+        """Returns a new match (Created pending) under `version` of the ruleset (the latest
+        for None), its config expanded from `preset` and validated.
+
+        Raises InvalidConfigError on a bad config, seat count, deadline or
+        preset; UnknownRulesetError (UnknownRulesetVersionError) for a ruleset
+        (version) that is not installed.
+        """
+        ruleset = get_ruleset(ruleset_name, version)
         info = ruleset.info
         limits = {"min": info.min_seats, "max": info.max_seats}
         if seats is not None:
@@ -331,7 +340,7 @@ class Match(Aggregate):
         data: dict[str, Any] = {
             "ruleset": info.name,
             "ruleset_version": info.version,
-            "config": normalized(ruleset.validate_config(config)),
+            "config": normalized(ruleset.configure(config, preset)),
             "seats": limits,
             "schedule": {"deadline_seconds": deadline_seconds},
             "seed_commitment": commitment(seed),
@@ -495,6 +504,7 @@ class Match(Aggregate):
             at,
             len(original.seats),
             original.schedule.get("deadline_seconds"),
+            version=original.ruleset_version,
         )
         replay._record(cls.ReplayOf, at, original_id=str(original.id))
         for holder in original.seats:
@@ -509,15 +519,16 @@ class Match(Aggregate):
     # -- queries and guards -----------------------------------------------------------------
 
     def rules(self) -> Ruleset[Any, Any]:
-        """Returns the ruleset of the match; raises if the installed version differs."""
-        ruleset = get_ruleset(self.ruleset)
-        if ruleset.info.version != self.ruleset_version:
-            raise UnknownRulesetError(
-                f"match {self.id} was created under {self.ruleset} "
-                f"v{self.ruleset_version}; v{ruleset.info.version} is "
-                "installed"
-            )
-        return ruleset
+        """Returns the ruleset version the match was created under (it plays, replays and
+        audits under it); raises RulesetVersionNotInstalledError if it is not installed."""
+        try:
+            return get_ruleset(self.ruleset, self.ruleset_version)
+        except UnknownRulesetError:
+            installed = ", ".join(f"v{v}" for v in ruleset_versions(self.ruleset)) or "none"
+            raise RulesetVersionNotInstalledError(
+                f"match {self.id} was created under {self.ruleset} v{self.ruleset_version}, "
+                f"which is not installed here (installed: {installed})"
+            ) from None
 
     def table(self) -> Table:
         """Returns the pure referee at the current state, open movement and strikes."""

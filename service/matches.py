@@ -112,8 +112,15 @@ class Matches(Application[UUID]):
         idempotency_key: str | None = None,
         seed: str | None = None,
         deadline_seconds: int | None = None,
+        preset: str | None = None,
+        version: int | None = None,
     ) -> NewMatch:
-        """Creates a match and returns its id and referee token; a retried key finds the first."""
+        """Creates a match and returns its id and referee token; a retried key finds the first.
+
+        The match is pinned to `version` of the ruleset (the latest for None);
+        a `preset`'s values are expanded into the recorded config, under
+        `config`'s own.
+        """
         if idempotency_key is not None:
             earlier = self._keyed_match(idempotency_key)
             if earlier is not None:
@@ -128,6 +135,8 @@ class Matches(Application[UUID]):
             self.clock(),
             seats,
             deadline_seconds,
+            preset,
+            version,
         )
         if idempotency_key is None:
             self.save(match)
@@ -354,7 +363,7 @@ class Matches(Application[UUID]):
         looker = self.viewer(match, token)
         viewer = views.seat_view_of(match, looker, seat)
         version = views.version_at(match, movement, step)
-        past = match if version == match.version else self.get_match(match.id, version)
+        past = self._at_version(match, version)
         # a seat (by its own token) looking now sees its own pending orders with the board
         own = (
             views.pending_orders(match, looker.seat)
@@ -376,12 +385,21 @@ class Matches(Application[UUID]):
         """Returns the outcome (scores, ranking, result) when `movement` was open, or now."""
         match = self.get_match(match_id)
         version = views.version_at(match, movement, None)
-        past = match if version == match.version else self.get_match(match.id, version)
+        past = self._at_version(match, version)
         return {
             "match_id": str(match.id),
             "movement": movement or match.movement,
             "outcome": past.outcome,
         }
+
+    def display(self, match_id: UUID | str, movement: int | None = None) -> str:
+        """Returns the Public Display (plain text) of the match now, or of the position after
+        `movement` was resolved (MovementNotFoundError if it was not); public information only.
+        """
+        match = self.get_match(match_id)
+        return views.display(
+            self._at_version(match, views.version_after(match, movement)), movement
+        )
 
     def event_log(
         self, match_id: UUID | str, token: str | None = None, after: int = 0
@@ -579,6 +597,10 @@ class Matches(Application[UUID]):
             if len(notes) < 500:
                 return
             start = notes[-1].id + 1
+
+    def _at_version(self, match: Match, version: int) -> Match:
+        """Returns the match as it was at `version` (itself when that is its latest)."""
+        return match if version == match.version else self.get_match(match.id, version)
 
     def _load(self, match_id: UUID | str) -> Match:
         return self.get_match(match_id)

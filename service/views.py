@@ -11,6 +11,7 @@ unrevealed secrets is recorded as a SecretViewed event.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -180,6 +181,73 @@ def version_at(match: Match, movement: int | None, step: int | None) -> int:
             f"{step} (it has {len(entry['steps'])})"
         )
     return int(entry["steps"][step - 1])
+
+
+def version_after(match: Match, movement: int | None) -> int:
+    """Returns the version at which `movement` was resolved (the latest for None).
+
+    Raises MovementNotFoundError for a movement that is not resolved (yet).
+    """
+    if movement is None:
+        return match.version
+    resolved = match.movements.get(str(movement), {}).get("resolved")
+    if resolved is None:
+        done = [int(m) for m, entry in match.movements.items() if "resolved" in entry]
+        so_far = f"{min(done)}..{max(done)}" if done else "none"
+        raise MovementNotFoundError(
+            f"movement {movement} of match {match.id} is not resolved (resolved so far: {so_far})"
+        )
+    return int(resolved)
+
+
+DISPLAY_WIDTH = 72  # columns of a mail or forum line
+
+
+def display(match: Match, after: int | None = None) -> str:
+    """Returns the Public Display of a (past) match: who plays what, where the match stands,
+    then the ruleset's picture of the position (`after`: the movement just resolved)."""
+    info = match.rules().info
+    seats = ", ".join(f"{s['seat']} {s['name']}" for s in match.seats) or "none joined yet"
+    lines = [
+        f"{info.title} ({info.name} v{info.version}), match {match.id}",
+        *textwrap.wrap(f"Seats: {seats}.", DISPLAY_WIDTH),
+        *_standing_lines(match, after),
+    ]
+    if match.strikes:
+        struck = ", ".join(f"seat {s} {n}" for s, n in sorted(match.strikes.items()))
+        lines.append(f"Strikes: {struck}.")
+    if match.eliminated:
+        lines.append(f"Out of the match: seat {', '.join(map(str, match.eliminated))}.")
+    head = "\n".join(lines) + "\n"
+    if match.state is None:
+        return head
+    ruleset = match.rules()
+    return head + "\n" + ruleset.public_display(ruleset.load_state(match.state))
+
+
+def _standing_lines(match: Match, after: int | None) -> list[str]:
+    return [
+        wrapped
+        for line in _standing(match, after).splitlines()
+        for wrapped in textwrap.wrap(line, DISPLAY_WIDTH)
+    ]
+
+
+def _standing(match: Match, after: int | None) -> str:
+    if not match.started:
+        low, high = match.seat_limits["min"], match.seat_limits["max"]
+        wanted = str(low) if low == high else f"{low} to {high}"
+        return f"Not started: {len(match.seats)} seat(s) joined of {wanted}."
+    if after is not None:
+        return f"Position after movement {after}."
+    if match.finished:
+        outcome = match.outcome or {}
+        reason = f": {outcome['reason']}" if outcome.get("reason") else ""
+        return f"Finished ({outcome.get('result', 'over')}){reason}."
+    seats = match.rules().to_move(match.rules().load_state(match.state)).seats
+    owing = ", ".join(map(str, seats)) or "none"
+    deadline = "" if match.deadline is None else f"\nDeadline: {iso(match.deadline)}."
+    return f"Movement {match.movement} is open; seats to order: {owing}.{deadline}"
 
 
 def state_view(past: Match, viewer: Viewer) -> JSON:

@@ -35,8 +35,8 @@ def in_ci() -> bool:
 @pytest.fixture
 def toy_rulesets(monkeypatch: pytest.MonkeyPatch) -> None:
     """Registers the toy rulesets (`toy`, `toy_acc`) for one test."""
-    monkeypatch.setitem(registry.REGISTRY, RULESET.info.name, RULESET)
-    monkeypatch.setitem(registry.REGISTRY, ACCUMULATING.info.name, ACCUMULATING)
+    monkeypatch.setitem(registry.REGISTRY, RULESET.info.name, {1: RULESET})
+    monkeypatch.setitem(registry.REGISTRY, ACCUMULATING.info.name, {1: ACCUMULATING})
 
 
 @pytest.fixture

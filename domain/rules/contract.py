@@ -6,7 +6,12 @@ ruleset returns that leaves the domain is JSON-native (`JSON`).
 
 The functions, in contract order:
 
-- `validate_config(config) -> config`: fills defaults, raises InvalidConfigError;
+- config: `info.config_fields` declare each option's type and bounds or
+  choices, `info.presets` named sets of values; ONE validator here
+  (`validate_config`) fills defaults and refuses the rest with
+  InvalidConfigError; a game needing a cross-field check declares
+  `check_config`; `Ruleset.configure(config, preset)` gives a new match's
+  config;
 - `initial_state(config, seats, rng)`: the state before the first movement;
 - `add_seat(state, seat, rng)`: only where a game lets a seat join later;
 - `to_move(state) -> ToMove`: who owes orders now and the movement's policy;
@@ -19,7 +24,15 @@ The functions, in contract order:
   elimination, loss); the other seats go on or win, as the game says;
 - `outcome(state) -> Outcome`; `view(state, seat)`; `dump_state` / `load_state`;
 - `random_order(state, seat, rng)`: one legal order, for playouts, bots and
-  benchmarks.
+  benchmarks;
+- `legal_orders(state, seat)`: every legal order of a seat now, where the game
+  can list them (None: it cannot);
+- `display(state)`: the plain-text Public Display for mail and forum posts
+  (None: the public view as indented JSON).
+
+Seat numbers outside the game raise UnknownSeatError (`check_seat_number`);
+a state JSON that does not load raises InvalidStateError (`load_config`
+for its config). docs/rulesets.md walks through a ruleset package.
 """
 
 from __future__ import annotations
@@ -32,11 +45,20 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from domain.errors import InvalidOrderError
-from domain.rules.rng import Rng
+from domain.errors import InvalidConfigError, InvalidOrderError, UnknownSeatError
 
-JSON = Any  # a JSON-native value: None, bool, int, float, str, list, dict with str keys
-Config = dict[str, JSON]
+# The config part of the contract lives in domain/rules/config.py; rulesets import it from here.
+from domain.rules.config import JSON as JSON
+from domain.rules.config import MAX_SECONDS as MAX_SECONDS
+from domain.rules.config import Config as Config
+from domain.rules.config import ConfigCheck as ConfigCheck
+from domain.rules.config import ConfigField as ConfigField
+from domain.rules.config import ConfigKind as ConfigKind
+from domain.rules.config import Preset as Preset
+from domain.rules.config import load_config as load_config
+from domain.rules.config import validate_config as validate_config
+from domain.rules.config import with_preset
+from domain.rules.rng import Rng
 
 StateT = TypeVar("StateT")
 OrderT = TypeVar("OrderT")
@@ -69,15 +91,6 @@ class Result(StrEnum):
 
 
 @dataclass(frozen=True)
-class ConfigField:
-    """One documented config option of a ruleset, with its default."""
-
-    name: str
-    default: JSON
-    description: str
-
-
-@dataclass(frozen=True)
 class RulesetInfo:
     """A ruleset's metadata, declared as data at the top of its module."""
 
@@ -89,6 +102,8 @@ class RulesetInfo:
     dynamics: Dynamics
     config_fields: tuple[ConfigField, ...] = ()
     accumulates_orders: bool = False  # B-Chess: several orders a movement, in arrival order
+    # issue 11, typed config: named sets of values a match may start from (default: none)
+    presets: tuple[Preset, ...] = ()
 
     def defaults(self) -> Config:
         """Returns the default config (a fresh copy: callers may change it)."""
@@ -173,7 +188,6 @@ class Ruleset(Generic[StateT, OrderT]):
     """A named, versioned game definition: metadata and pure functions (module docstring)."""
 
     info: RulesetInfo
-    validate_config: Callable[[Mapping[str, JSON]], Config]
     initial_state: Callable[[Config, int, Rng], StateT]
     to_move: Callable[[StateT], ToMove]
     parse_order: Callable[[str | Mapping[str, JSON]], OrderT]
@@ -188,11 +202,50 @@ class Ruleset(Generic[StateT, OrderT]):
     load_state: Callable[[JSON], StateT]
     random_order: Callable[[StateT, int, Rng], OrderT]
     add_seat: Callable[[StateT, int, Rng], StateT] | None = None
+    # issue 11 (typed config, legal orders, Public Display); each optional, default stated:
+    check_config: ConfigCheck | None = None  # a cross-field check after the typed one (none)
+    legal_orders: Callable[[StateT, int], tuple[OrderT, ...]] | None = None  # None: cannot list
+    display: Callable[[StateT], str] | None = None  # None: the public view as indented JSON
 
     @property
     def name(self) -> str:
         """Returns the registry name."""
         return self.info.name
+
+    def validate_config(self, config: Mapping[str, JSON]) -> Config:
+        """Returns the full config (defaults filled in); raises InvalidConfigError naming the
+        option and what it allows (domain/rules/config.py)."""
+        return validate_config(self.info.config_fields, config, self.check_config)
+
+    def configure(self, config: Mapping[str, JSON], preset: str | None = None) -> Config:
+        """Returns a new match's config: the preset's values, then `config`'s, validated."""
+        return self.validate_config(with_preset(self.info.presets, preset, config))
+
+    def public_display(self, state: StateT) -> str:
+        """Returns the plain-text Public Display of a state (the game's, or the public view)."""
+        if self.display is not None:
+            return self.display(state)
+        return json.dumps(self.view(state, None), indent=2, sort_keys=True) + "\n"
+
+
+AnyRuleset = Ruleset[Any, Any]  # a ruleset of any state and order types, as registries hold them
+
+
+def check_seat_number(game: str, seat: int, seats: int) -> None:
+    """Raises UnknownSeatError unless `seat` is one of the game's seats 1..`seats`."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= seats:
+        raise UnknownSeatError(f"{game} has no seat {seat!r} (seats 1..{seats})")
+
+
+def check_seat_count(info: RulesetInfo, seats: int) -> None:
+    """Raises InvalidConfigError unless a match of `info` may have `seats` seats."""
+    if info.min_seats <= seats <= info.max_seats:
+        return
+    if info.min_seats == info.max_seats:
+        allowed = f"exactly {info.min_seats} seats"
+    else:
+        allowed = f"{info.min_seats} to {info.max_seats} seats"
+    raise InvalidConfigError(f"{info.name} is played by {allowed}, not {seats}")
 
 
 def json_order_object(text: str) -> Mapping[str, JSON]:

@@ -1,27 +1,64 @@
-"""The explicit registry of rulesets, looked up by name."""
+"""The explicit registry of rulesets: every installed version of each, looked up by name.
+
+A ruleset keeps its old versions registered when a new one ships (DESIGN.md):
+a match plays, replays and audits under the version it was created with
+(`Match.rules`), while new matches get the latest unless they name one.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Iterator
 
-from domain.errors import UnknownRulesetError
+from domain.errors import UnknownRulesetError, UnknownRulesetVersionError
 from domain.rules import district_war, drts_team23
-from domain.rules.contract import Ruleset
+from domain.rules.contract import AnyRuleset
 
-_RULESETS: tuple[Ruleset[Any, Any], ...] = (district_war.RULESET, drts_team23.RULESET)
-
-REGISTRY: dict[str, Ruleset[Any, Any]] = {ruleset.info.name: ruleset for ruleset in _RULESETS}
+_RULESETS: tuple[AnyRuleset, ...] = (district_war.RULESET, drts_team23.RULESET)
 
 
-def get_ruleset(name: str) -> Ruleset[Any, Any]:
-    """Returns the ruleset registered under `name`; raises UnknownRulesetError otherwise."""
+def by_name_and_version(rulesets: Iterable[AnyRuleset]) -> dict[str, dict[int, AnyRuleset]]:
+    """Returns the rulesets keyed by name, then by version."""
+    registry: dict[str, dict[int, AnyRuleset]] = {}
+    for ruleset in rulesets:
+        registry.setdefault(ruleset.info.name, {})[ruleset.info.version] = ruleset
+    return registry
+
+
+REGISTRY: dict[str, dict[int, AnyRuleset]] = by_name_and_version(_RULESETS)
+
+
+def get_ruleset(name: str, version: int | None = None) -> AnyRuleset:
+    """Returns version `version` of the ruleset `name` (the latest for None).
+
+    Raises UnknownRulesetError for an unknown name, UnknownRulesetVersionError
+    for a version that is not installed.
+    """
+    versions = REGISTRY.get(name)
+    if not versions:
+        known = ", ".join(ruleset_names()) or "none"
+        raise UnknownRulesetError(f"unknown ruleset {name!r} (known: {known})")
+    if version is None:
+        return versions[max(versions)]
     try:
-        return REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(REGISTRY)) or "none"
-        raise UnknownRulesetError(f"unknown ruleset {name!r} (known: {known})") from None
+        return versions[version]
+    except (KeyError, TypeError):
+        installed = ", ".join(map(str, ruleset_versions(name)))
+        raise UnknownRulesetVersionError(
+            f"ruleset {name} has no version {version!r} (installed: {installed})"
+        ) from None
 
 
 def ruleset_names() -> tuple[str, ...]:
     """Returns the registered names in alphabetical order."""
-    return tuple(sorted(REGISTRY))
+    return tuple(sorted(name for name, versions in REGISTRY.items() if versions))
+
+
+def ruleset_versions(name: str) -> tuple[int, ...]:
+    """Returns the installed versions of a ruleset, oldest first (none for an unknown name)."""
+    return tuple(sorted(REGISTRY.get(name, {})))
+
+
+def all_rulesets() -> Iterator[AnyRuleset]:
+    """Yields every installed version of every ruleset, by name, then version."""
+    for name in ruleset_names():
+        yield from (REGISTRY[name][version] for version in ruleset_versions(name))

@@ -86,3 +86,38 @@ def test_resolve_due_every_n_seconds_keeps_resolving(drts):
     ).output
     assert out.count("movement(s) handled") == 2
     assert "movement 1 resolved" in out  # DW-2: the DMO was silent, seat 1 places first
+
+
+def test_display_prints_the_public_display_now_and_after_a_movement(drts):
+    match_id, referee, alice, bob = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    drts("order", match_id, "first 1", "--token", bob)
+    drts("order", match_id, "e4", "--token", alice)
+    now = drts("display", match_id).output
+    assert now.startswith(f"District War (district_war v1), match {match_id}\n")
+    assert "Movement 3 is open; seats to order: 2." in now and " H1* " in now
+    after = drts("display", match_id, "--movement", "1").output
+    assert "Position after movement 1." in after and " H1* " not in after
+    assert "movement_not_found" in drts("display", match_id, "--movement", "3", ok=False).output
+
+
+def test_create_takes_a_preset_and_a_ruleset_version(drts):
+    out = drts("create", "district_war", "--preset", "postal", "--ruleset-version", "1").output
+    match_id = re.search(r"^match (\S+)", out, re.M).group(1)
+    summary = json.loads(drts("show", match_id).output)
+    assert summary["config"]["placement_seconds"] == 86400 and summary["ruleset_version"] == 1
+    out = drts("create", "district_war", "--ruleset-version", "2", ok=False).output
+    assert "unknown_ruleset_version: ruleset district_war has no version 2" in out
+    assert (
+        "unknown preset 'blitz'"
+        in drts("create", "district_war", "--preset", "blitz", ok=False).output
+    )
+
+
+def test_rulesets_lists_versions_typed_options_and_presets():
+    out = CliRunner().invoke(main, ["rulesets"]).output
+    assert "district_war v1: District War (2 seats, sequential)" in out
+    assert "versions installed: v1 (new matches get v1)" in out
+    assert "placement_seconds = 90: an integer from 1 to 31622400" in out
+    assert "start = 'on_board': one of 'on_board', 'off_board'" in out
+    assert "preset postal:" in out

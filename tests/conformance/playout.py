@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from domain.rules.contract import Ruleset
+from domain.rules.contract import JSON, Ruleset
 from domain.rules.rng import Rng
 from domain.table import Table
 
 MAX_MOVEMENTS = 2000
 
 
-def new_table(ruleset: Ruleset[Any, Any], seed: str) -> Table:
-    """Returns a table for a match with the most seats the ruleset allows and default config."""
-    return Table.start(ruleset, {}, ruleset.info.max_seats, seed)
+def new_table(
+    ruleset: Ruleset[Any, Any], seed: str, config: Mapping[str, JSON] | None = None
+) -> Table:
+    """Returns a table for a match with the most seats the ruleset allows (default config)."""
+    return Table.start(ruleset, config or {}, ruleset.info.max_seats, seed)
 
 
 def submit_random_orders(table: Table, seed: str, silent: frozenset[int] = frozenset()) -> None:

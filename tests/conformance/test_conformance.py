@@ -1,28 +1,41 @@
-"""The conformance suite: every registered ruleset keeps the contract (DESIGN.md).
+"""The conformance suite: every installed ruleset version keeps the contract (DESIGN.md).
 
 Random legal playouts end; dump/load round-trips; resolve is deterministic;
 what silence means is a legal resolution in every movement; orders
-round-trip through their text and JSON forms.
+round-trip through their text and JSON forms. The optional parts of the
+contract (docs/rulesets.md) are held to what they promise: typed config
+fields are bounded and strictly checked, presets expand to valid configs,
+listed orders are legal and random orders are among them, the Public
+Display is deterministic plain text, and the same fault (an unknown seat, a
+state that does not load) raises the same error in every game. The toy
+ruleset of the service tests (both its versions) runs the suite too.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from domain.errors import InvalidConfigError
-from domain.rules.contract import Result, Silence, canonical_json
-from domain.rules.registry import REGISTRY
+from domain.errors import InvalidConfigError, InvalidStateError, UnknownSeatError
+from domain.rules.contract import ConfigField, ConfigKind, Result, Silence, canonical_json
+from domain.rules.registry import REGISTRY, all_rulesets
 from domain.rules.rng import Rng
 from tests.conformance.playout import fork, new_table, playout, submit_random_orders
+from tests.support import toy_ruleset
 
-RULESETS = [REGISTRY[name] for name in sorted(REGISTRY)]
+RULESETS = [*all_rulesets(), toy_ruleset.RULESET, toy_ruleset.RULESET_V2]
 SEEDS = [f"conformance-{n}" for n in range(12)]
 
-pytestmark = pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+pytestmark = pytest.mark.parametrize(
+    "ruleset", RULESETS, ids=lambda r: f"{r.info.name}-v{r.info.version}"
+)
 
 
-def test_the_registry_is_not_empty(ruleset):
-    assert ruleset.info.name in REGISTRY
+def test_the_registry_holds_the_ruleset_under_its_name_and_version(ruleset):
+    if ruleset.info.name != "toy":
+        assert REGISTRY[ruleset.info.name][ruleset.info.version] is ruleset
+    assert ruleset.info.version >= 1
 
 
 def test_random_legal_playouts_finish_with_a_result(ruleset):
@@ -85,16 +98,157 @@ def test_outcome_scores_every_seat(ruleset):
     assert sorted(table.outcome().scores) == list(range(1, ruleset.info.max_seats + 1))
 
 
-def test_default_config_validates_to_the_declared_defaults(ruleset):
-    assert ruleset.validate_config({}) == ruleset.info.defaults()
-
-
-def test_an_unknown_config_option_is_rejected_by_name(ruleset):
-    with pytest.raises(InvalidConfigError, match="no_such_option"):
-        ruleset.validate_config({"no_such_option": 1})
-
-
 def test_views_are_json(ruleset):
     table = new_table(ruleset, SEEDS[5])
     for seat in (None, *range(1, ruleset.info.max_seats + 1)):
         canonical_json(ruleset.view(table.state, seat))
+
+
+# -- typed config and presets ---------------------------------------------------------------
+
+
+def test_default_config_validates_to_the_declared_defaults(ruleset):
+    assert ruleset.validate_config({}) == ruleset.info.defaults()
+    assert ruleset.validate_config(ruleset.info.defaults()) == ruleset.info.defaults()
+
+
+def test_an_unknown_config_option_is_rejected_by_name(ruleset):
+    with pytest.raises(InvalidConfigError, match=r"unknown config option\(s\) 'no_such_option'"):
+        ruleset.validate_config({"no_such_option": 1})
+
+
+def test_every_config_field_declares_its_type_and_every_integer_is_bounded(ruleset):
+    """A 10^12 `placement_seconds` must not pass: every integer has both bounds."""
+    for field in ruleset.info.config_fields:
+        assert isinstance(field.kind, ConfigKind), field.name
+        if field.kind is ConfigKind.INT:
+            assert field.minimum is not None and field.maximum is not None, field.name
+            assert field.minimum <= field.default <= field.maximum, field.name
+        if field.kind is ConfigKind.CHOICE:
+            assert field.default in field.choices, field.name
+        if field.kind is ConfigKind.DATA:
+            assert field.parse is not None, f"{field.name}: content needs a parse function"
+        assert field.description, field.name
+
+
+def test_seconds_options_last_from_a_second_to_at_most_a_year_and_a_day(ruleset):
+    for field in ruleset.info.config_fields:
+        if field.name.endswith("_seconds"):
+            assert field.minimum is not None and field.minimum >= 1, field.name
+            assert field.maximum is not None and field.maximum <= 366 * 24 * 3600, field.name
+
+
+def test_every_option_refuses_a_wrong_type_or_a_value_out_of_range_naming_what_it_allows(
+    ruleset,
+):
+    for field in ruleset.info.config_fields:
+        for bad in _bad_values(field):
+            with pytest.raises(InvalidConfigError) as refused:
+                ruleset.validate_config({field.name: bad})
+            assert repr(field.name) in str(refused.value), (field.name, bad)
+            assert field.allowed() in str(refused.value), (field.name, bad)
+
+
+def test_presets_expand_to_valid_configs_holding_their_values(ruleset):
+    names = [preset.name for preset in ruleset.info.presets]
+    assert len(names) == len(set(names))
+    for preset in ruleset.info.presets:
+        assert preset.values and preset.description
+        config = ruleset.configure({}, preset.name)
+        assert config == ruleset.validate_config(dict(preset.values))
+        assert {k: config[k] for k in preset.values} == dict(preset.values)
+        new_table(ruleset, SEEDS[6], config)
+
+
+def test_given_options_override_the_preset_and_an_unknown_preset_is_refused(ruleset):
+    defaults = ruleset.info.defaults()
+    for preset in ruleset.info.presets:
+        name = next(key for key, value in preset.values.items() if value != defaults[key])
+        assert ruleset.configure({name: defaults[name]}, preset.name)[name] == defaults[name]
+    with pytest.raises(InvalidConfigError, match="unknown preset 'no_such_preset'"):
+        ruleset.configure({}, "no_such_preset")
+
+
+# -- legal orders, the Public Display, shared errors ----------------------------------------
+
+
+def test_every_listed_order_is_legal(ruleset):
+    if ruleset.legal_orders is None:
+        pytest.skip(f"{ruleset.name} cannot list its legal orders (legal_orders is None)")
+    for table in playout(ruleset, SEEDS[7]):
+        for seat in range(1, ruleset.info.max_seats + 1):
+            listed = ruleset.legal_orders(table.state, seat)
+            assert bool(listed) == (seat in table.to_move().seats), (seat, table.movement)
+            for order in listed:
+                ruleset.check_order(table.state, seat, order)
+
+
+def test_random_orders_are_among_the_listed_ones(ruleset):
+    if ruleset.legal_orders is None:
+        pytest.skip(f"{ruleset.name} cannot list its legal orders (legal_orders is None)")
+    for seed in SEEDS[8:11]:
+        for table in playout(ruleset, seed):
+            rng = Rng("listed", table.movement)
+            for seat in table.to_move().seats:
+                listed = set(ruleset.legal_orders(table.state, seat))
+                assert ruleset.random_order(table.state, seat, rng) in listed
+
+
+def test_the_public_display_is_deterministic_plain_text(ruleset):
+    assert ruleset.display is not None, "every game has its own Public Display"
+    for table in playout(ruleset, SEEDS[9]):
+        text = ruleset.public_display(table.state)
+        assert isinstance(text, str) and text.strip() and text.endswith("\n")
+        assert "\t" not in text and "\r" not in text
+        again = ruleset.load_state(ruleset.dump_state(table.state))
+        assert ruleset.public_display(again) == text
+
+
+def test_an_unknown_seat_is_one_error_in_every_game(ruleset):
+    table = new_table(ruleset, SEEDS[10])
+    order = ruleset.random_order(table.state, table.to_move().seats[0], Rng("seat", 0))
+    for seat in (0, ruleset.info.max_seats + 1):
+        message = rf"{ruleset.name} has no seat {seat} \(seats 1\.\.{ruleset.info.max_seats}\)"
+        with pytest.raises(UnknownSeatError, match=message):
+            ruleset.forfeit(table.state, seat)
+        with pytest.raises(UnknownSeatError, match=message):
+            ruleset.check_order(table.state, seat, order)
+        if ruleset.legal_orders is not None:
+            with pytest.raises(UnknownSeatError, match=message):
+                ruleset.legal_orders(table.state, seat)
+
+
+def test_a_seat_count_outside_the_game_is_refused_alike(ruleset):
+    config = ruleset.validate_config({})
+    for seats in (ruleset.info.min_seats - 1, ruleset.info.max_seats + 1):
+        with pytest.raises(InvalidConfigError, match=rf"{ruleset.name} is played by .*, not"):
+            ruleset.initial_state(config, seats, Rng("seats", 0))
+
+
+@pytest.mark.parametrize("bad", [None, [], "state", 7, {}])
+def test_a_state_json_that_is_not_a_state_does_not_load(ruleset, bad):
+    with pytest.raises(InvalidStateError):
+        ruleset.load_state(bad)
+
+
+def test_a_state_with_an_unknown_key_or_a_refused_config_does_not_load(ruleset):
+    dumped = ruleset.dump_state(new_table(ruleset, SEEDS[11]).state)
+    with pytest.raises(InvalidStateError):
+        ruleset.load_state({**dumped, "no_such_key": 1})
+    config = {**dumped["config"], "no_such_option": 1}
+    with pytest.raises(InvalidStateError, match="state config: unknown config option"):
+        ruleset.load_state({**dumped, "config": config})
+
+
+def _bad_values(field: ConfigField) -> list[Any]:
+    if field.kind is ConfigKind.INT:
+        assert field.minimum is not None and field.maximum is not None
+        return [str(field.default), 1.5, True, None, field.minimum - 1, field.maximum + 1]
+    if field.kind is ConfigKind.BOOL:
+        return [1, 0, "true", None]
+    if field.kind is ConfigKind.CHOICE:
+        return ["no_such_choice", 1, None, True]
+    if field.kind is ConfigKind.STR:
+        assert field.maximum is not None
+        return [1, None, "x" * (field.maximum + 1)]
+    return []

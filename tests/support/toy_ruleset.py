@@ -1,9 +1,15 @@
-"""Toy: a tiny simultaneous game for service and aggregate tests.
+"""Toy: a tiny simultaneous game for service and aggregate tests, in the ruleset skeleton.
 
 Each seat picks 1, 2 or 3 each round; a pick nobody else made scores its
-value; one random ordering seat gets a bonus point. After `rounds` rounds
-(or when one seat is left) the highest score wins. The movement's policy
-comes from the config, so tests can try every kind of silence.
+value; one random ordering seat gets a bonus point (two in version 2, so that
+tests can tell the versions apart). After `rounds` rounds (or when one seat
+is left) the highest score wins. The movement's policy comes from the config,
+so tests can try every kind of silence.
+
+It stays one module, with the sections of a ruleset package in the package's
+order (docs/rulesets.md): config, state, orders, resolve, display, ruleset.
+A game of this size needs no more, and the service tests import it from one
+place.
 """
 
 from __future__ import annotations
@@ -12,79 +18,130 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from domain.errors import IllegalOrderError, InvalidConfigError, InvalidOrderError
+from domain.errors import (
+    IllegalOrderError,
+    InvalidConfigError,
+    InvalidOrderError,
+    InvalidStateError,
+)
 from domain.rules.contract import (
+    MAX_SECONDS,
+    Config,
     ConfigField,
     Dynamics,
     MovementPolicy,
     Outcome,
+    Preset,
     Result,
     Ruleset,
     RulesetInfo,
     Silence,
     Step,
     ToMove,
+    check_seat_count,
+    check_seat_number,
+    load_config,
 )
 from domain.rules.rng import Rng
 
-INFO = RulesetInfo(
-    name="toy",
-    version=1,
-    title="Toy",
-    min_seats=2,
-    max_seats=4,
-    dynamics=Dynamics.SIMULTANEOUS,
-    config_fields=(
-        ConfigField("rounds", 3, "rounds to play"),
-        ConfigField("deadline_seconds", 60, "length of a movement"),
-        ConfigField("silence", "hold", "what silence means"),
-        ConfigField("close_early", True, "close once every seat has ordered"),
-        ConfigField("max_strikes", 2, "the strike that forfeits"),
-        ConfigField("extension_seconds", 30, "extension after a strike"),
+# -- config ---------------------------------------------------------------------------------
+
+CONFIG_FIELDS = (
+    ConfigField.integer("rounds", 3, "rounds to play", minimum=1, maximum=1_000_000),
+    ConfigField.integer(
+        "deadline_seconds", 60, "length of a movement", minimum=1, maximum=MAX_SECONDS
+    ),
+    ConfigField.choice("silence", "hold", "what silence means", [s.value for s in Silence]),
+    ConfigField.boolean("close_early", True, "close once every seat has ordered"),
+    ConfigField.integer(
+        "max_strikes", 2, "the strike that forfeits (0: never)", minimum=0, maximum=10
+    ),
+    ConfigField.integer(
+        "extension_seconds",
+        30,
+        "extension after a strike, at most `deadline_seconds`",
+        minimum=1,
+        maximum=MAX_SECONDS,
+    ),
+)
+
+PRESETS = (
+    Preset("quick", "one round, closing as soon as every seat has picked", {"rounds": 1}),
+    Preset(
+        "strict",
+        "strikes for silence: the second forfeits; ten-second extensions",
+        {"silence": "strike", "max_strikes": 2, "extension_seconds": 10},
     ),
 )
 
 
+def check_config(config: Config) -> None:
+    """Raises InvalidConfigError when an extension is longer than the movement it extends
+    (a toy rule, there to exercise the contract's cross-field check)."""
+    if config["extension_seconds"] > config["deadline_seconds"]:
+        raise InvalidConfigError(
+            f"config option 'extension_seconds' must be an integer from 1 to deadline_seconds "
+            f"({config['deadline_seconds']}), got {config['extension_seconds']!r}"
+        )
+
+
+# -- state ----------------------------------------------------------------------------------
+
+_STATE_KEYS = {"config", "round", "scores", "out"}
+
+
 @dataclass(frozen=True)
 class State:
+    """A toy position: the config, the round being played, each seat's score, the seats out."""
+
     config: Mapping[str, Any]
     round: int
     scores: tuple[int, ...]
     out: tuple[int, ...] = ()
 
 
-def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
-    full = {**INFO.defaults(), **config}
-    unknown = set(full) - set(INFO.defaults())
-    if unknown:
-        raise InvalidConfigError(f"unknown toy config option(s): {', '.join(sorted(unknown))}")
-    if not isinstance(full["rounds"], int) or full["rounds"] < 1:
-        raise InvalidConfigError(f"rounds must be a positive integer, got {full['rounds']!r}")
-    Silence(full["silence"])
-    return full
+def dump_state(state: State) -> dict[str, Any]:
+    """Returns the state JSON: {"config", "round", "scores": [per seat], "out": [seats]}."""
+    return {
+        "config": dict(state.config),
+        "round": state.round,
+        "scores": list(state.scores),
+        "out": list(state.out),
+    }
 
 
-def initial_state(config: dict[str, Any], seats: int, rng: Rng) -> State:
-    return State(config, 1, (0,) * seats)
+def load_state(data: Any) -> State:
+    """Returns the state a `dump_state` object describes; raises InvalidStateError."""
+    if not isinstance(data, dict) or set(data) != _STATE_KEYS:
+        raise InvalidStateError(f"a toy state is an object with keys {sorted(_STATE_KEYS)}")
+    config = load_config(CONFIG_FIELDS, data["config"], check_config)
+    scores, out = data["scores"], data["out"]
+    if not _ints(scores) or not 2 <= len(scores) <= INFO.max_seats:
+        raise InvalidStateError(f"state scores must be 2 to 4 integers, got {scores!r}")
+    if not _ints(out) or not set(out) <= set(range(1, len(scores) + 1)):
+        raise InvalidStateError(f"state out must list seats of the match, got {out!r}")
+    if not _ints([data["round"]]) or data["round"] < 1:
+        raise InvalidStateError(f"state round must be a positive integer, got {data['round']!r}")
+    return State(config, data["round"], tuple(scores), tuple(out))
+
+
+def _ints(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
 
 
 def _active(state: State) -> tuple[int, ...]:
     return tuple(s for s in range(1, len(state.scores) + 1) if s not in state.out)
 
 
-def to_move(state: State) -> ToMove:
-    c = state.config
-    policy = MovementPolicy(
-        c["deadline_seconds"],
-        Silence(c["silence"]),
-        c["close_early"],
-        c["extension_seconds"],
-        c["max_strikes"],
-    )
-    return ToMove(() if outcome(state).finished else _active(state), policy)
+# -- orders ---------------------------------------------------------------------------------
+
+PICKS = (1, 2, 3)
 
 
 def parse_order(value: str | Mapping[str, Any]) -> int:
+    """Returns the pick a text ("2") or JSON form ({"pick": 2}) holds; InvalidOrderError."""
     raw = value.get("pick") if isinstance(value, Mapping) else value
     try:
         return int(str(raw).strip())
@@ -101,13 +158,29 @@ def dump_order(order: int) -> dict[str, int]:
 
 
 def check_order(state: State, seat: int, order: int) -> None:
-    if not 1 <= order <= 3:
+    """Raises IllegalOrderError for a pick other than 1, 2, 3; UnknownSeatError for no seat."""
+    check_seat_number("toy", seat, len(state.scores))
+    if order not in PICKS:
         raise IllegalOrderError(f"pick {order} is out of range: pick 1, 2 or 3")
 
 
+def legal_orders(state: State, seat: int) -> tuple[int, ...]:
+    """Returns the picks 1, 2, 3 for a seat that owes an order, else none."""
+    check_seat_number("toy", seat, len(state.scores))
+    return PICKS if seat in to_move(state).seats else ()
+
+
+def random_order(state: State, seat: int, rng: Rng) -> int:
+    return rng.between(1, 3)
+
+
+# -- resolve --------------------------------------------------------------------------------
+
+
 def resolve(
-    state: State, orders: Sequence[tuple[int, int]], rng: Rng
+    state: State, orders: Sequence[tuple[int, int]], rng: Rng, bonus: int = 1
 ) -> tuple[State, tuple[Step, ...]]:
+    """Returns the state after a round: unique picks score, one random picker gets `bonus`."""
     picks: dict[int, int] = {}
     for seat, pick in orders:
         picks[seat] = picks.get(seat, 0) + pick
@@ -120,12 +193,21 @@ def resolve(
             steps.append(Step("TOY-2", f"seat {seat} scores {pick}", {"seat": seat}))
     if picks:
         lucky = rng.choice(sorted(picks))
-        scores[lucky - 1] += 1
-        steps.append(Step("TOY-3", f"seat {lucky} draws the bonus", {"seat": lucky}))
+        scores[lucky - 1] += bonus
+        text = f"seat {lucky} draws the bonus" + ("" if bonus == 1 else f" of {bonus}")
+        steps.append(Step("TOY-3", text, {"seat": lucky}))
     return replace(state, round=state.round + 1, scores=tuple(scores)), tuple(steps)
 
 
+def resolve_v2(
+    state: State, orders: Sequence[tuple[int, int]], rng: Rng
+) -> tuple[State, tuple[Step, ...]]:
+    """Version 2: the bonus is two points."""
+    return resolve(state, orders, rng, bonus=2)
+
+
 def forfeit(state: State, seat: int) -> tuple[State, tuple[Step, ...]]:
+    check_seat_number("toy", seat, len(state.scores))
     new = replace(state, out=(*state.out, seat))
     return new, (Step("TOY-4", f"seat {seat} is out", {"seat": seat}),)
 
@@ -143,30 +225,56 @@ def outcome(state: State) -> Outcome:
     return Outcome(Result.WIN if len(winners) == 1 else Result.DRAW, scores, ranking, winners)
 
 
-def dump_state(state: State) -> dict[str, Any]:
-    return {
-        "config": dict(state.config),
-        "round": state.round,
-        "scores": list(state.scores),
-        "out": list(state.out),
-    }
+# -- display --------------------------------------------------------------------------------
 
 
-def load_state(data: Any) -> State:
-    return State(dict(data["config"]), data["round"], tuple(data["scores"]), tuple(data["out"]))
+def display(state: State) -> str:
+    """Returns the Public Display: the round, then each seat's score (and whether it is out)."""
+    rounds = state.config["rounds"]
+    head = f"Round {state.round} of {rounds}." if state.round <= rounds else "All rounds played."
+    lines = [head]
+    for seat, score in enumerate(state.scores, 1):
+        lines.append(f"Seat {seat}: {score} points" + (" (out)" if seat in state.out else ""))
+    return "\n".join(lines) + "\n"
+
+
+# -- ruleset --------------------------------------------------------------------------------
+
+INFO = RulesetInfo(
+    name="toy",
+    version=1,
+    title="Toy",
+    min_seats=2,
+    max_seats=4,
+    dynamics=Dynamics.SIMULTANEOUS,
+    config_fields=CONFIG_FIELDS,
+    presets=PRESETS,
+)
+
+
+def initial_state(config: dict[str, Any], seats: int, rng: Rng) -> State:
+    check_seat_count(INFO, seats)
+    return State(config, 1, (0,) * seats)
+
+
+def to_move(state: State) -> ToMove:
+    c = state.config
+    policy = MovementPolicy(
+        c["deadline_seconds"],
+        Silence(c["silence"]),
+        c["close_early"],
+        c["extension_seconds"],
+        c["max_strikes"],
+    )
+    return ToMove(() if outcome(state).finished else _active(state), policy)
 
 
 def view(state: State, seat: int | None) -> Any:
     return dump_state(state)
 
 
-def random_order(state: State, seat: int, rng: Rng) -> int:
-    return rng.between(1, 3)
-
-
 RULESET: Ruleset[State, int] = Ruleset(
     info=INFO,
-    validate_config=validate_config,
     initial_state=initial_state,
     to_move=to_move,
     parse_order=parse_order,
@@ -180,6 +288,13 @@ RULESET: Ruleset[State, int] = Ruleset(
     dump_state=dump_state,
     load_state=load_state,
     random_order=random_order,
+    check_config=check_config,
+    legal_orders=legal_orders,
+    display=display,
+)
+
+RULESET_V2: Ruleset[State, int] = replace(
+    RULESET, info=replace(INFO, version=2), resolve=resolve_v2
 )
 
 ACCUMULATING: Ruleset[State, int] = replace(

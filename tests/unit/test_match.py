@@ -27,6 +27,8 @@ from domain.match import Match
 from domain.rules import registry
 from domain.rules.contract import canonical_json
 from service.views import public_item
+from tests.support.toy_ruleset import RULESET as TOY_V1
+from tests.support.toy_ruleset import RULESET_V2 as TOY_V2
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
@@ -203,7 +205,7 @@ def test_replay_assigns_what_events_carry_and_never_runs_the_rules(monkeypatch):
         def __getattr__(self, name: str) -> Any:
             raise AssertionError(f"the rules ran during a replay ({name})")
 
-    monkeypatch.setitem(registry.REGISTRY, "toy", NoRules())
+    monkeypatch.setitem(registry.REGISTRY, "toy", {1: NoRules()})
     replayed = fold(events)
     assert replayed.state == match.state and replayed.outcome == match.outcome
     assert replayed.finished and replayed.chain == match.chain
@@ -256,3 +258,24 @@ def test_tokens_say_which_kind_they_are_when_used_for_the_wrong_role():
 def test_a_deadline_longer_than_a_year_and_a_day_is_refused():
     with pytest.raises(InvalidConfigError, match="deadline_seconds must be 1 to"):
         Match.create(uuid4(), "toy", {}, "seed", REFEREE, T0, deadline_seconds=10**12)
+
+
+def test_the_replay_of_a_drawn_match_keeps_its_ruleset_version(monkeypatch):
+    """DW-5 replays a drawn match with the same ruleset: the same version, not the latest."""
+    original = started({"rounds": 1})
+    monkeypatch.setitem(registry.REGISTRY, "toy", {1: TOY_V1, 2: TOY_V2})
+    replay = Match.replay(original, uuid4(), "replay-seed", T0)
+    assert (original.ruleset_version, replay.ruleset_version) == (1, 1)
+    assert replay.rules() is TOY_V1
+
+
+def test_a_match_is_created_under_the_version_asked_for_or_the_latest(monkeypatch):
+    monkeypatch.setitem(registry.REGISTRY, "toy", {1: TOY_V1, 2: TOY_V2})
+    assert Match.create(uuid4(), "toy", {}, "s", REFEREE, T0).ruleset_version == 2
+    assert Match.create(uuid4(), "toy", {}, "s", REFEREE, T0, version=1).rules() is TOY_V1
+
+
+def test_a_preset_is_expanded_when_the_match_is_created():
+    match = Match.create(uuid4(), "toy", {"rounds": 2}, "s", REFEREE, T0, preset="strict")
+    assert match.config == {**TOY_V1.configure({}, "strict"), "rounds": 2}
+    assert match.config["silence"] == "strike"

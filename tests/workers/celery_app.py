@@ -13,8 +13,8 @@ from service.settings import load_settings
 from tests.support.toy_ruleset import ACCUMULATING, RULESET
 from workers.app import create_app
 
-registry.REGISTRY.setdefault(RULESET.info.name, RULESET)
-registry.REGISTRY.setdefault(ACCUMULATING.info.name, ACCUMULATING)
+registry.REGISTRY.setdefault(RULESET.info.name, {1: RULESET})
+registry.REGISTRY.setdefault(ACCUMULATING.info.name, {1: ACCUMULATING})
 
 app = create_app(
     load_settings(),

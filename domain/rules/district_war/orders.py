@@ -1,4 +1,5 @@
-"""District War orders: a placement (`d4`) or the DMO's choice of who places first (`first 1`).
+"""District War orders: a placement (`d4`) or the DMO's choice of who places first (`first 1`);
+their syntax, their legality (`check_order`), the list of legal ones and a random one.
 
 Text forms, case-insensitive, surrounding whitespace ignored:
 
@@ -15,9 +16,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from domain.errors import InvalidOrderError
-from domain.rules.contract import JSON, json_order_object
+from domain.errors import IllegalOrderError, InvalidOrderError
+from domain.rules.contract import JSON, check_seat_number, json_order_object
 from domain.rules.district_war.board import COLUMNS, SIDE
+from domain.rules.district_war.placement import allowed_cells, check_placement
+from domain.rules.district_war.state import SEATS, State, seat_to_act
+from domain.rules.rng import Rng
 
 _CELL = re.compile(r"([a-z])(\d+)")
 _FIRST = re.compile(r"first\s+(?:seat\s+)?(\S+)")
@@ -71,6 +75,48 @@ def dump_order(order: Order) -> JSON:
     if isinstance(order, Place):
         return {"place": order.cell}
     return {"first": order.seat}
+
+
+def check_order(state: State, seat: int, order: Order) -> None:
+    """Raises IllegalOrderError unless `seat` may give `order` now, saying why
+    (UnknownSeatError for a seat other than 1 and 2)."""
+    check_seat_number("district_war", seat, len(SEATS))
+    acting = seat_to_act(state)
+    if acting is None:
+        raise IllegalOrderError(f"the match is finished; seat {seat} has nothing to order")
+    if seat != acting:
+        raise IllegalOrderError(f"not your turn: seat {acting} is to {_duty(state)}")
+    if state.first is None and not isinstance(order, ChooseFirst):
+        raise IllegalOrderError(
+            f"seat {seat} (the DMO) must first choose who places first, e.g. 'first 1' (DW-2)"
+        )
+    if isinstance(order, ChooseFirst) and state.first is not None:
+        raise IllegalOrderError(f"seat {state.first} was already chosen to place first (DW-2)")
+    if isinstance(order, Place):
+        check_placement(state, order.cell)
+
+
+def legal_orders(state: State, seat: int) -> tuple[Order, ...]:
+    """Returns every order `seat` may give now: the DMO's two choices (DW-2), or a placement
+    on each cell DW-3 allows, row by row; none for a seat that is not to act."""
+    check_seat_number("district_war", seat, len(SEATS))
+    if seat != seat_to_act(state):
+        return ()
+    if state.first is None:
+        return tuple(ChooseFirst(first) for first in SEATS)
+    return tuple(Place(cell) for cell in allowed_cells(state)[1])
+
+
+def random_order(state: State, seat: int, rng: Rng) -> Order:
+    """Returns a uniformly random legal order; raises IllegalOrderError if `seat` owes none."""
+    acting = seat_to_act(state)
+    if seat != acting:
+        raise IllegalOrderError(f"seat {seat} owes no order now (seat to act: {acting})")
+    return rng.choice(legal_orders(state, seat))
+
+
+def _duty(state: State) -> str:
+    return "choose who places first (DW-2)" if state.first is None else "place a troop"
 
 
 def _from_json(value: Mapping[str, JSON]) -> Order:

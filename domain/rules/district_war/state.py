@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from domain.errors import InvalidConfigError, InvalidStateError
-from domain.rules.contract import JSON
+from domain.errors import InvalidStateError
+from domain.rules.contract import JSON, load_config
 from domain.rules.district_war.board import CELLS
-from domain.rules.district_war.config import Settings, config_of, settings_of, validate_config
+from domain.rules.district_war.config import CONFIG_FIELDS, Settings, config_of, settings_of
 
 SEATS = (1, 2)
 _KEYS = {"config", "first", "placements", "cells", "forfeited"}
@@ -96,22 +96,13 @@ def load_state(data: JSON) -> State:
     if set(data) - _KEYS:
         raise InvalidStateError(f"unknown state key(s) {', '.join(sorted(set(data) - _KEYS))}")
     state = State(
-        settings=_settings(data["config"]),
+        settings=settings_of(load_config(CONFIG_FIELDS, data["config"])),
         first=_seat_or_none("first", data["first"]),
         placements=_placements(data["placements"]),
         forfeited=_seat_or_none("forfeited", data.get("forfeited")),
     )
     _check_consistent(state, data.get("cells"))
     return state
-
-
-def _settings(config: JSON) -> Settings:
-    if not isinstance(config, dict):
-        raise InvalidStateError(f"state config must be an object, got {config!r}")
-    try:
-        return settings_of(validate_config(config))
-    except InvalidConfigError as error:
-        raise InvalidStateError(f"state config: {error}") from None
 
 
 def _seat_or_none(key: str, value: JSON) -> int | None:

@@ -8,10 +8,12 @@ invocation words are refused, each seat's item stock (DRTS-21) is kept
 untouched, and resolution keeps the text's step order 0..9 with the item
 steps empty. The rules as implemented: docs/games/drts_team23.md.
 
-One module per concern: `board` (DRTS-1, DRTS-3, DRTS-18 areas), `config`,
-`state`, `orders` (syntax), `moves` (DRTS-4, DRTS-6, DRTS-7, DRTS-18),
-`battle` (DRTS-7, DRTS-9), `scoring` (DRTS-10, DRTS-20), `teams` (DRTS-19),
-`resolve` (DRTS-5), `codec` (state JSON) and `ruleset` (the contract).
+The package follows the ruleset skeleton (docs/rulesets.md): `config`,
+`state` (values and state JSON), `orders` (syntax, legality, listing),
+`resolve` (DRTS-5), `display` and `ruleset` (the contract and its metadata),
+with the game's own concerns in `board` (DRTS-1, DRTS-3, DRTS-18 areas),
+`moves` (operations: DRTS-4, DRTS-6, DRTS-7, DRTS-18), `battle` (DRTS-7,
+DRTS-9), `scoring` (DRTS-10, DRTS-20) and `teams` (DRTS-19).
 """
 
 from domain.rules.drts_team23.ruleset import RULESET

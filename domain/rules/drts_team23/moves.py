@@ -1,4 +1,7 @@
-"""Operations of DRTS Team 23: legality (DRTS-4, DRTS-6, DRTS-7, DRTS-18) and application.
+"""Operations of DRTS Team 23: their values, legality (DRTS-6, DRTS-7, DRTS-18) and application.
+
+An order (orders.py) holds up to two operations (DRTS-4); `orders.check_order`
+judges each with `illegality` here.
 
 Every operation is judged against the state at the start of the movement
 (DRTS-5), with the teams of that moment: "own or ally" means the same side
@@ -8,10 +11,9 @@ Every operation is judged against the state at the start of the movement
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from domain.errors import IllegalOrderError
 from domain.rules.contract import JSON, Step
 from domain.rules.drts_team23.battle import can_capture
 from domain.rules.drts_team23.board import (
@@ -21,12 +23,27 @@ from domain.rules.drts_team23.board import (
     is_orthogonal_step,
     recovery_squares,
 )
-from domain.rules.drts_team23.orders import Action, Operation, Order, format_operation
-from domain.rules.drts_team23.scoring import is_finished
-from domain.rules.drts_team23.state import SEATS, Kind, Piece, State, occupancy, piece_index
+from domain.rules.drts_team23.state import Kind, Piece, State, occupancy, piece_index
 
-MAX_OPERATIONS = 2  # DRTS-4
 Squares = Mapping[int, Sequence[int]]  # occupancy: square -> piece indices
+
+
+class Action(StrEnum):
+    """What an operation does with its piece (DRTS-4)."""
+
+    MOVE = "move"
+    HOLD = "hold"
+    RECOVER = "recover"
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One operation on one piece: a move, a hold or a recovery."""
+
+    action: Action
+    piece: Kind
+    square: int | None = None  # move: the target; recover: the recovery square
+    origin: int | None = None  # move only: where the order says the piece stands
 
 
 class Diagonal(StrEnum):
@@ -44,55 +61,6 @@ _DIAGONAL_TEXT = {
     Diagonal.CAPTURE: "attacking a capturable enemy piece",
     Diagonal.PREDICTED: "predicted attack on a capturable enemy piece next to it",
 }
-
-
-def check_order(state: State, seat: int, order: Order) -> None:
-    """Raises IllegalOrderError, naming the operation and the reason, unless the order is legal."""
-    check_orders(state, ((seat, order),))
-
-
-def check_orders(state: State, orders: Sequence[tuple[int, Order]]) -> None:
-    """Raises IllegalOrderError for the first (seat, order) that `check_order` refuses."""
-    squares = occupancy(state.pieces)
-    for seat, order in orders:
-        _check(state, squares, seat, order)
-
-
-def _check(state: State, squares: Squares, seat: int, order: Order) -> None:
-    _check_seat(state, seat)
-    _check_count(order)
-    for operation in order.operations:
-        reason = illegality(state, squares, seat, operation)
-        if reason:
-            raise IllegalOrderError(f"seat {seat}: {format_operation(operation)!r}: {reason}")
-    if order.team is not None and order.team is state.seat(seat).team:
-        raise IllegalOrderError(
-            f"seat {seat}: 'team {order.team.value}': seat {seat} is already in "
-            f"{order.team.value} (DRTS-19: a request asks for another team)"
-        )
-
-
-def _check_seat(state: State, seat: int) -> None:
-    if not 1 <= seat <= SEATS:
-        raise IllegalOrderError(f"there is no seat {seat} (seats 1..{SEATS})")
-    if state.seat(seat).forfeited:
-        raise IllegalOrderError(f"seat {seat} has forfeited: it sends no more orders")
-    if is_finished(state):
-        raise IllegalOrderError(f"the match is finished after movement {state.last_resolved}")
-
-
-def _check_count(order: Order) -> None:
-    count = len(order.operations)
-    if count > MAX_OPERATIONS:
-        raise IllegalOrderError(
-            f"DRTS-4: an order holds at most {MAX_OPERATIONS} operations, this one {count}"
-        )
-    if count == MAX_OPERATIONS and order.operations[0].piece is order.operations[1].piece:
-        first, second = (format_operation(op) for op in order.operations)
-        raise IllegalOrderError(
-            f"DRTS-4: each operation needs a different piece; {first!r} and {second!r} "
-            f"both use the {order.operations[0].piece.value.capitalize()}"
-        )
 
 
 def illegality(state: State, squares: Squares, seat: int, operation: Operation) -> str:
@@ -180,19 +148,20 @@ def legal_operations(state: State, squares: Squares, seat: int, kind: Kind) -> l
 
 
 def apply_operations(
-    state: State, orders: Sequence[tuple[int, Order]]
+    state: State, operations: Sequence[tuple[int, Sequence[Operation]]]
 ) -> tuple[State, frozenset[int], tuple[Step, ...]]:
     """Returns the state with every operation applied at once (DRTS-5), the moved pieces, steps.
 
-    The orders must be legal. A piece that changed square, by a move or a
-    recovery, has moved in (DRTS-8, DRTS-18); every other piece holds.
+    `operations` lists (seat, the operations of its order); they must be legal.
+    A piece that changed square, by a move or a recovery, has moved in
+    (DRTS-8, DRTS-18); every other piece holds.
     """
     squares = occupancy(state.pieces)
     pieces = list(state.pieces)
     moved: set[int] = set()
     steps: list[Step] = []
-    for seat, order in sorted(orders, key=lambda pair: pair[0]):
-        for operation in order.operations:
+    for seat, seat_operations in sorted(operations, key=lambda pair: pair[0]):
+        for operation in seat_operations:
             if operation.action is Action.HOLD or operation.square is None:
                 continue
             index = piece_index(seat, operation.piece)

@@ -1,7 +1,7 @@
-"""Orders of DRTS Team 23: values, the text syntax and the JSON form (syntax only).
+"""Orders of DRTS Team 23: values, the text syntax, the JSON form, legality and listing.
 
-An order is up to two operations on different pieces (DRTS-4, checked by
-`moves.check_order`) and at most one team request, which is free. Text form,
+An order is up to two operations on different pieces (DRTS-4, each judged by
+`moves.illegality`) and at most one team request, which is free. Text form,
 case-insensitive, clauses separated by ";" or new lines:
 
     fire 14>15          move the Fire from 14 to 15 (the origin is checked)
@@ -23,32 +23,27 @@ InvalidOrderError saying so.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
-from domain.errors import InvalidOrderError
-from domain.rules.contract import JSON, json_order_object
+from domain.errors import IllegalOrderError, InvalidOrderError
+from domain.rules.contract import JSON, check_seat_number, json_order_object
 from domain.rules.drts_team23.board import SQUARE_COUNT, is_square
-from domain.rules.drts_team23.state import TEAMS, Kind, Team
+from domain.rules.drts_team23.moves import (
+    Action,
+    Operation,
+    Squares,
+    illegality,
+    legal_operations,
+)
+from domain.rules.drts_team23.scoring import is_finished
+from domain.rules.drts_team23.state import KINDS, SEATS, TEAMS, Kind, State, Team, occupancy
+from domain.rules.rng import Rng
 
+__all__ = ["Action", "Operation", "Order"]  # the operations' values live in moves.py
 
-class Action(StrEnum):
-    """What an operation does with its piece (DRTS-4)."""
-
-    MOVE = "move"
-    HOLD = "hold"
-    RECOVER = "recover"
-
-
-@dataclass(frozen=True)
-class Operation:
-    """One operation on one piece: a move, a hold or a recovery."""
-
-    action: Action
-    piece: Kind
-    square: int | None = None  # move: the target; recover: the recovery square
-    origin: int | None = None  # move only: where the order says the piece stands
+MAX_OPERATIONS = 2  # DRTS-4
+_TEAM_REQUEST_CHANCE = (1, 4)  # of a random order asking for another team
 
 
 @dataclass(frozen=True)
@@ -112,6 +107,94 @@ def dump_order(order: Order) -> JSON:
         "operations": [_dump_operation(op) for op in order.operations],
         "team": order.team.value if order.team is not None else None,
     }
+
+
+def check_order(state: State, seat: int, order: Order) -> None:
+    """Raises IllegalOrderError, naming the operation and the reason, unless the order is legal
+    (UnknownSeatError for a seat outside 1..8)."""
+    check_orders(state, ((seat, order),))
+
+
+def check_orders(state: State, orders: Sequence[tuple[int, Order]]) -> None:
+    """Raises IllegalOrderError for the first (seat, order) that `check_order` refuses."""
+    squares = occupancy(state.pieces)
+    for seat, order in orders:
+        _check(state, squares, seat, order)
+
+
+def legal_orders(state: State, seat: int) -> tuple[Order, ...]:
+    """Returns every legal order of `seat` now, moves naming their origin (as `random_order`
+    gives them): no operation, one, or two on different pieces in either order, each alone
+    or with a request for each other team; none for a forfeited seat or a finished match."""
+    check_seat_number("drts_team23", seat, SEATS)
+    if is_finished(state) or state.seat(seat).forfeited:
+        return ()
+    squares = occupancy(state.pieces)
+    options = [legal_operations(state, squares, seat, kind) for kind in KINDS]
+    singles = [(op,) for ops in options for op in ops]
+    pairs = [
+        (a, b)
+        for i, first in enumerate(options)
+        for j, second in enumerate(options)
+        if i != j
+        for a in first
+        for b in second
+    ]
+    teams = [None, *(team for team in TEAMS if team is not state.seat(seat).team)]
+    return tuple(Order(ops, team) for ops in [(), *singles, *pairs] for team in teams)
+
+
+def random_order(state: State, seat: int, rng: Rng) -> Order:
+    """Returns a random order that `check_order` accepts for a seat that owes orders.
+
+    0 to 2 operations on different pieces, each drawn among the piece's legal
+    operations (hold included), and sometimes a request for another team.
+    """
+    squares = occupancy(state.pieces)
+    options = {kind: legal_operations(state, squares, seat, kind) for kind in KINDS}
+    usable = [kind for kind in KINDS if options[kind]]
+    count = rng.below(min(MAX_OPERATIONS, len(usable)) + 1)
+    operations = tuple(rng.choice(options[kind]) for kind in rng.sample(usable, count))
+    team = None
+    if rng.chance(*_TEAM_REQUEST_CHANCE):
+        team = rng.choice([t for t in TEAMS if t is not state.seat(seat).team])
+    return Order(operations, team)
+
+
+def _check(state: State, squares: Squares, seat: int, order: Order) -> None:
+    _check_seat(state, seat)
+    _check_count(order)
+    for operation in order.operations:
+        reason = illegality(state, squares, seat, operation)
+        if reason:
+            raise IllegalOrderError(f"seat {seat}: {format_operation(operation)!r}: {reason}")
+    if order.team is not None and order.team is state.seat(seat).team:
+        raise IllegalOrderError(
+            f"seat {seat}: 'team {order.team.value}': seat {seat} is already in "
+            f"{order.team.value} (DRTS-19: a request asks for another team)"
+        )
+
+
+def _check_seat(state: State, seat: int) -> None:
+    check_seat_number("drts_team23", seat, SEATS)
+    if state.seat(seat).forfeited:
+        raise IllegalOrderError(f"seat {seat} has forfeited: it sends no more orders")
+    if is_finished(state):
+        raise IllegalOrderError(f"the match is finished after movement {state.last_resolved}")
+
+
+def _check_count(order: Order) -> None:
+    count = len(order.operations)
+    if count > MAX_OPERATIONS:
+        raise IllegalOrderError(
+            f"DRTS-4: an order holds at most {MAX_OPERATIONS} operations, this one {count}"
+        )
+    if count == MAX_OPERATIONS and order.operations[0].piece is order.operations[1].piece:
+        first, second = (format_operation(op) for op in order.operations)
+        raise IllegalOrderError(
+            f"DRTS-4: each operation needs a different piece; {first!r} and {second!r} "
+            f"both use the {order.operations[0].piece.value.capitalize()}"
+        )
 
 
 def _dump_operation(operation: Operation) -> JSON:

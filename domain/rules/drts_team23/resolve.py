@@ -23,8 +23,8 @@ from dataclasses import replace
 
 from domain.rules.contract import Step, latest_order_per_seat
 from domain.rules.drts_team23.battle import battles
-from domain.rules.drts_team23.moves import apply_operations, check_orders
-from domain.rules.drts_team23.orders import Order
+from domain.rules.drts_team23.moves import apply_operations
+from domain.rules.drts_team23.orders import Order, check_orders
 from domain.rules.drts_team23.scoring import end_steps, is_finished, score_captures
 from domain.rules.drts_team23.state import State
 from domain.rules.drts_team23.teams import assign_teams
@@ -49,7 +49,8 @@ def resolve(
     check_orders(state, latest)
     if is_finished(state):
         return state, ()
-    moved_state, moved, move_steps = apply_operations(state, latest)
+    operations = [(seat, order.operations) for seat, order in latest]
+    moved_state, moved, move_steps = apply_operations(state, operations)
     # Step 0: no items in this version.
     requests = {seat: order.team for seat, order in latest if order.team is not None}
     team_state, team_steps = assign_teams(moved_state, requests)

@@ -1,14 +1,14 @@
-"""DRTS Team 23 as a Ruleset: metadata, start, clock, forfeit, view and random orders.
+"""DRTS Team 23 as a Ruleset: metadata, start, clock, forfeit and view.
 
-The other functions of the contract live in the modules of their concern
-(orders, moves, resolve, scoring, codec); `RULESET` at the bottom binds them.
+The other functions of the contract live in the skeleton's modules (config,
+state, orders, resolve, display) and in scoring; `RULESET` at the bottom
+binds them.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.errors import InvalidConfigError, NotYourSeatError
 from domain.rules.contract import (
     JSON,
     Config,
@@ -19,15 +19,30 @@ from domain.rules.contract import (
     Silence,
     Step,
     ToMove,
+    check_seat_count,
+    check_seat_number,
 )
 from domain.rules.drts_team23.board import start_squares
-from domain.rules.drts_team23.codec import dump_state, load_state
-from domain.rules.drts_team23.config import CONFIG_FIELDS, Start, settings_from, validate_config
-from domain.rules.drts_team23.moves import check_order, legal_operations
-from domain.rules.drts_team23.orders import Order, dump_order, format_order, parse_order
+from domain.rules.drts_team23.config import (
+    CONFIG_FIELDS,
+    PRESETS,
+    Settings,
+    Start,
+    check_config,
+)
+from domain.rules.drts_team23.display import display
+from domain.rules.drts_team23.orders import (
+    Order,
+    check_order,
+    dump_order,
+    format_order,
+    legal_orders,
+    parse_order,
+    random_order,
+)
 from domain.rules.drts_team23.resolve import resolve
 from domain.rules.drts_team23.scoring import is_finished, outcome
-from domain.rules.drts_team23.state import KINDS, SEATS, TEAMS, Piece, Seat, State, occupancy
+from domain.rules.drts_team23.state import KINDS, SEATS, Piece, Seat, State, dump_state, load_state
 from domain.rules.rng import Rng
 
 INFO = RulesetInfo(
@@ -38,9 +53,8 @@ INFO = RulesetInfo(
     max_seats=SEATS,
     dynamics=Dynamics.SIMULTANEOUS,
     config_fields=CONFIG_FIELDS,
+    presets=PRESETS,
 )
-
-_TEAM_REQUEST_CHANCE = (1, 4)  # of a random order asking for another team
 
 
 def initial_state(config: Config, seats: int, rng: Rng) -> State:
@@ -50,9 +64,8 @@ def initial_state(config: Config, seats: int, rng: Rng) -> State:
     used: the start is fixed.
     """
     del rng
-    if seats != SEATS:
-        raise InvalidConfigError(f"drts_team23 is played by exactly {SEATS} seats, not {seats}")
-    settings = settings_from(config)
+    check_seat_count(INFO, seats)
+    settings = Settings.of(RULESET.validate_config(config))
     pieces = []
     for seat in range(1, SEATS + 1):
         for kind, square in zip(KINDS, start_squares(seat), strict=True):
@@ -87,11 +100,10 @@ def forfeit(state: State, seat: int) -> tuple[State, tuple[Step, ...]]:
     does, the seat owes no more orders, and it stays as if silent for good:
     its pieces stay on the board and hold, it keeps its score and team (or is
     placed at movement 6 like any teamless seat), and it shares its team's
-    win. Forfeiting a seat twice changes nothing. NotYourSeatError for a seat
+    win. Forfeiting a seat twice changes nothing. UnknownSeatError for a seat
     that does not exist.
     """
-    if not 1 <= seat <= SEATS:
-        raise NotYourSeatError(f"drts_team23 has seats 1..{SEATS}, not {seat}")
+    check_seat_number(INFO.name, seat, SEATS)
     if state.seat(seat).forfeited:
         return state, ()
     seats = tuple(replace(s, forfeited=True) if s.number == seat else s for s in state.seats)
@@ -109,26 +121,8 @@ def view(state: State, seat: int | None) -> JSON:
     return dump_state(state)
 
 
-def random_order(state: State, seat: int, rng: Rng) -> Order:
-    """Returns a random order that `check_order` accepts for a seat that owes orders.
-
-    0 to 2 operations on different pieces, each drawn among the piece's legal
-    operations (hold included), and sometimes a request for another team.
-    """
-    squares = occupancy(state.pieces)
-    options = {kind: legal_operations(state, squares, seat, kind) for kind in KINDS}
-    usable = [kind for kind in KINDS if options[kind]]
-    count = rng.below(min(2, len(usable)) + 1)
-    operations = tuple(rng.choice(options[kind]) for kind in rng.sample(usable, count))
-    team = None
-    if rng.chance(*_TEAM_REQUEST_CHANCE):
-        team = rng.choice([t for t in TEAMS if t is not state.seat(seat).team])
-    return Order(operations, team)
-
-
 RULESET: Ruleset[State, Order] = Ruleset(
     info=INFO,
-    validate_config=validate_config,
     initial_state=initial_state,
     to_move=to_move,
     parse_order=parse_order,
@@ -142,4 +136,7 @@ RULESET: Ruleset[State, Order] = Ruleset(
     dump_state=dump_state,
     load_state=load_state,
     random_order=random_order,
+    check_config=check_config,
+    legal_orders=legal_orders,
+    display=display,
 )

@@ -20,10 +20,12 @@ from domain.errors import (
     MovementClosedError,
 )
 from domain.rules.contract import Result, Silence
-from domain.rules.district_war import RULESET, ChooseFirst, Place, State
+from domain.rules.district_war import RULESET
 from domain.rules.district_war.board import CELLS, DEFAULT_BOARD
+from domain.rules.district_war.orders import ChooseFirst, Place
 from domain.rules.district_war.placement import Clause, allowed_cells
 from domain.rules.district_war.scoring import final_steps
+from domain.rules.district_war.state import State
 from domain.rules.registry import get_ruleset
 from domain.rules.rng import Rng
 from domain.table import Table
@@ -167,7 +169,7 @@ def test_a_district_touching_itself_only_diagonally_is_not_connected():
 
 def test_an_unknown_config_field_is_refused_by_name():
     """DESIGN.md: config validation; a typo must not pass silently."""
-    with pytest.raises(InvalidConfigError, match=r"unknown config field.*placement_secs"):
+    with pytest.raises(InvalidConfigError, match=r"unknown config option\(s\) 'placement_secs'"):
         RULESET.validate_config({"placement_secs": 60})
 
 
@@ -188,7 +190,9 @@ def test_the_clock_figures_are_positive_integers(field, value):
 
 def test_more_troops_than_half_the_board_are_refused():
     """Rule text: "Each player has only 11 troops"; configurable up to 24, as 2 x 25 > 49."""
-    with pytest.raises(InvalidConfigError, match="troops is 25; it must be 1-24"):
+    with pytest.raises(
+        InvalidConfigError, match="config option 'troops' must be an integer from 1 to 24, got 25"
+    ):
         RULESET.validate_config({"troops": 25})
 
 
@@ -654,8 +658,11 @@ def test_a_state_may_be_loaded_without_its_derived_cells():
         ({"first": 3}, "first must be 1, 2 or null"),
         ({"forfeited": True}, "forfeited must be 1, 2 or null"),
         ({"cells": {"c5": 2}}, "cells disagree"),
-        ({"config": {"dmo": 4}}, "state config: config field dmo is 4"),
-        ({"config": None}, "config must be an object"),
+        (
+            {"config": {"dmo": 4}},
+            "state config: config option 'dmo' must be an integer from 1 to 2, got 4",
+        ),
+        ({"config": None}, "state config: a config is a JSON object"),
         ({"turn": 3}, "unknown state key"),
         ({"config": {"troops": 1}, "placements": ["c5", "a5", "a1"]}, "3 placements"),
     ],

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from domain.rules.contract import Step
-from domain.rules.drts_team23.config import settings_from
+from domain.rules.drts_team23 import RULESET
+from domain.rules.drts_team23.config import Settings
 from domain.rules.drts_team23.orders import Order, parse_order
 from domain.rules.drts_team23.resolve import resolve
 from domain.rules.drts_team23.state import KINDS, SEATS, Piece, Seat, State, Team
@@ -52,7 +53,9 @@ def position(
         Seat(n, Team(teams[n]) if teams and n in teams else None, (scores or {}).get(n, 0))
         for n in range(1, SEATS + 1)
     )
-    return State(settings_from(config), movement, seats, tuple(made), team_scores)
+    return State(
+        Settings.of(RULESET.validate_config(config)), movement, seats, tuple(made), team_scores
+    )
 
 
 def square_of(state: State, name: str) -> int | None:

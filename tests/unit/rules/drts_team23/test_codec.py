@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from domain.errors import InvalidStateError
-from domain.rules.drts_team23.codec import dump_state, load_state
+from domain.rules.drts_team23.state import dump_state, load_state
 from tests.unit.rules.drts_team23.support import DEFAULT_TEAMS, position
 
 
@@ -85,8 +85,11 @@ def test_board_items_are_refused_in_this_version():
 
 
 def test_a_bad_config_in_the_state_is_refused():
-    """The state's config obeys validate_config."""
-    with pytest.raises(InvalidStateError, match="bad 'config'"):
+    """The state's config obeys the config's typed fields (one validator, one message shape)."""
+    with pytest.raises(
+        InvalidStateError,
+        match="state config: config option 'movements' must be an integer from 1 to 1000, got 0",
+    ):
         load_state(broken(lambda d: d["config"].update({"movements": 0})))
 
 

@@ -3,8 +3,8 @@
 import pytest
 
 from domain.errors import IllegalOrderError
-from domain.rules.drts_team23.moves import check_order, legal_operations
-from domain.rules.drts_team23.orders import Order, parse_order
+from domain.rules.drts_team23.moves import legal_operations
+from domain.rules.drts_team23.orders import Order, check_order, parse_order
 from domain.rules.drts_team23.ruleset import forfeit
 from domain.rules.drts_team23.state import KINDS, occupancy
 from tests.unit.rules.drts_team23.support import DEFAULT_TEAMS, position

@@ -3,8 +3,8 @@ random orders, and the registry."""
 
 from domain.rules.contract import Dynamics, Silence
 from domain.rules.drts_team23 import RULESET
-from domain.rules.drts_team23.config import validate_config
-from domain.rules.drts_team23.ruleset import forfeit, initial_state, random_order, to_move, view
+from domain.rules.drts_team23.orders import random_order
+from domain.rules.drts_team23.ruleset import forfeit, initial_state, to_move, view
 from domain.rules.drts_team23.state import Stock
 from domain.rules.registry import get_ruleset
 from domain.rules.rng import Rng
@@ -12,7 +12,7 @@ from tests.unit.rules.drts_team23.support import DEFAULT_TEAMS, play, position, 
 
 
 def start(**config):
-    return initial_state(validate_config(config), 8, Rng("ruleset", 0))
+    return initial_state(RULESET.validate_config(config), 8, Rng("ruleset", 0))
 
 
 def test_the_ruleset_is_registered_under_its_name():
