@@ -25,6 +25,7 @@ def describe(info: RulesetInfo) -> dict[str, Any]:
         "max_seats": info.max_seats,
         "dynamics": info.dynamics.value,
         "accumulates_orders": info.accumulates_orders,
+        "order_policy": info.order_policy.value,
         "config": [
             {"name": f.name, "default": f.default, "description": f.description}
             for f in info.config_fields

@@ -12,6 +12,7 @@ from typing import Any
 import marshmallow as ma
 
 from domain.match import MAX_DEADLINE_SECONDS
+from domain.rules.contract import OrderPolicy
 from domain.rules.registry import REGISTRY
 
 MAX_INT = 2**31 - 1  # movements, versions and seats fit a PostgreSQL integer
@@ -32,7 +33,17 @@ class RulesetSchema(ma.Schema):
     min_seats = ma.fields.Integer(required=True)
     max_seats = ma.fields.Integer(required=True)
     dynamics = ma.fields.String(required=True, metadata={"enum": ["simultaneous", "sequential"]})
-    accumulates_orders = ma.fields.Boolean(required=True)
+    accumulates_orders = ma.fields.Boolean(
+        required=True,
+        metadata={"description": "deprecated: order_policy is accumulate", "deprecated": True},
+    )
+    order_policy = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "how a seat's orders in one movement combine",
+            "enum": [policy.value for policy in OrderPolicy],
+        },
+    )
     config = ma.fields.List(ma.fields.Nested(ConfigFieldSchema), required=True)
 
 

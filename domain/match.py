@@ -633,7 +633,7 @@ class Match(Aggregate):
         self, table: Table, resolution: Resolution, reason: str, at: datetime
     ) -> None:
         movement = resolution.movement
-        used = self._used_orders(resolution)
+        used = resolution.used
         revealed = [
             {
                 "seat": p["seat"],
@@ -657,14 +657,3 @@ class Match(Aggregate):
             outcome=table.outcome().to_json(),
         )
         self._open(table, at)
-
-    def _used_orders(self, resolution: Resolution) -> set[int]:
-        """Returns the indexes of the pending orders that the resolution took."""
-        seats = {seat for seat, _ in resolution.orders}
-        last = {p["seat"]: i for i, p in enumerate(self.pending)}
-        accumulate = self.rules().info.accumulates_orders
-        return {
-            i
-            for i, p in enumerate(self.pending)
-            if p["seat"] in seats and (accumulate or last[p["seat"]] == i)
-        }

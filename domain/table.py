@@ -11,19 +11,19 @@ record.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.errors import MovementClosedError, NotYourSeatError
 from domain.rules.contract import (
     JSON,
     Config,
+    OrderPolicy,
     Outcome,
     Ruleset,
     Silence,
     Step,
     ToMove,
-    latest_order_per_seat,
 )
 from domain.rules.rng import Rng
 
@@ -32,12 +32,43 @@ AnyRuleset = Ruleset[Any, Any]
 
 @dataclass(frozen=True)
 class Resolution:
-    """What closing a movement did: its number, the steps and the next state."""
+    """What closing a movement did: its number, the steps and the next state.
+
+    `orders` are the orders `resolve` took; `used` the indexes of the pending
+    orders that went into them (the order policy's choice).
+    """
 
     movement: int
     steps: tuple[Step, ...]
     state: Any
     orders: tuple[tuple[int, Any], ...]
+    used: frozenset[int] = frozenset()
+
+
+def combine_orders(
+    ruleset: AnyRuleset, orders: Sequence[tuple[int, Any]]
+) -> tuple[list[tuple[int, Any]], frozenset[int]]:
+    """Returns `orders` (arrival order) combined by the ruleset's order policy, and the
+    indexes of the orders that went into the result.
+
+    replace: a seat's last order stands; merge: `merge_orders` folds a seat's
+    orders in arrival order; both keep one order a seat, at the arrival
+    position of its last one. accumulate: every order, in arrival order.
+    """
+    policy = ruleset.info.order_policy
+    if policy is OrderPolicy.ACCUMULATE:
+        return list(orders), frozenset(range(len(orders)))
+    last = {seat: i for i, (seat, _) in enumerate(orders)}
+    if policy is OrderPolicy.REPLACE:
+        kept = [(seat, order) for i, (seat, order) in enumerate(orders) if last[seat] == i]
+        return kept, frozenset(last.values())
+    merge = ruleset.merge_orders
+    assert merge is not None  # Ruleset checks it under OrderPolicy.MERGE
+    merged: dict[int, Any] = {}
+    for seat, order in orders:
+        merged[seat] = merge(merged[seat], order) if seat in merged else order
+    combined = [(seat, merged[seat]) for i, (seat, _) in enumerate(orders) if last[seat] == i]
+    return combined, frozenset(range(len(orders)))
 
 
 @dataclass(frozen=True)
@@ -91,6 +122,11 @@ class Table:
                 f"(seats owing: {', '.join(map(str, owing)) or 'none'})"
             )
         self.ruleset.check_order(self.state, seat, order)
+        if self.ruleset.info.order_policy is OrderPolicy.MERGE:
+            earlier = [(s, o) for s, o in self.pending if s == seat]
+            if earlier:  # what resolve will see: the merge must be legal too
+                merged = combine_orders(self.ruleset, [*earlier, (seat, order)])[0][0][1]
+                self.ruleset.check_order(self.state, seat, merged)
 
     def submit(self, seat: int, order_input: str | Mapping[str, JSON]) -> Any:
         """Parses, checks and records an order; returns the parsed order."""
@@ -100,10 +136,8 @@ class Table:
         return order
 
     def orders_for_resolution(self) -> list[tuple[int, Any]]:
-        """Returns the pending orders as `resolve` takes them (replacement unless accumulating)."""
-        if self.ruleset.info.accumulates_orders:
-            return list(self.pending)
-        return latest_order_per_seat(self.pending)
+        """Returns the pending orders as `resolve` takes them (`combine_orders`)."""
+        return combine_orders(self.ruleset, self.pending)[0]
 
     def is_ready(self) -> bool:
         """Returns whether the movement may close now: early close and every owing seat ordered."""
@@ -113,9 +147,9 @@ class Table:
 
     def resolve(self) -> Resolution:
         """Resolves the open movement with the pending orders and opens the next one."""
-        orders = self.orders_for_resolution()
+        orders, used = combine_orders(self.ruleset, self.pending)
         state, steps = self.ruleset.resolve(self.state, orders, Rng(self.seed, self.movement))
-        return self._close(state, steps, orders)
+        return self._close(state, steps, orders, used)
 
     def close(self) -> DeadlinePassed:
         """Closes the movement now: resolves it if it is ready, else its deadline passes."""
@@ -159,15 +193,17 @@ class Table:
         if self.outcome().finished:
             return DeadlinePassed(forfeited=out, resolution=self._close(state, steps, []))
         resolution = self.resolve()
-        merged = Resolution(
-            resolution.movement, steps + resolution.steps, resolution.state, resolution.orders
-        )
+        merged = replace(resolution, steps=steps + resolution.steps)
         return DeadlinePassed(forfeited=out, resolution=merged)
 
     def _close(
-        self, state: Any, steps: Sequence[Step], orders: Sequence[tuple[int, Any]]
+        self,
+        state: Any,
+        steps: Sequence[Step],
+        orders: Sequence[tuple[int, Any]],
+        used: frozenset[int] = frozenset(),
     ) -> Resolution:
-        resolution = Resolution(self.movement, tuple(steps), state, tuple(orders))
+        resolution = Resolution(self.movement, tuple(steps), state, tuple(orders), used)
         self.state = state
         self.pending = []
         self.movement += 1

@@ -23,7 +23,7 @@ from domain.rules import registry
 from service import schema
 from service.matches import Matches
 from service.settings import Settings
-from tests.support.toy_ruleset import ACCUMULATING, RULESET
+from tests.support.toy_ruleset import TOYS
 
 PG_HOST, PG_PORT, PG_USER = "127.0.0.1", 5432, "postgres"
 PG_HINT = (
@@ -71,9 +71,9 @@ def pg_url(dbname: str) -> str:
 
 @pytest.fixture
 def toy_rulesets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Registers the toy rulesets (`toy`, `toy_acc`) for one test."""
-    monkeypatch.setitem(registry.REGISTRY, RULESET.info.name, RULESET)
-    monkeypatch.setitem(registry.REGISTRY, ACCUMULATING.info.name, ACCUMULATING)
+    """Registers the toy rulesets (`toy` and its variants, tests/support/toy_ruleset.py)."""
+    for toy in TOYS:
+        monkeypatch.setitem(registry.REGISTRY, toy.info.name, toy)
 
 
 @pytest.fixture

@@ -14,12 +14,16 @@ The functions, in contract order:
   the order syntax (InvalidOrderError on bad syntax);
 - `check_order(state, seat, order)`: raises IllegalOrderError with the reason;
 - `resolve(state, orders, rng) -> (state, steps)`: `orders` lists
-  (seat, order) in arrival order; seats missing from it were silent;
+  (seat, order) in arrival order, already combined by the game's
+  `OrderPolicy` (the Table does it, once for every game); seats missing
+  from it were silent;
 - `forfeit(state, seat) -> (state, steps)`: a seat is out (third strike,
   elimination, loss); the other seats go on or win, as the game says;
 - `outcome(state) -> Outcome`; `view(state, seat)`; `dump_state` / `load_state`;
 - `random_order(state, seat, rng)`: one legal order, for playouts, bots and
-  benchmarks.
+  benchmarks;
+- `merge_orders(earlier, later) -> order`: only under `OrderPolicy.MERGE`
+  (required there), how a seat's later order combines with its earlier one.
 """
 
 from __future__ import annotations
@@ -59,6 +63,14 @@ class Silence(StrEnum):
     LOSS = "loss"  # the seat is forfeited (loses the match)
 
 
+class OrderPolicy(StrEnum):
+    """How one seat's orders within one movement combine before `resolve` sees them."""
+
+    REPLACE = "replace"  # a later order replaces the earlier one (the default)
+    MERGE = "merge"  # the game's `merge_orders(earlier, later)` folds them (DRTS v2: per piece)
+    ACCUMULATE = "accumulate"  # every order counts, in arrival order (B-Chess)
+
+
 class Result(StrEnum):
     """Where a match stands."""
 
@@ -88,11 +100,17 @@ class RulesetInfo:
     max_seats: int
     dynamics: Dynamics
     config_fields: tuple[ConfigField, ...] = ()
-    accumulates_orders: bool = False  # B-Chess: several orders a movement, in arrival order
+    # order policy (issue 11): how a seat's orders within one movement combine
+    order_policy: OrderPolicy = OrderPolicy.REPLACE
 
     def defaults(self) -> Config:
         """Returns the default config (a fresh copy: callers may change it)."""
         return copy.deepcopy({f.name: f.default for f in self.config_fields})
+
+    @property
+    def accumulates_orders(self) -> bool:
+        """Returns whether every order counts (deprecated: read `order_policy`)."""
+        return self.order_policy is OrderPolicy.ACCUMULATE
 
 
 @dataclass(frozen=True)
@@ -188,6 +206,12 @@ class Ruleset(Generic[StateT, OrderT]):
     load_state: Callable[[JSON], StateT]
     random_order: Callable[[StateT, int, Rng], OrderT]
     add_seat: Callable[[StateT, int, Rng], StateT] | None = None
+    # order policy (issue 11): required under OrderPolicy.MERGE, unused otherwise
+    merge_orders: Callable[[OrderT, OrderT], OrderT] | None = None
+
+    def __post_init__(self) -> None:
+        if self.info.order_policy is OrderPolicy.MERGE and self.merge_orders is None:
+            raise ValueError(f"{self.info.name}: OrderPolicy.MERGE needs merge_orders")
 
     @property
     def name(self) -> str:
@@ -216,14 +240,3 @@ def canonical_json(value: JSON) -> bytes:
 def state_hash(dumped_state: JSON) -> str:
     """Returns the SHA-256 hex digest of a dumped state's canonical JSON."""
     return hashlib.sha256(canonical_json(dumped_state)).hexdigest()
-
-
-def latest_order_per_seat(
-    orders: Sequence[tuple[int, OrderT]],
-) -> list[tuple[int, OrderT]]:
-    """Returns the orders with a later one from a seat replacing its earlier one.
-
-    The survivors keep the arrival position of their last submission.
-    """
-    last_index = {seat: i for i, (seat, _) in enumerate(orders)}
-    return [(seat, order) for i, (seat, order) in enumerate(orders) if last_index[seat] == i]

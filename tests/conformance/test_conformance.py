@@ -2,7 +2,11 @@
 
 Random legal playouts end; dump/load round-trips; resolve is deterministic;
 what silence means is a legal resolution in every movement; orders
-round-trip through their text and JSON forms.
+round-trip through their text and JSON forms; a seat's several orders
+combine by the game's order policy.
+
+The toy variants (tests/support/toy_ruleset.py) run the same suite: they use
+the optional parts of the contract that no registered game uses yet.
 """
 
 from __future__ import annotations
@@ -10,19 +14,21 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import InvalidConfigError
-from domain.rules.contract import Result, Silence, canonical_json
+from domain.rules.contract import OrderPolicy, Result, Silence, canonical_json
 from domain.rules.registry import REGISTRY
 from domain.rules.rng import Rng
 from tests.conformance.playout import fork, new_table, playout, submit_random_orders
+from tests.support.toy_ruleset import TOYS
 
-RULESETS = [REGISTRY[name] for name in sorted(REGISTRY)]
+REGISTERED = [REGISTRY[name] for name in sorted(REGISTRY)]
+RULESETS = REGISTERED + [toy for toy in TOYS if toy.info.name not in REGISTRY]
 SEEDS = [f"conformance-{n}" for n in range(12)]
 
 pytestmark = pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
 
 
 def test_the_registry_is_not_empty(ruleset):
-    assert ruleset.info.name in REGISTRY
+    assert REGISTERED and ruleset.info.name
 
 
 def test_random_legal_playouts_finish_with_a_result(ruleset):
@@ -98,3 +104,19 @@ def test_views_are_json(ruleset):
     table = new_table(ruleset, SEEDS[5])
     for seat in (None, *range(1, ruleset.info.max_seats + 1)):
         canonical_json(ruleset.view(table.state, seat))
+
+
+def test_a_seats_orders_combine_by_the_games_order_policy(ruleset):
+    """replace and merge give resolve one order a seat; accumulate every order, in arrival."""
+    policy = ruleset.info.order_policy
+    assert policy in OrderPolicy and (policy is not OrderPolicy.MERGE or ruleset.merge_orders)
+    for table in playout(ruleset, SEEDS[6]):
+        twice = fork(table)
+        submit_random_orders(twice, "first")
+        submit_random_orders(twice, "second")
+        seats = [seat for seat, _ in twice.orders_for_resolution()]
+        if policy is OrderPolicy.ACCUMULATE:
+            assert seats == [seat for seat, _ in twice.pending]
+        else:
+            assert sorted(seats) == sorted(set(seats)) == sorted({s for s, _ in twice.pending})
+        twice.close()  # the combined orders are a legal resolution

@@ -132,6 +132,17 @@ def test_orders_accumulate_when_the_game_says_so(matches, clock):
     assert [s.text for s in closing.steps if s.rule == "TOY-1"] == ["seat 1 picks 3"]
 
 
+def test_orders_merge_when_the_game_says_so_and_every_merged_order_is_used(matches, clock):
+    new, alice, _ = started(matches, {"close_early": False}, ruleset="toy_merge")
+    for pick in ("3", "1"):
+        matches.submit_order(new.match_id, alice.token, pick)
+    closing = matches.resolve(new.match_id, 1, clock.advance(60))
+    assert closing is not None
+    assert [s.text for s in closing.steps if s.rule == "TOY-1"] == ["seat 1 picks 3"]
+    closed = next(i for i in matches.event_log(new.match_id) if i["type"] == "MovementClosed")
+    assert [o["used"] for o in closed["data"]["orders"]] == [True, True]
+
+
 def test_a_movement_that_may_close_early_resolves_once_every_seat_has_ordered(matches):
     new, alice, bob = started(matches)
     first = matches.submit_order(new.match_id, alice.token, "1")

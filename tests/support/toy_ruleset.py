@@ -4,6 +4,9 @@ Each seat picks 1, 2 or 3 each round; a pick nobody else made scores its
 value; one random ordering seat gets a bonus point. After `rounds` rounds
 (or when one seat is left) the highest score wins. The movement's policy
 comes from the config, so tests can try every kind of silence.
+
+Variants exercise the optional parts of the contract: `toy_acc` accumulates
+orders (its picks add up), `toy_merge` merges them (the larger pick stands).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from domain.rules.contract import (
     ConfigField,
     Dynamics,
     MovementPolicy,
+    OrderPolicy,
     Outcome,
     Result,
     Ruleset,
@@ -183,5 +187,19 @@ RULESET: Ruleset[State, int] = Ruleset(
 )
 
 ACCUMULATING: Ruleset[State, int] = replace(
-    RULESET, info=replace(INFO, name="toy_acc", accumulates_orders=True)
+    RULESET, info=replace(INFO, name="toy_acc", order_policy=OrderPolicy.ACCUMULATE)
 )
+
+
+def merge_orders(earlier: int, later: int) -> int:
+    """Returns the merge of two picks of one seat: the larger pick stands."""
+    return max(earlier, later)
+
+
+MERGING: Ruleset[State, int] = replace(
+    RULESET,
+    info=replace(INFO, name="toy_merge", order_policy=OrderPolicy.MERGE),
+    merge_orders=merge_orders,
+)
+
+TOYS: tuple[Ruleset[State, Any], ...] = (RULESET, ACCUMULATING, MERGING)

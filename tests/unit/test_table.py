@@ -1,5 +1,7 @@
 """Table: the pure referee's clock (early close, silence policies, strikes) and order handling."""
 
+from dataclasses import replace
+
 import pytest
 
 from domain.errors import (
@@ -8,8 +10,9 @@ from domain.errors import (
     MovementClosedError,
     NotYourSeatError,
 )
+from domain.rules.contract import OrderPolicy
 from domain.table import Table
-from tests.support.toy_ruleset import ACCUMULATING, RULESET
+from tests.support.toy_ruleset import ACCUMULATING, MERGING, RULESET
 
 
 def table(seats=3, **config):
@@ -44,6 +47,44 @@ def test_orders_accumulate_in_arrival_order_where_the_game_says_so():
     t.submit(1, "1")
     t.submit(1, "3")
     assert t.orders_for_resolution() == [(1, 1), (1, 3)]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "combined", "used"),
+    [
+        (RULESET, [(2, 1), (1, 1)], {1, 2}),  # replace: seat 1's last order
+        (MERGING, [(2, 1), (1, 3)], {0, 1, 2}),  # merge: max(3, 1), at seat 1's last place
+        (ACCUMULATING, [(1, 3), (2, 1), (1, 1)], {0, 1, 2}),  # accumulate: all, in arrival
+    ],
+    ids=["replace", "merge", "accumulate"],
+)
+def test_a_seats_orders_combine_by_the_games_order_policy(ruleset, combined, used):
+    t = Table.start(ruleset, {}, 2, "policy")
+    for seat, pick in ((1, "3"), (2, "1"), (1, "1")):
+        t.submit(seat, pick)
+    assert t.orders_for_resolution() == combined
+    resolution = t.close().resolution
+    assert resolution.orders == tuple(combined) and resolution.used == frozenset(used)
+
+
+def test_a_merge_that_is_not_legal_is_refused_when_the_later_order_arrives():
+    summing = replace(MERGING, merge_orders=lambda earlier, later: earlier + later)
+    t = Table.start(summing, {}, 2, "merge")
+    t.submit(1, "2")
+    with pytest.raises(IllegalOrderError, match="pick 4 is out of range"):
+        t.submit(1, "2")
+    assert t.pending == [(1, 2)]
+
+
+def test_a_merge_policy_without_a_merge_function_is_refused_when_declared():
+    with pytest.raises(ValueError, match=r"toy_merge: OrderPolicy\.MERGE needs merge_orders"):
+        replace(MERGING, merge_orders=None)
+
+
+def test_accumulates_orders_is_kept_as_an_alias_of_the_accumulate_policy():
+    assert ACCUMULATING.info.order_policy is OrderPolicy.ACCUMULATE
+    assert ACCUMULATING.info.accumulates_orders
+    assert not MERGING.info.accumulates_orders and not RULESET.info.accumulates_orders
 
 
 def test_a_malformed_order_is_refused_before_anything_is_recorded():

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from domain.rules.contract import Step, latest_order_per_seat
+from domain.rules.contract import Step
 from domain.rules.drts_team23.battle import battles
 from domain.rules.drts_team23.moves import apply_operations, check_orders
 from domain.rules.drts_team23.orders import Order
@@ -36,22 +36,21 @@ def resolve(
 ) -> tuple[State, tuple[Step, ...]]:
     """Returns the state after the open movement and the steps that explain it.
 
-    `orders` lists (seat, order) in arrival order; a later order of a seat
-    replaces its earlier one, and a silent seat holds all its pieces
-    (DRTS-22). Each order is checked again against the state at the start of
-    the movement (IllegalOrderError if one is not legal, as every order is
-    once the match is finished). Once finished, silence changes nothing: the
-    state comes back unchanged, with no step. `rng` is not used: this game
-    has no chance.
+    `orders` lists (seat, order) in arrival order, one a seat at most (the
+    Table replaces a seat's earlier order, OrderPolicy.REPLACE); a silent
+    seat holds all its pieces (DRTS-22). Each order is checked again against
+    the state at the start of the movement (IllegalOrderError if one is not
+    legal, as every order is once the match is finished). Once finished,
+    silence changes nothing: the state comes back unchanged, with no step.
+    `rng` is not used: this game has no chance.
     """
     del rng
-    latest = latest_order_per_seat(orders)
-    check_orders(state, latest)
+    check_orders(state, orders)
     if is_finished(state):
         return state, ()
-    moved_state, moved, move_steps = apply_operations(state, latest)
+    moved_state, moved, move_steps = apply_operations(state, orders)
     # Step 0: no items in this version.
-    requests = {seat: order.team for seat, order in latest if order.team is not None}
+    requests = {seat: order.team for seat, order in orders if order.team is not None}
     team_state, team_steps = assign_teams(moved_state, requests)
     # Steps 2-5: no items in this version.
     sides = [seat.side for seat in team_state.seats]

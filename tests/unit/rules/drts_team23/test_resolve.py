@@ -3,9 +3,10 @@
 import pytest
 
 from domain.errors import IllegalOrderError
+from domain.rules.contract import OrderPolicy
+from domain.rules.drts_team23 import RULESET
 from domain.rules.drts_team23.orders import parse_order
-from domain.rules.drts_team23.resolve import resolve
-from domain.rules.rng import Rng
+from domain.table import Table
 from tests.unit.rules.drts_team23.support import DEFAULT_TEAMS, play, position, rules, square_of
 
 
@@ -25,11 +26,15 @@ def test_a_silent_seat_holds_all_its_pieces():
 
 
 def test_a_later_order_of_a_seat_replaces_its_earlier_one():
-    """The contract: orders in arrival order, the last one of a seat counts."""
-    state = position({"1F": 14})
-    orders = [(1, parse_order("fire 14>15")), (1, parse_order("fire 14>13"))]
-    after, _ = resolve(state, orders, Rng("resolve", 1))
-    assert square_of(after, "1F") == 13
+    """The contract: orders in arrival order, the last one of a seat counts (OrderPolicy.REPLACE,
+    applied by the Table before resolve, which sees one order a seat)."""
+    table = Table(RULESET, "resolve", position({"1F": 14}))
+    table.submit(1, "fire 14>15")
+    table.submit(1, "fire 14>13")
+    assert RULESET.info.order_policy is OrderPolicy.REPLACE
+    assert table.orders_for_resolution() == [(1, parse_order("fire 14>13"))]
+    table.pass_deadline()
+    assert square_of(table.state, "1F") == 13
 
 
 def test_an_illegal_order_is_refused_by_resolve_too():
