@@ -189,17 +189,34 @@ class AtMovementArgsSchema(ma.Schema):
     )
 
 
+STEP_REMOVED = (
+    "`step` was removed: it gave the state the movement started from whatever its value. "
+    "Ask for `phase=K` (the state after phase K of the movement's resolution; 0: before it); "
+    "the steps are in the answer's `steps`, the event log and the replay"
+)
+
+
 class StateArgsSchema(AtMovementArgsSchema):
-    step = ma.fields.Integer(
+    phase = ma.fields.Integer(
         load_default=None,
-        validate=ma.validate.Range(1, MAX_INT),
-        metadata={"description": "with movement: after this many of its resolution steps"},
+        validate=ma.validate.Range(0, MAX_INT),
+        metadata={
+            "description": "the state after this phase of the movement's resolution (0: before "
+            "it; the phases of each game are on its page); only a resolved movement has phases"
+        },
     )
     seat = ma.fields.Integer(
         load_default=None,
         validate=ma.validate.Range(1, MAX_INT),
         metadata={"description": "this seat's view (its token or the referee's)"},
     )
+
+    @ma.pre_load
+    def refuse_step(self, data: Any, **kwargs: Any) -> Any:
+        """Refuses the removed `step` parameter with what to ask instead."""
+        if "step" in data:
+            raise ma.ValidationError(STEP_REMOVED, field_name="step")
+        return data
 
 
 class EventsArgsSchema(ma.Schema):
@@ -386,12 +403,27 @@ class PendingOrdersSchema(ma.Schema):
 class StateSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     movement = ma.fields.Integer(required=True)
-    step = ma.fields.Integer(required=True, allow_none=True)
-    version = ma.fields.Integer(required=True)
+    phase = ma.fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the phase asked for, or null"}
+    )
+    phase_name = ma.fields.String(required=True, allow_none=True)
+    phases = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        metadata={"description": "with a phase: the names of phases 1..n of the resolution"},
+    )
+    version = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the version read (with a phase: the MovementResolved event's)"},
+    )
     state = ma.fields.Raw(
         required=True, metadata={"description": "the ruleset's state JSON (or a seat's view of it)"}
     )
-    steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
+    steps = ma.fields.List(
+        ma.fields.Nested(StepSchema),
+        required=True,
+        metadata={"description": "with a phase: the steps of phases 1..phase"},
+    )
     outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
     orders = ma.fields.List(
         ma.fields.Nested(PendingOrderSchema),

@@ -20,6 +20,7 @@ from domain.rules.contract import (
     Config,
     OrderPolicy,
     Outcome,
+    Phase,
     Ruleset,
     Silence,
     Step,
@@ -150,6 +151,22 @@ class Table:
         orders, used = combine_orders(self.ruleset, self.pending)
         state, steps = self.ruleset.resolve(self.state, orders, Rng(self.seed, self.movement))
         return self._close(state, steps, orders, used)
+
+    def phases(self, forfeited: Sequence[int] = ()) -> tuple[Phase[Any], ...]:
+        """Returns the phases of closing the open movement, changing nothing: first the
+        forfeit of each `forfeited` seat (as a passed deadline forfeits them), then the
+        ruleset's phases of resolving the pending orders (`Ruleset.phases`), unless a
+        forfeit ended the match. The last phase's state is the state the close gives.
+        """
+        state, phases = self.state, []
+        for seat in forfeited:
+            state, steps = self.ruleset.forfeit(state, seat)
+            phases.append(Phase(f"forfeit of seat {seat}", state, steps))
+        if phases and self.ruleset.outcome(state).finished:
+            return tuple(phases)
+        orders = self.orders_for_resolution()
+        rng = Rng(self.seed, self.movement)
+        return (*phases, *self.ruleset.phases(state, orders, rng))
 
     def close(self) -> DeadlinePassed:
         """Closes the movement now: resolves it if it is ready, else its deadline passes."""

@@ -211,12 +211,35 @@ def show(match_id: str) -> None:
 @match.command("state")
 @match_id_argument
 @movement_option
-@click.option("--step", type=int, help="with --movement: after that many resolution steps")
+@click.option(
+    "--phase",
+    type=click.IntRange(min=0),
+    help="with --movement: the state after this phase of its resolution (0: before it)",
+)
+@click.option("--step", type=int, hidden=True, help="removed: use --phase")
 @click.option("--token", envvar="DRTS_TOKEN", help="a seat or referee token (more to see)")
 @reports_errors
-def state(match_id: str, movement: int | None, step: int | None, token: str | None) -> None:
-    """Prints the state when a movement was open (now by default), or at a resolution step."""
-    echo_json(matches().state(match_id, movement, step, token))
+def state(
+    match_id: str, movement: int | None, phase: int | None, step: int | None, token: str | None
+) -> None:
+    """Prints the state when a movement was open (now by default), or after a phase of a
+    resolved movement's resolution, run again from the log (--movement N --phase K).
+
+    \b
+    K=0 is the state the resolution started from; K=1..n the state after each phase:
+      district_war  1: the choice (DW-2) or the placement (DW-3), with the end of the match
+      drts_team23   1: every operation at once (DRTS-5); 2..11: steps 0..9 of the text
+                    (step 1 teams, step 6 battles and points; the item steps change
+                    nothing in v1); 12: the end of the movement (DRTS-20)
+    A deadline that forfeits seats adds a phase per forfeit first. The answer's
+    `phases` lists the names (docs/games/*.md, "Phases").
+    """
+    if step is not None:
+        raise click.UsageError(
+            "--step was removed (it showed the state the movement started from, whatever "
+            "its value): use --phase K, the state after phase K of the resolution"
+        )
+    echo_json(matches().state(match_id, movement, phase, token))
 
 
 @match.command("scores")

@@ -32,7 +32,7 @@ from domain.integrity import commitment
 from domain.match import Match, Receipt
 from domain.rules.contract import JSON
 from domain.table import DeadlinePassed
-from service import schema, views
+from service import phases, schema, views
 from service.errors import (
     ConcurrentWriteError,
     InvalidCursorError,
@@ -338,22 +338,26 @@ class Matches(Application[UUID]):
         self,
         match_id: UUID | str,
         movement: int | None = None,
-        step: int | None = None,
+        phase: int | None = None,
         token: str | None = None,
         seat: int | None = None,
     ) -> dict[str, JSON]:
-        """Returns the state when `movement` was open (now by default), or at its `step`-th step.
+        """Returns the state when `movement` was open (now by default), or after phase
+        `phase` of its resolution (service/phases.py: 0 is the state it started from).
 
-        At a step, `steps` lists that movement's resolution steps up to it; the
-        state is the one the movement was resolved from. Spectators and seats
-        get the ruleset's view; the referee gets the full dumped state, or a
-        seat's view when asking for `seat` (a seat may ask only for its own).
-        A seat looking now also gets its own pending orders (`orders`).
+        Spectators and seats get the ruleset's view; the referee gets the full
+        dumped state, or a seat's view when asking for `seat` (a seat may ask
+        only for its own). A seat looking now also gets its own pending orders
+        (`orders`). A phase without a movement is one of the open movement,
+        which has none yet (MovementNotResolvedError).
         """
         match = self.get_match(match_id)
         looker = self.viewer(match, token)
         viewer = views.seat_view_of(match, looker, seat)
-        version = views.version_at(match, movement, step)
+        if phase is not None:
+            at = match.movement if movement is None else movement
+            return phases.phase_state(self, match, at, phase, viewer)
+        version = views.version_at(match, movement)
         past = match if version == match.version else self.get_match(match.id, version)
         # a seat (by its own token) looking now sees its own pending orders with the board
         own = (
@@ -364,10 +368,12 @@ class Matches(Application[UUID]):
         return {
             "match_id": str(match.id),
             "movement": movement or match.movement,
-            "step": step,
+            "phase": None,
+            "phase_name": None,
+            "phases": [],
             "version": version,
             "state": views.state_view(past, viewer),
-            "steps": list(past.steps[:step]) if step else [],
+            "steps": [],
             "outcome": past.outcome,
             "orders": own,
         }
@@ -375,7 +381,7 @@ class Matches(Application[UUID]):
     def scores(self, match_id: UUID | str, movement: int | None = None) -> dict[str, JSON]:
         """Returns the outcome (scores, ranking, result) when `movement` was open, or now."""
         match = self.get_match(match_id)
-        version = views.version_at(match, movement, None)
+        version = views.version_at(match, movement)
         past = match if version == match.version else self.get_match(match.id, version)
         return {
             "match_id": str(match.id),

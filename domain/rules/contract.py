@@ -23,7 +23,13 @@ The functions, in contract order:
 - `random_order(state, seat, rng)`: one legal order, for playouts, bots and
   benchmarks;
 - `merge_orders(earlier, later) -> order`: only under `OrderPolicy.MERGE`
-  (required there), how a seat's later order combines with its earlier one.
+  (required there), how a seat's later order combines with its earlier one;
+- `resolve_phases(state, orders, rng) -> (Phase, ...)`: optional, the same
+  resolution reported phase by phase (the state after each, and its steps);
+  the last phase's state is `resolve`'s, and the steps of all phases in
+  order are `resolve`'s steps. Without it a resolution is one phase
+  (`Ruleset.phases`); a game that has it derives `resolve` from it
+  (`resolution_of`), so that tracing cannot change the result.
 """
 
 from __future__ import annotations
@@ -185,6 +191,23 @@ class Outcome:
 
 Steps = tuple[Step, ...]
 
+ONE_PHASE = "resolution"  # the name of the one phase of a game without resolve_phases
+
+
+@dataclass(frozen=True)
+class Phase(Generic[StateT]):
+    """One phase of a resolution: its name, the state after it, and the steps it took."""
+
+    name: str
+    state: StateT
+    steps: Steps = ()
+
+
+def resolution_of(phases: Sequence[Phase[StateT]]) -> tuple[StateT, Steps]:
+    """Returns what `resolve` returns for a resolution's phases: the last phase's state and
+    the steps of every phase, in order."""
+    return phases[-1].state, tuple(step for phase in phases for step in phase.steps)
+
 
 @dataclass(frozen=True)
 class Ruleset(Generic[StateT, OrderT]):
@@ -208,6 +231,10 @@ class Ruleset(Generic[StateT, OrderT]):
     add_seat: Callable[[StateT, int, Rng], StateT] | None = None
     # order policy (issue 11): required under OrderPolicy.MERGE, unused otherwise
     merge_orders: Callable[[OrderT, OrderT], OrderT] | None = None
+    # phases (issue 11): the resolution phase by phase; None: one phase (`phases`)
+    resolve_phases: (
+        Callable[[StateT, Sequence[tuple[int, OrderT]], Rng], tuple[Phase[StateT], ...]] | None
+    ) = None
 
     def __post_init__(self) -> None:
         if self.info.order_policy is OrderPolicy.MERGE and self.merge_orders is None:
@@ -217,6 +244,16 @@ class Ruleset(Generic[StateT, OrderT]):
     def name(self) -> str:
         """Returns the registry name."""
         return self.info.name
+
+    def phases(
+        self, state: StateT, orders: Sequence[tuple[int, OrderT]], rng: Rng
+    ) -> tuple[Phase[StateT], ...]:
+        """Returns the phases of resolving `orders` from `state`: the game's own
+        (`resolve_phases`), or one phase named ONE_PHASE holding `resolve`'s result."""
+        if self.resolve_phases is not None:
+            return self.resolve_phases(state, orders, rng)
+        after, steps = self.resolve(state, orders, rng)
+        return (Phase(ONE_PHASE, after, steps),)
 
 
 def json_order_object(text: str) -> Mapping[str, JSON]:

@@ -22,6 +22,8 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/state", None),
     ("get", "/matches/{id}/state?movement=1", None),
     ("get", "/matches/{id}/state?seat=1", None),
+    ("get", "/matches/{id}/state?movement=1&phase=0", None),  # open: no phases yet
+    ("get", "/matches/{id}/state?phase=1", None),
     ("get", "/matches/{id}/scores", None),
     ("get", "/matches/{id}/events", None),
     ("get", "/matches/{id}/events?after=6&wait=0.1", None),

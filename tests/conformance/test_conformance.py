@@ -120,3 +120,27 @@ def test_a_seats_orders_combine_by_the_games_order_policy(ruleset):
         else:
             assert sorted(seats) == sorted(set(seats)) == sorted({s for s, _ in twice.pending})
         twice.close()  # the combined orders are a legal resolution
+
+
+def test_the_last_phase_is_resolves_result_and_tracing_changes_nothing(ruleset):
+    """Issue 11: the state after the last phase is the resolved state, the phases' steps in
+    order are the resolution's steps, and asking for the phases changes nothing."""
+    for table in playout(ruleset, SEEDS[7]):
+        if table.outcome().finished:
+            continue  # nothing resolves, so nothing has phases
+        submit_random_orders(table, "phases")
+        traced, plain = fork(table), fork(table)
+        phases = traced.phases()
+        assert phases and all(phase.name for phase in phases)
+        assert canonical_json(ruleset.dump_state(traced.state)) == canonical_json(
+            ruleset.dump_state(table.state)
+        )
+        passed_traced, passed_plain = traced.close(), plain.close()
+        steps = [step.to_json() for phase in phases for step in phase.steps]
+        assert steps == [s.to_json() for s in passed_plain.steps]
+        assert [s.to_json() for s in passed_traced.steps] == steps
+        final = canonical_json(ruleset.dump_state(plain.state))
+        assert canonical_json(ruleset.dump_state(phases[-1].state)) == final
+        assert canonical_json(ruleset.dump_state(traced.state)) == final
+        for phase in phases:
+            canonical_json(ruleset.dump_state(phase.state))

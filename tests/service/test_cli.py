@@ -45,8 +45,10 @@ def test_a_district_war_match_is_played_replayed_and_verified_from_the_cli(drts)
     assert scores["outcome"]["finished"] and scores["outcome"]["scores"] == {"1": 9, "2": 11}
     assert "ok: " in drts("verify", match_id).output
     assert "agrees with the stored match" in drts("replay", match_id).output
-    at_step = json.loads(drts("state", match_id, "--movement", "2", "--step", "1").output)
-    assert at_step["steps"][0]["rule"] == "DW-3" and at_step["state"]["cells"] == {}
+    phase = json.loads(drts("state", match_id, "--movement", "2", "--phase", "1").output)
+    assert phase["steps"][0]["rule"] == "DW-3" and phase["state"]["cells"] == {"e4": 1}
+    removed = drts("state", match_id, "--movement", "2", "--step", "1", ok=False).output
+    assert "--step was removed" in removed and "--phase" in removed
     log = drts("events", match_id).output
     assert "OrderSubmitted" in log and "Finished" in log
     events = json.loads(drts("events", match_id, "--json").output)

@@ -173,3 +173,23 @@ def test_the_same_orders_and_seed_resolve_to_the_same_steps():
         return [s.to_json() for s in t.close().steps]
 
     assert play() == play()
+
+
+def test_the_phases_of_a_close_start_with_the_forfeits_and_end_in_its_state():
+    t = table(seats=3, silence="elimination")
+    t.submit(1, "1")
+    t.submit(2, "2")
+    phases = t.phases(forfeited=(3,))
+    assert [p.name for p in phases] == ["forfeit of seat 3", "resolution"]
+    assert t.movement == 1 and t.state.out == ()  # asking changed nothing
+    passed = t.pass_deadline()
+    assert phases[-1].state == t.state
+    assert [s for p in phases for s in p.steps] == list(passed.steps)
+
+
+def test_a_forfeit_that_ends_the_match_is_the_only_phase():
+    t = table(seats=2, silence="loss")
+    t.submit(1, "1")
+    phases = t.phases(forfeited=(2,))
+    t.pass_deadline()
+    assert [p.name for p in phases] == ["forfeit of seat 2"] and phases[-1].state == t.state

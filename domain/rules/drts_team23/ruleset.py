@@ -25,7 +25,7 @@ from domain.rules.drts_team23.codec import dump_state, load_state
 from domain.rules.drts_team23.config import CONFIG_FIELDS, Start, settings_from, validate_config
 from domain.rules.drts_team23.moves import check_order, legal_operations
 from domain.rules.drts_team23.orders import Order, dump_order, format_order, parse_order
-from domain.rules.drts_team23.resolve import resolve
+from domain.rules.drts_team23.resolve import resolve, resolve_phases
 from domain.rules.drts_team23.scoring import is_finished, outcome
 from domain.rules.drts_team23.state import KINDS, SEATS, TEAMS, Piece, Seat, State, occupancy
 from domain.rules.rng import Rng
@@ -142,4 +142,5 @@ RULESET: Ruleset[State, Order] = Ruleset(
     dump_state=dump_state,
     load_state=load_state,
     random_order=random_order,
+    resolve_phases=resolve_phases,
 )
