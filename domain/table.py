@@ -74,12 +74,14 @@ def combine_orders(
 
 @dataclass(frozen=True)
 class DeadlinePassed:
-    """What a passed deadline did: strikes, forfeits, an extension or a resolution."""
+    """What a passed deadline did: strikes, forfeits, an extension or a resolution; or,
+    in a movement that re-arms, nothing at all (`rearmed`: no order was pending)."""
 
     strikes: tuple[int, ...] = ()
     forfeited: tuple[int, ...] = ()
     extension_seconds: int = 0
     resolution: Resolution | None = None
+    rearmed: bool = False
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -178,10 +180,13 @@ class Table:
         """Applies the movement's silence policy to the seats that owe orders and sent none.
 
         On a finished match nothing is open: it returns an empty DeadlinePassed.
+        A movement that re-arms with no order pending stays open, unchanged.
         """
         if self.outcome().finished:
             return DeadlinePassed()
         owing = self.to_move()
+        if owing.policy.rearm_when_empty and not self.pending:
+            return DeadlinePassed(rearmed=True)
         ordered = {seat for seat, _ in self.pending}
         silent = tuple(seat for seat in owing.seats if seat not in ordered)
         silence = owing.policy.silence

@@ -542,7 +542,8 @@ class Matches(Application[UUID]):
         and replays a match that finished drawn-to-be-replayed (DW-5)."""
         for recording in recordings:
             new = recording.domain_event
-            if isinstance(new, Match.DeadlineSet):
+            if isinstance(new, Match.DeadlineSet) and new.reason != "periodic":
+                # a movement that re-arms waits for an order; its arming asks for the task
                 self.scheduler.deadline_set(
                     new.originator_id, new.movement, new.deadline, self.clock()
                 )

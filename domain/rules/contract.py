@@ -128,6 +128,10 @@ class MovementPolicy:
     close_early: bool = False
     extension_seconds: int = 0
     max_strikes: int = 0  # with Silence.STRIKE: the strike that forfeits (0 = never)
+    # re-arming (issue 11): a deadline that finds no order pending does nothing, and the
+    # movement waits for the next one, a period (`deadline_seconds`) later (B-Chess's
+    # Turn of the Field); silence applies only once some order is pending
+    rearm_when_empty: bool = False
 
 
 @dataclass(frozen=True)

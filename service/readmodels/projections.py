@@ -135,7 +135,11 @@ class MatchList(Projection[View]):
 
 
 class Deadlines(Projection[View]):
-    """One row per movement that got a deadline: when it is due, and whether it closed."""
+    """One row per movement that got a deadline: when it is due, and whether it closed.
+
+    A movement that re-arms ("periodic") gets its row only once an order is pending
+    ("armed"): until then no deadline of it is due, so the sweep never finds it.
+    """
 
     name = "deadlines"
     topics = topics_of(Match.DeadlineSet, Match.MovementClosed, Match.Finished)
@@ -147,23 +151,14 @@ class Deadlines(Projection[View]):
     @process_event.register
     def _(self, domain_event: Match.DeadlineSet, tracking: Tracking) -> None:
         e = domain_event
-        self.view.record(
-            tracking,
-            [
-                (
-                    "INSERT INTO {deadlines} AS d (match_id, movement, due_at, extensions, closed) "
-                    "VALUES (:match_id, :movement, :due_at, :extensions, FALSE) "
-                    "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at, "
-                    "extensions = d.extensions + excluded.extensions",
-                    {
-                        "match_id": e.originator_id,
-                        "movement": e.movement,
-                        "due_at": e.deadline,
-                        "extensions": int(e.reason != "opened"),
-                    },
-                )
-            ],
-        )
+        key = {"match_id": e.originator_id, "movement": e.movement, "due_at": e.deadline}
+        if e.reason == "periodic":  # waits for an order: not due until "armed"
+            statements: list[Statement] = []
+        elif e.reason in ("opened", "armed"):
+            statements = [(DUE_AT, key)]
+        else:  # "extended", "referee": a movement already due at some instant
+            statements = [(EXTEND, key)]
+        self.view.record(tracking, statements)
 
     @process_event.register
     def _(self, domain_event: Match.MovementClosed, tracking: Tracking) -> None:
@@ -300,6 +295,15 @@ class Standings(Projection[View]):
         self.view.record(tracking, statements)
 
 
+DUE_AT = (
+    "INSERT INTO {deadlines} (match_id, movement, due_at, extensions, closed) "
+    "VALUES (:match_id, :movement, :due_at, 0, FALSE) "
+    "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at"
+)
+EXTEND = (
+    "UPDATE {deadlines} SET due_at = :due_at, extensions = extensions + 1 "
+    "WHERE match_id = :match_id AND movement = :movement"
+)
 POINTS = {"win": WIN_POINTS, "draw": DRAW_POINTS, "loss": 0}
 ADD_RESULT = (
     "INSERT INTO {standings} AS s (ruleset, player, played, wins, draws, losses, points) "

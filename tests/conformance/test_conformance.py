@@ -67,6 +67,10 @@ def test_silence_is_a_legal_resolution_in_every_movement(ruleset):
         silent = fork(table)
         movement = silent.movement
         policy = silent.to_move().policy
+        if policy.rearm_when_empty:  # silence re-arms: an order must be pending to resolve
+            assert silent.pass_deadline().rearmed and silent.movement == movement
+            seat = silent.to_move().seats[0]
+            submit_random_orders(silent, "rearm", frozenset(silent.to_move().seats) - {seat})
         for _ in range(max(policy.max_strikes, 1) + 1):
             passed = silent.pass_deadline()
             if passed.resolution is not None:
@@ -74,6 +78,22 @@ def test_silence_is_a_legal_resolution_in_every_movement(ruleset):
             assert policy.silence is Silence.STRIKE and passed.extension_seconds >= 0
         assert silent.movement == movement + 1, f"silence did not close movement {movement}"
         ruleset.load_state(ruleset.dump_state(silent.state))
+
+
+def test_a_movement_that_re_arms_changes_nothing_until_an_order_is_pending(ruleset):
+    """Issue 11: a deadline passing with nothing pending leaves the movement as it was."""
+    for table in playout(ruleset, SEEDS[8]):
+        silent = fork(table)
+        if table.outcome().finished or not table.to_move().policy.rearm_when_empty:
+            assert not silent.pass_deadline().rearmed
+            continue
+        for _ in range(3):
+            passed = silent.pass_deadline()
+            assert passed.rearmed and passed.resolution is None and not passed.strikes
+        assert canonical_json(ruleset.dump_state(silent.state)) == canonical_json(
+            ruleset.dump_state(table.state)
+        )
+        assert silent.movement == table.movement and silent.pending == []
 
 
 def test_random_orders_are_legal_and_round_trip_through_text_and_json(ruleset):

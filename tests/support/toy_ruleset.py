@@ -6,7 +6,9 @@ value; one random ordering seat gets a bonus point. After `rounds` rounds
 comes from the config, so tests can try every kind of silence.
 
 Variants exercise the optional parts of the contract: `toy_acc` accumulates
-orders (its picks add up), `toy_merge` merges them (the larger pick stands).
+orders (its picks add up), `toy_merge` merges them (the larger pick stands),
+`toy_rearm` is played like B-Chess's Turn of the Field: orders accumulate,
+and a movement fires every period but resolves only once an order is pending.
 """
 
 from __future__ import annotations
@@ -202,4 +204,17 @@ MERGING: Ruleset[State, int] = replace(
     merge_orders=merge_orders,
 )
 
-TOYS: tuple[Ruleset[State, Any], ...] = (RULESET, ACCUMULATING, MERGING)
+
+def field_turn(state: State) -> ToMove:
+    """Returns `to_move` with a movement that fires every period and re-arms when empty."""
+    owing = to_move(state)
+    return replace(owing, policy=replace(owing.policy, close_early=False, rearm_when_empty=True))
+
+
+REARMING: Ruleset[State, int] = replace(
+    RULESET,
+    info=replace(INFO, name="toy_rearm", order_policy=OrderPolicy.ACCUMULATE),
+    to_move=field_turn,
+)
+
+TOYS: tuple[Ruleset[State, Any], ...] = (RULESET, ACCUMULATING, MERGING, REARMING)
