@@ -22,6 +22,7 @@ import pytest
 from domain.rules import registry
 from service import schema
 from service.matches import Matches
+from service.scheduling import RecordingScheduler
 from service.settings import Settings
 from tests.support.toy_ruleset import TOYS
 
@@ -140,5 +141,20 @@ def database_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> 
 def matches(database_url: str, clock: Clock, toy_rulesets: None) -> Iterator[Matches]:
     """The Matches application on the test's store, with the hand-driven clock."""
     app = Matches(env=Settings(database_url).event_store_env(), clock=clock)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def scheduler() -> RecordingScheduler:
+    return RecordingScheduler()
+
+
+@pytest.fixture
+def scheduled(
+    database_url: str, clock: Clock, toy_rulesets: None, scheduler: RecordingScheduler
+) -> Iterator[Matches]:
+    """The Matches application with a scheduler that records what it is asked."""
+    app = Matches(env=Settings(database_url).event_store_env(), clock=clock, scheduler=scheduler)
     yield app
     app.close()

@@ -8,7 +8,6 @@ model, the sweep, the resolve task and the Match agree without looping.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,24 +15,14 @@ import pytest
 
 from domain.errors import MovementClosedError
 from service.matches import Matches
-from service.scheduling import RecordingScheduler
-from service.settings import Settings
 
 PERIOD = 60
 
 
 @pytest.fixture
-def scheduler() -> RecordingScheduler:
-    return RecordingScheduler()
-
-
-@pytest.fixture
-def field(
-    database_url: str, clock: Any, toy_rulesets: None, scheduler: RecordingScheduler
-) -> Iterator[Matches]:
-    app = Matches(env=Settings(database_url).event_store_env(), clock=clock, scheduler=scheduler)
-    yield app
-    app.close()
+def field(scheduled: Matches) -> Matches:
+    """The Matches application recording what its scheduler is asked (tests/conftest.py)."""
+    return scheduled
 
 
 def started(app: Matches) -> tuple[Any, list[str], datetime]:
