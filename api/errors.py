@@ -35,6 +35,9 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.UnknownSeatError, 404),
     (domain_errors.InvalidOrderError, 422),
     (domain_errors.IllegalOrderError, 422),
+    (domain_errors.UnknownActionError, 422),
+    (domain_errors.InvalidActionError, 422),
+    (domain_errors.IllegalActionError, 422),
     (domain_errors.InvalidConfigError, 422),
     (domain_errors.InvalidStateError, 422),
     (domain_errors.UnknownRulesetError, 422),
@@ -145,7 +148,8 @@ ERROR_DESCRIPTIONS = {
     "match_not_started, match_already_started, not_enough_seats, concurrent_write, "
     "phases_diverged)",
     413: "The body is over the size limit (payload_too_large)",
-    422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, ...",
+    422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, "
+    "unknown_action, invalid_action, illegal_action, ...",
 }
 
 # OpenAPI security requirements: the token is required, or optional (it shows more).

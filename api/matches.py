@@ -40,6 +40,13 @@ NEW_MATCH_LINKS = {
             "header.Authorization": "Bearer {$response.body#/referee_token}",
         },
     },
+    "TakeRefereeAction": {
+        "operationId": "takeRefereeAction",
+        "parameters": {
+            "path.match_id": "$response.body#/match_id",
+            "header.Authorization": "Bearer {$response.body#/referee_token}",
+        },
+    },
     "GetEvents": {
         "operationId": "getEvents",
         "parameters": {

@@ -9,14 +9,15 @@ from flask_smorest import abort
 
 from api.context import Blueprint
 from api.schemas import RulesetSchema
-from domain.rules.contract import RulesetInfo
+from domain.rules.contract import Ruleset
 from domain.rules.registry import REGISTRY
 
 blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="Games drts referees")
 
 
-def describe(info: RulesetInfo) -> dict[str, Any]:
-    """Returns a ruleset's metadata as the API shows it."""
+def describe(ruleset: Ruleset[Any, Any]) -> dict[str, Any]:
+    """Returns a ruleset's metadata and referee actions as the API shows them."""
+    info = ruleset.info
     return {
         "name": info.name,
         "version": info.version,
@@ -30,6 +31,15 @@ def describe(info: RulesetInfo) -> dict[str, Any]:
             {"name": f.name, "default": f.default, "description": f.description}
             for f in info.config_fields
         ],
+        "actions": [
+            {
+                "name": action.name,
+                "description": action.description,
+                "arguments": dict(action.arguments),
+                "example": dict(action.example),
+            }
+            for action in ruleset.actions
+        ],
     }
 
 
@@ -38,7 +48,7 @@ class Rulesets(MethodView):
     @blp.response(200, RulesetSchema(many=True))
     def get(self) -> list[dict[str, Any]]:
         """Lists every registered ruleset."""
-        return [describe(REGISTRY[name].info) for name in sorted(REGISTRY)]
+        return [describe(REGISTRY[name]) for name in sorted(REGISTRY)]
 
 
 @blp.route("/<string:name>")
@@ -49,4 +59,4 @@ class RulesetByName(MethodView):
         """Returns one ruleset by name."""
         if name not in REGISTRY:
             abort(404, message=f"unknown ruleset {name!r}", code="unknown_ruleset")
-        return describe(REGISTRY[name].info)
+        return describe(REGISTRY[name])

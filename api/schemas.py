@@ -26,6 +26,18 @@ class ConfigFieldSchema(ma.Schema):
     description = ma.fields.String(required=True)
 
 
+class RefereeActionSchema(ma.Schema):
+    name = ma.fields.String(required=True)
+    description = ma.fields.String(required=True)
+    arguments = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.String(),
+        required=True,
+        metadata={"description": "each argument's meaning, by name"},
+    )
+    example = ma.fields.Dict(required=True, metadata={"description": "arguments that parse"})
+
+
 class RulesetSchema(ma.Schema):
     name = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
@@ -45,6 +57,11 @@ class RulesetSchema(ma.Schema):
         },
     )
     config = ma.fields.List(ma.fields.Nested(ConfigFieldSchema), required=True)
+    actions = ma.fields.List(
+        ma.fields.Nested(RefereeActionSchema),
+        required=True,
+        metadata={"description": "what the game's rules let its referee do (POST .../actions)"},
+    )
 
 
 # -- requests -------------------------------------------------------------------------------
@@ -179,6 +196,24 @@ class OrderRequestSchema(ma.Schema):
         metadata={"description": "the movement it is meant for (default: the open one)"},
     )
     source = ma.fields.String(load_default="api", validate=ma.validate.OneOf(("api", "bot")))
+
+
+class ActionRequestSchema(ma.Schema):
+    action = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, 64),
+        metadata={"description": "an action of the match's game (GET /rulesets/{name})"},
+    )
+    args = ma.fields.Dict(
+        keys=ma.fields.String(),
+        load_default=dict,
+        metadata={"description": "the action's arguments", "example": {"seat": 1, "points": 2}},
+    )
+    reason = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, 1000),
+        metadata={"description": "why the referee acts (recorded)", "example": "late mail"},
+    )
 
 
 class AtMovementArgsSchema(ma.Schema):
@@ -365,6 +400,17 @@ class ClosingSchema(ma.Schema):
         allow_none=True,
         metadata={"description": "the new match replaying a drawn one (DW-5), else null"},
     )
+
+
+class ActionTakenSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    movement = ma.fields.Integer(required=True, metadata={"description": "the open movement"})
+    action = ma.fields.String(required=True)
+    version = ma.fields.Integer(
+        required=True, metadata={"description": "the version of the RefereeActed event"}
+    )
+    steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
+    outcome = ma.fields.Nested(OutcomeSchema, required=True)
 
 
 class ReceiptSchema(ma.Schema):

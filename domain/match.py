@@ -26,6 +26,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.errors import (
     IllegalOrderError,
+    InvalidActionError,
     InvalidConfigError,
     InvalidDeadlineError,
     InvalidOrderError,
@@ -49,7 +50,7 @@ from domain.integrity import (
     normalized,
     receipt_digest,
 )
-from domain.rules.contract import JSON, Ruleset, state_hash
+from domain.rules.contract import JSON, Ruleset, Step, state_hash
 from domain.rules.registry import get_ruleset
 from domain.table import DeadlinePassed, Resolution, Table
 
@@ -295,6 +296,23 @@ class Match(Aggregate):
         def apply(self, match: Match) -> None:
             match.chain = self.chain
 
+    class RefereeActed(Aggregate.Event):
+        """The referee (`by`: "referee" or "operator") took one of the game's own actions."""
+
+        movement: int
+        action: str
+        args: dict[str, Any]
+        reason: str
+        by: str
+        steps: list[dict[str, Any]]
+        state: JSON
+        state_hash: str
+        outcome: JSON
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.state, match.outcome, match.chain = self.state, self.outcome, self.chain
+
     class ReplayLinked(Aggregate.Event):
         """The drawn match is replayed as a new match with the same seats (DW-5)."""
 
@@ -487,6 +505,47 @@ class Match(Aggregate):
                 f"{MAX_DEADLINE_SECONDS} seconds away"
             )
         self._record(self.DeadlineSet, at, movement=movement, deadline=deadline, reason="referee")
+
+    def act(
+        self,
+        referee_token_hash: str,
+        action: str,
+        args: dict[str, JSON],
+        reason: str,
+        by: str,
+        at: datetime,
+    ) -> tuple[Step, ...]:
+        """Takes one of the game's referee actions (the referee's act) and records it with
+        the state it gives and its steps; returns the steps. A deadline already due passes
+        first, as for a late order (the action meets the movement then open).
+
+        Raises what Table.act raises, InvalidActionError without a reason, and
+        MatchNotStartedError before the start.
+        """
+        self.check_referee(referee_token_hash)
+        if not self.started:
+            raise MatchNotStartedError(f"match {self.id} has not started: no referee action yet")
+        if not reason.strip():
+            raise InvalidActionError(f"referee action {action!r} needs a reason, got none")
+        if self.is_due(at):
+            self.close_movement(self.movement, at)
+        table = self.table()
+        steps = table.act(action, args)
+        dumped = normalized(table.ruleset.dump_state(table.state))
+        self._record(
+            self.RefereeActed,
+            at,
+            movement=self.movement,
+            action=action,
+            args=args,
+            reason=reason,
+            by=by,
+            steps=[step.to_json() for step in steps],
+            state=dumped,
+            state_hash=state_hash(dumped),
+            outcome=table.outcome().to_json(),
+        )
+        return steps
 
     def link_replay(self, replay_id: UUID, at: datetime) -> UUID | None:
         """Records (once) the id of the match replaying this one if its outcome asks for a

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from domain.errors import MovementClosedError, NotYourSeatError
+from domain.errors import IllegalActionError, MovementClosedError, NotYourSeatError
 from domain.rules.contract import (
     JSON,
     Config,
@@ -137,6 +137,25 @@ class Table:
         self.check_submission(seat, order)
         self.pending.append((seat, order))
         return order
+
+    def act(self, name: str, args: Mapping[str, JSON]) -> tuple[Step, ...]:
+        """Applies the ruleset's referee action `name` with its JSON `args` to the state;
+        returns its steps. The open movement and its orders stay as they were.
+
+        Raises MovementClosedError on a finished match, UnknownActionError,
+        InvalidActionError, IllegalActionError (also for an action that would end
+        the match: a match ends by its rules).
+        """
+        if self.outcome().finished:
+            raise MovementClosedError(f"the match is finished; referee action {name!r} refused")
+        action = self.ruleset.action(name)
+        state, steps = action.apply(self.state, action.parse(args))
+        if self.ruleset.outcome(state).finished:
+            raise IllegalActionError(
+                f"referee action {name!r} would end the match: a match ends by its rules"
+            )
+        self.state = state
+        return steps
 
     def orders_for_resolution(self) -> list[tuple[int, Any]]:
         """Returns the pending orders as `resolve` takes them (`combine_orders`)."""

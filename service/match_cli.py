@@ -178,6 +178,30 @@ def extend(match_id: str, referee_token: str, seconds: float | None, until: str 
     click.echo(f"deadline {deadline.isoformat()}")
 
 
+@match.command("action")
+@match_id_argument
+@click.argument("name")
+@referee_token_option
+@click.option("--args", "args", default="{}", show_default=True, help="arguments JSON, or @file")
+@click.option("--reason", required=True, help="why the referee acts (recorded)")
+@reports_errors
+def action(match_id: str, name: str, referee_token: str, args: str, reason: str) -> None:
+    """Takes the game's referee action NAME (referee): e.g. B-Chess grants macks.
+
+    The actions of a game, their arguments and an example are listed by
+    GET /rulesets/{name}. Recorded as a RefereeActed event with the reason.
+    """
+    arguments = json_value(args)
+    if not isinstance(arguments, dict):
+        raise click.BadParameter(f"--args must be a JSON object, got {args!r}")
+    taken = matches().act(match_id, referee_token, name, arguments, reason)
+    click.echo(
+        f"referee action {taken.action} in movement {taken.movement} (event {taken.version})"
+    )
+    for step in taken.steps:
+        click.echo(f"    [{step.rule}] {step.text}")
+
+
 @match.command("order")
 @match_id_argument
 @click.argument("order")

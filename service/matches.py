@@ -42,6 +42,7 @@ from service.errors import (
 from service.readmodels import queries
 from service.readmodels.runner import ReadModels, read_models_for
 from service.results import (
+    ActionTaken,
     Closing,
     DueMovement,
     EventPage,
@@ -199,6 +200,27 @@ class Matches(Application[UUID]):
             return deadline
 
         return self._retrying(match_id, extend)
+
+    def act(
+        self,
+        match_id: UUID | str,
+        referee_token: str | None,
+        action: str,
+        args: Mapping[str, JSON],
+        reason: str,
+    ) -> ActionTaken:
+        """Takes one of the game's referee actions (referee or operator token), recorded as
+        a RefereeActed event naming who acted and why; returns its steps and the outcome."""
+        now, by = self.clock(), self._referee_name(referee_token)
+
+        def act(match: Match) -> ActionTaken:
+            token_hash = self._as_referee(match, referee_token)
+            steps = match.act(token_hash, action, dict(args), reason, by, now)
+            return ActionTaken(
+                match.id, match.movement, action, match.version, steps, match.outcome
+            )
+
+        return self._retrying(match_id, act)
 
     def submit_order(
         self,

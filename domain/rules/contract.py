@@ -29,7 +29,11 @@ The functions, in contract order:
   the last phase's state is `resolve`'s, and the steps of all phases in
   order are `resolve`'s steps. Without it a resolution is one phase
   (`Ruleset.phases`); a game that has it derives `resolve` from it
-  (`resolution_of`), so that tracing cannot change the result.
+  (`resolution_of`), so that tracing cannot change the result;
+- `actions`: the referee's moves inside the game's rules (B-Chess grants
+  macks), each a `RefereeAction`: `parse(args)` (InvalidActionError) and
+  `apply(state, action) -> (state, steps)` (IllegalActionError). None by
+  default.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from domain.errors import InvalidOrderError
+from domain.errors import InvalidOrderError, UnknownActionError
 from domain.rules.rng import Rng
 
 JSON = Any  # a JSON-native value: None, bool, int, float, str, list, dict with str keys
@@ -214,6 +218,26 @@ def resolution_of(phases: Sequence[Phase[StateT]]) -> tuple[StateT, Steps]:
 
 
 @dataclass(frozen=True)
+class RefereeAction(Generic[StateT]):
+    """A move a referee may make inside a game's rules (B-Chess: grant macks).
+
+    `parse` reads the action's JSON arguments (InvalidActionError naming the
+    fault, an unknown argument by its name); `apply` returns the state after
+    it and the steps that explain it, at least one (IllegalActionError with
+    the reason when it is not allowed now). `arguments` documents each argument, by name;
+    `example` is a set of arguments that parses (for the docs, the API's
+    listing and the conformance suite).
+    """
+
+    name: str
+    description: str
+    parse: Callable[[Mapping[str, JSON]], Any]
+    apply: Callable[[StateT, Any], tuple[StateT, Steps]]
+    arguments: Mapping[str, str] = field(default_factory=dict)
+    example: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Ruleset(Generic[StateT, OrderT]):
     """A named, versioned game definition: metadata and pure functions (module docstring)."""
 
@@ -239,6 +263,8 @@ class Ruleset(Generic[StateT, OrderT]):
     resolve_phases: (
         Callable[[StateT, Sequence[tuple[int, OrderT]], Rng], tuple[Phase[StateT], ...]] | None
     ) = None
+    # referee actions (issue 11): what a referee may do inside the game's rules
+    actions: tuple[RefereeAction[StateT], ...] = ()
 
     def __post_init__(self) -> None:
         if self.info.order_policy is OrderPolicy.MERGE and self.merge_orders is None:
@@ -248,6 +274,17 @@ class Ruleset(Generic[StateT, OrderT]):
     def name(self) -> str:
         """Returns the registry name."""
         return self.info.name
+
+    def action(self, name: str) -> RefereeAction[StateT]:
+        """Returns the referee action called `name`; raises UnknownActionError naming the
+        actions the game has."""
+        for action in self.actions:
+            if action.name == name:
+                return action
+        known = ", ".join(a.name for a in self.actions) or "none"
+        raise UnknownActionError(
+            f"{self.info.name} has no referee action {name!r} (its actions: {known})"
+        )
 
     def phases(
         self, state: StateT, orders: Sequence[tuple[int, OrderT]], rng: Rng

@@ -36,6 +36,7 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/matches/{id}/seats/3/token", None),
     ("post", "/matches/{id}/orders", {"order": "9"}),  # illegal: refused, nothing replaced
     ("post", "/matches/{id}/deadline", {"seconds": 60}),
+    ("post", "/matches/{id}/actions", {"action": "grant", "args": {}, "reason": "probe"}),
     ("post", "/matches", {"ruleset": "toy"}),
     ("get", "/standings", None),
 ]

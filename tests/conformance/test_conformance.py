@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import InvalidConfigError
+from domain.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidConfigError,
+    MovementClosedError,
+    UnknownActionError,
+)
 from domain.rules.contract import OrderPolicy, Result, Silence, canonical_json
 from domain.rules.registry import REGISTRY
 from domain.rules.rng import Rng
@@ -164,3 +170,27 @@ def test_the_last_phase_is_resolves_result_and_tracing_changes_nothing(ruleset):
         assert canonical_json(ruleset.dump_state(traced.state)) == final
         for phase in phases:
             canonical_json(ruleset.dump_state(phase.state))
+
+
+def test_referee_actions_refuse_bad_arguments_and_keep_the_state_loadable(ruleset):
+    """Issue 11: each declared action has a unique name and a description, refuses an
+    unknown argument by name, and gives a state that round-trips; an unknown action is
+    refused naming the game's actions."""
+    with pytest.raises(UnknownActionError, match="no_such_action"):
+        ruleset.action("no_such_action")
+    names = [action.name for action in ruleset.actions]
+    assert len(names) == len(set(names))
+    for action in ruleset.actions:
+        assert action.description and ruleset.action(action.name) is action
+        with pytest.raises(InvalidActionError, match="no_such_argument"):
+            action.parse({**action.example, "no_such_argument": 1})
+        action.parse(action.example)
+        for table in playout(ruleset, SEEDS[9]):
+            acted = fork(table)
+            try:
+                steps = acted.act(action.name, action.example)
+            except (IllegalActionError, MovementClosedError):
+                continue
+            assert steps and (acted.movement, acted.pending) == (table.movement, table.pending)
+            dumped = ruleset.dump_state(acted.state)
+            assert ruleset.load_state(dumped) == acted.state

@@ -88,3 +88,22 @@ def test_resolve_due_every_n_seconds_keeps_resolving(drts):
     ).output
     assert out.count("movement(s) handled") == 2
     assert "movement 1 resolved" in out  # DW-2: the DMO was silent, seat 1 places first
+
+
+def test_the_referee_takes_a_games_action_from_the_cli(drts, toy_rulesets):
+    out = drts("create", "toy_ref", "--seed", "cli").output
+    match_id = re.search(r"^match (\S+)", out, re.M).group(1)
+    referee = re.search(r"^referee token (\S+)", out, re.M).group(1)
+    seat = drts("join", match_id, "alice").output.split()[-1]
+    drts("join", match_id, "bob")
+    drts("start", match_id, "--referee-token", referee)
+    args = ["action", match_id, "grant", "--args", '{"seat": 2, "points": 5}']
+    out = drts(*args, "--reason", "a mack", "--referee-token", referee).output
+    assert "referee action grant in movement 1" in out and "grants seat 2 5 point(s)" in out
+    assert json.loads(drts("scores", match_id).output)["outcome"]["scores"]["2"] == 5
+    refused = drts(*args, "--reason", "x", "--referee-token", seat, ok=False).output
+    assert "not_referee" in refused
+    unknown = drts(
+        "action", match_id, "smite", "--reason", "x", "--referee-token", referee, ok=False
+    )
+    assert "unknown_action" in unknown.output

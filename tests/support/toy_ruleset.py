@@ -8,7 +8,8 @@ comes from the config, so tests can try every kind of silence.
 Variants exercise the optional parts of the contract: `toy_acc` accumulates
 orders (its picks add up), `toy_merge` merges them (the larger pick stands),
 `toy_rearm` is played like B-Chess's Turn of the Field: orders accumulate,
-and a movement fires every period but resolves only once an order is pending.
+and a movement fires every period but resolves only once an order is pending;
+`toy_ref` has a referee action, `grant` (points to a seat, like B-Chess's macks).
 """
 
 from __future__ import annotations
@@ -17,13 +18,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from domain.errors import IllegalOrderError, InvalidConfigError, InvalidOrderError
+from domain.errors import (
+    IllegalActionError,
+    IllegalOrderError,
+    InvalidActionError,
+    InvalidConfigError,
+    InvalidOrderError,
+)
 from domain.rules.contract import (
     ConfigField,
     Dynamics,
     MovementPolicy,
     OrderPolicy,
     Outcome,
+    RefereeAction,
     Result,
     Ruleset,
     RulesetInfo,
@@ -217,4 +225,45 @@ REARMING: Ruleset[State, int] = replace(
     to_move=field_turn,
 )
 
-TOYS: tuple[Ruleset[State, Any], ...] = (RULESET, ACCUMULATING, MERGING, REARMING)
+
+@dataclass(frozen=True)
+class Grant:
+    seat: int
+    points: int
+
+
+def parse_grant(args: Mapping[str, Any]) -> Grant:
+    """Returns the grant `{"seat": n, "points": p}` (p not 0); InvalidActionError otherwise."""
+    if set(args) != {"seat", "points"}:
+        raise InvalidActionError(f"a grant takes exactly seat and points, got {sorted(args)}")
+    seat, points = args["seat"], args["points"]
+    if not all(type(v) is int for v in (seat, points)) or points == 0:
+        raise InvalidActionError(f"a grant gives a seat number a non-zero whole number: {args}")
+    return Grant(seat, points)
+
+
+def apply_grant(state: State, grant: Grant) -> tuple[State, tuple[Step, ...]]:
+    """Returns the state with the points added to the seat's score; IllegalActionError for
+    a seat that is not playing."""
+    if grant.seat not in _active(state):
+        raise IllegalActionError(f"seat {grant.seat} is not playing: no points to grant it")
+    scores = list(state.scores)
+    scores[grant.seat - 1] += grant.points
+    text = f"the referee grants seat {grant.seat} {grant.points} point(s)"
+    return replace(state, scores=tuple(scores)), (Step("TOY-5", text, {"seat": grant.seat}),)
+
+
+GRANT = RefereeAction(
+    name="grant",
+    description="adds points to a seat's score (like B-Chess's macks)",
+    parse=parse_grant,
+    apply=apply_grant,
+    arguments={"seat": "the seat number", "points": "a whole number, not 0 (may be negative)"},
+    example={"seat": 1, "points": 2},
+)
+
+REFEREED: Ruleset[State, int] = replace(
+    RULESET, info=replace(INFO, name="toy_ref"), actions=(GRANT,)
+)
+
+TOYS: tuple[Ruleset[State, Any], ...] = (RULESET, ACCUMULATING, MERGING, REARMING, REFEREED)

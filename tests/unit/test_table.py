@@ -5,14 +5,15 @@ from dataclasses import replace
 import pytest
 
 from domain.errors import (
+    IllegalActionError,
     IllegalOrderError,
     InvalidOrderError,
     MovementClosedError,
     NotYourSeatError,
 )
-from domain.rules.contract import OrderPolicy
+from domain.rules.contract import OrderPolicy, RefereeAction
 from domain.table import Table
-from tests.support.toy_ruleset import ACCUMULATING, MERGING, RULESET
+from tests.support.toy_ruleset import ACCUMULATING, MERGING, REFEREED, RULESET
 
 
 def table(seats=3, **config):
@@ -193,3 +194,22 @@ def test_a_forfeit_that_ends_the_match_is_the_only_phase():
     phases = t.phases(forfeited=(2,))
     t.pass_deadline()
     assert [p.name for p in phases] == ["forfeit of seat 2"] and phases[-1].state == t.state
+
+
+def test_a_referee_action_changes_the_state_and_leaves_the_open_movement_as_it_was():
+    t = Table.start(REFEREED, {}, 2, "act")
+    t.submit(1, "2")
+    steps = t.act("grant", {"seat": 1, "points": -2})
+    assert [s.rule for s in steps] == ["TOY-5"] and t.state.scores == (-2, 0)
+    assert t.movement == 1 and t.pending == [(1, 2)]
+
+
+def test_a_referee_action_that_would_end_the_match_is_refused():
+    """A match ends by its rules: an action may change the state, not finish the match."""
+    ending = RefereeAction(
+        "end", "ends the match", lambda args: None, lambda state, _: (replace(state, round=9), ())
+    )
+    t = Table.start(replace(REFEREED, actions=(ending,)), {}, 2, "act")
+    with pytest.raises(IllegalActionError, match="would end the match"):
+        t.act("end", {})
+    assert t.state.round == 1
