@@ -256,7 +256,7 @@ def state(
                     (step 1 teams, step 6 battles and points; the item steps change
                     nothing in v1); 12: the end of the movement (DRTS-20)
     A deadline that forfeits seats adds a phase per forfeit first. The answer's
-    `phases` lists the names (docs/games/*.md, "Phases").
+    `phases` lists the names (docs/api.md, "Phases of a resolution").
     """
     if step is not None:
         raise click.UsageError(
