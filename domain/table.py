@@ -10,6 +10,7 @@ record.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -125,11 +126,11 @@ class Table:
                 f"(seats owing: {', '.join(map(str, owing)) or 'none'})"
             )
         self.ruleset.check_order(self.state, seat, order)
-        if self.ruleset.info.order_policy is OrderPolicy.MERGE:
-            earlier = [(s, o) for s, o in self.pending if s == seat]
-            if earlier:  # what resolve will see: the merge must be legal too
-                merged = combine_orders(self.ruleset, [*earlier, (seat, order)])[0][0][1]
-                self.ruleset.check_order(self.state, seat, merged)
+        merge = self.ruleset.merge_orders
+        earlier = [o for s, o in self.pending if s == seat]
+        if self.ruleset.info.order_policy is OrderPolicy.MERGE and merge and earlier:
+            merged = functools.reduce(merge, [*earlier, order])  # what resolve will see
+            self.ruleset.check_order(self.state, seat, merged)
 
     def submit(self, seat: int, order_input: str | Mapping[str, JSON]) -> Any:
         """Parses, checks and records an order; returns the parsed order."""
