@@ -20,7 +20,7 @@ from flask import Blueprint, Flask
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import audit, errors, events, orders, rulesets, seats, standings, state
+from api import actions, audit, errors, events, orders, rulesets, seats, standings, state
 from api import matches as matches_resource
 from api.context import EXTENSION
 from service.matches import Matches, connect
@@ -33,6 +33,7 @@ BLUEPRINTS = (
     matches_resource.blp,
     seats.blp,
     orders.blp,
+    actions.blp,
     state.blp,
     events.blp,
     audit.blp,

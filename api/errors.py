@@ -30,9 +30,14 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.NotYourSeatError, 403),
     (service_errors.MatchNotFoundError, 404),
     (service_errors.MovementNotFoundError, 404),
+    (service_errors.MovementNotResolvedError, 404),
+    (service_errors.PhaseNotFoundError, 404),
     (domain_errors.UnknownSeatError, 404),
     (domain_errors.InvalidOrderError, 422),
     (domain_errors.IllegalOrderError, 422),
+    (domain_errors.UnknownActionError, 422),
+    (domain_errors.InvalidActionError, 422),
+    (domain_errors.IllegalActionError, 422),
     (domain_errors.InvalidConfigError, 422),
     (domain_errors.InvalidStateError, 422),
     (domain_errors.UnknownRulesetError, 422),
@@ -44,6 +49,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.NotEnoughSeatsError, 409),
     (service_errors.ConcurrentWriteError, 409),
     (domain_errors.RulesetVersionNotInstalledError, 409),
+    (service_errors.PhasesDivergedError, 409),
     (domain_errors.DrtsError, 422),
 )
 BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="drts"'}
@@ -137,12 +143,15 @@ ERROR_DESCRIPTIONS = {
     400: "The body is not valid JSON (malformed_json)",
     401: "No token (missing_token), or one this match does not know (invalid_token)",
     403: "A token without the right: not_referee, not_a_seat, not_your_seat",
-    404: "No such match, movement or seat (match_not_found, movement_not_found, unknown_seat)",
+    404: "No such match, movement, phase or seat (match_not_found, movement_not_found, "
+    "movement_not_resolved, phase_not_found, unknown_seat)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
-    "match_not_started, match_already_started, not_enough_seats, concurrent_write), "
-    "or its ruleset version is not installed here (ruleset_version_not_installed)",
+    "match_not_started, match_already_started, not_enough_seats, concurrent_write, "
+    "phases_diverged), or its ruleset version is not installed here "
+    "(ruleset_version_not_installed)",
     413: "The body is over the size limit (payload_too_large)",
-    422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, ...",
+    422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, "
+    "unknown_action, invalid_action, illegal_action, ...",
 }
 
 # OpenAPI security requirements: the token is required, or optional (it shows more).

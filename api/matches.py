@@ -44,6 +44,13 @@ NEW_MATCH_LINKS = {
         "operationId": "getDisplay",
         "parameters": {"path.match_id": "$response.body#/match_id"},
     },
+    "TakeRefereeAction": {
+        "operationId": "takeRefereeAction",
+        "parameters": {
+            "path.match_id": "$response.body#/match_id",
+            "header.Authorization": "Bearer {$response.body#/referee_token}",
+        },
+    },
     "GetEvents": {
         "operationId": "getEvents",
         "parameters": {

@@ -18,7 +18,7 @@ blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="Games
 
 
 def describe(ruleset: AnyRuleset) -> dict[str, Any]:
-    """Returns a ruleset version's metadata as the API shows it."""
+    """Returns a ruleset version's metadata and referee actions as the API shows them."""
     info = ruleset.info
     return {
         "name": info.name,
@@ -29,11 +29,21 @@ def describe(ruleset: AnyRuleset) -> dict[str, Any]:
         "max_seats": info.max_seats,
         "dynamics": info.dynamics.value,
         "accumulates_orders": info.accumulates_orders,
+        "order_policy": info.order_policy.value,
         "lists_legal_orders": ruleset.legal_orders is not None,
         "config": [describe_field(f) for f in info.config_fields],
         "presets": [
             {"name": p.name, "description": p.description, "config": dict(p.values)}
             for p in info.presets
+        ],
+        "actions": [
+            {
+                "name": action.name,
+                "description": action.description,
+                "arguments": dict(action.arguments),
+                "example": dict(action.example),
+            }
+            for action in ruleset.actions
         ],
     }
 

@@ -12,7 +12,7 @@ from typing import Any
 import marshmallow as ma
 
 from domain.match import MAX_DEADLINE_SECONDS
-from domain.rules.contract import ConfigKind
+from domain.rules.contract import ConfigKind, OrderPolicy
 from domain.rules.registry import ruleset_names
 
 MAX_INT = 2**31 - 1  # movements, versions and seats fit a PostgreSQL integer
@@ -55,6 +55,18 @@ class PresetSchema(ma.Schema):
     )
 
 
+class RefereeActionSchema(ma.Schema):
+    name = ma.fields.String(required=True)
+    description = ma.fields.String(required=True)
+    arguments = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.String(),
+        required=True,
+        metadata={"description": "each argument's meaning, by name"},
+    )
+    example = ma.fields.Dict(required=True, metadata={"description": "arguments that parse"})
+
+
 class RulesetSchema(ma.Schema):
     name = ma.fields.String(required=True)
     version = ma.fields.Integer(
@@ -69,7 +81,17 @@ class RulesetSchema(ma.Schema):
     min_seats = ma.fields.Integer(required=True)
     max_seats = ma.fields.Integer(required=True)
     dynamics = ma.fields.String(required=True, metadata={"enum": ["simultaneous", "sequential"]})
-    accumulates_orders = ma.fields.Boolean(required=True)
+    accumulates_orders = ma.fields.Boolean(
+        required=True,
+        metadata={"description": "deprecated: order_policy is accumulate", "deprecated": True},
+    )
+    order_policy = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "how a seat's orders in one movement combine",
+            "enum": [policy.value for policy in OrderPolicy],
+        },
+    )
     lists_legal_orders = ma.fields.Boolean(
         required=True, metadata={"description": "whether the game can list a seat's legal orders"}
     )
@@ -78,6 +100,11 @@ class RulesetSchema(ma.Schema):
         ma.fields.Nested(PresetSchema),
         required=True,
         metadata={"description": "named sets of config values; name one as `preset` on create"},
+    )
+    actions = ma.fields.List(
+        ma.fields.Nested(RefereeActionSchema),
+        required=True,
+        metadata={"description": "what the game's rules let its referee do (POST .../actions)"},
     )
 
 
@@ -237,6 +264,24 @@ class OrderRequestSchema(ma.Schema):
     source = ma.fields.String(load_default="api", validate=ma.validate.OneOf(("api", "bot")))
 
 
+class ActionRequestSchema(ma.Schema):
+    action = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, 64),
+        metadata={"description": "an action of the match's game (GET /rulesets/{name})"},
+    )
+    args = ma.fields.Dict(
+        keys=ma.fields.String(),
+        load_default=dict,
+        metadata={"description": "the action's arguments", "example": {"seat": 1, "points": 2}},
+    )
+    reason = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, 1000),
+        metadata={"description": "why the referee acts (recorded)", "example": "late mail"},
+    )
+
+
 class AtMovementArgsSchema(ma.Schema):
     movement = ma.fields.Integer(
         load_default=None,
@@ -245,17 +290,34 @@ class AtMovementArgsSchema(ma.Schema):
     )
 
 
+STEP_REMOVED = (
+    "`step` was removed: it gave the state the movement started from whatever its value. "
+    "Ask for `phase=K` (the state after phase K of the movement's resolution; 0: before it); "
+    "the steps are in the answer's `steps`, the event log and the replay"
+)
+
+
 class StateArgsSchema(AtMovementArgsSchema):
-    step = ma.fields.Integer(
+    phase = ma.fields.Integer(
         load_default=None,
-        validate=ma.validate.Range(1, MAX_INT),
-        metadata={"description": "with movement: after this many of its resolution steps"},
+        validate=ma.validate.Range(0, MAX_INT),
+        metadata={
+            "description": "the state after this phase of the movement's resolution (0: before "
+            "it; the phases of each game are on its page); only a resolved movement has phases"
+        },
     )
     seat = ma.fields.Integer(
         load_default=None,
         validate=ma.validate.Range(1, MAX_INT),
         metadata={"description": "this seat's view (its token or the referee's)"},
     )
+
+    @ma.pre_load
+    def refuse_step(self, data: Any, **kwargs: Any) -> Any:
+        """Refuses the removed `step` parameter with what to ask instead."""
+        if "step" in data:
+            raise ma.ValidationError(STEP_REMOVED, field_name="step")
+        return data
 
 
 class DisplayArgsSchema(ma.Schema):
@@ -414,6 +476,17 @@ class ClosingSchema(ma.Schema):
     )
 
 
+class ActionTakenSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    movement = ma.fields.Integer(required=True, metadata={"description": "the open movement"})
+    action = ma.fields.String(required=True)
+    version = ma.fields.Integer(
+        required=True, metadata={"description": "the version of the RefereeActed event"}
+    )
+    steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
+    outcome = ma.fields.Nested(OutcomeSchema, required=True)
+
+
 class ReceiptSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     seat = ma.fields.Integer(required=True)
@@ -450,12 +523,27 @@ class PendingOrdersSchema(ma.Schema):
 class StateSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     movement = ma.fields.Integer(required=True)
-    step = ma.fields.Integer(required=True, allow_none=True)
-    version = ma.fields.Integer(required=True)
+    phase = ma.fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the phase asked for, or null"}
+    )
+    phase_name = ma.fields.String(required=True, allow_none=True)
+    phases = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        metadata={"description": "with a phase: the names of phases 1..n of the resolution"},
+    )
+    version = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the version read (with a phase: the MovementResolved event's)"},
+    )
     state = ma.fields.Raw(
         required=True, metadata={"description": "the ruleset's state JSON (or a seat's view of it)"}
     )
-    steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
+    steps = ma.fields.List(
+        ma.fields.Nested(StepSchema),
+        required=True,
+        metadata={"description": "with a phase: the steps of phases 1..phase"},
+    )
     outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
     orders = ma.fields.List(
         ma.fields.Nested(PendingOrderSchema),

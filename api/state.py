@@ -1,4 +1,5 @@
-"""/matches/{id}/state, /scores and /display: now, or at any past movement (and step)."""
+"""/matches/{id}/state, /scores and /display: now, at any past movement, or after a phase
+of one."""
 
 from __future__ import annotations
 
@@ -30,13 +31,14 @@ blp = Blueprint(
 class State(MethodView):
     @blp.arguments(StateArgsSchema, location="query")
     @blp.response(200, StateSchema)
-    @documents_errors(blp, 401, 403, 404, 422)
+    @documents_errors(blp, 401, 403, 404, 409, 422)
     @blp.doc(operationId="getState", security=TOKEN_OPTIONAL)
     def get(self, args: dict[str, Any], match_id: UUID) -> Any:
-        """Returns the state when a movement was open (now by default) or after a step of it:
-        the public view, a seat's view with its token, everything with the referee's."""
+        """Returns the state when a movement was open (now by default) or after a phase of
+        its resolution: the public view, a seat's view with its token, everything with the
+        referee's."""
         return matches().state(
-            match_id, args["movement"], args["step"], bearer_token(), args["seat"]
+            match_id, args["movement"], args["phase"], bearer_token(), args["seat"]
         )
 
 

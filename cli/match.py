@@ -185,6 +185,30 @@ def reissue(match_id: str, seat: int, referee_token: str) -> None:
     click.echo(f"seat {new.seat} token {new.token}")
 
 
+@match.command("action")
+@match_id_argument
+@click.argument("name")
+@referee_token_option
+@click.option("--args", "args", default="{}", show_default=True, help="arguments JSON, or @file")
+@click.option("--reason", required=True, help="why the referee acts (recorded)")
+@reports_errors
+def action(match_id: str, name: str, referee_token: str, args: str, reason: str) -> None:
+    """Takes the game's referee action NAME (referee): e.g. B-Chess grants macks.
+
+    The actions of a game, their arguments and an example are listed by
+    GET /rulesets/{name}. Recorded as a RefereeActed event with the reason.
+    """
+    arguments = json_value(args)
+    if not isinstance(arguments, dict):
+        raise click.BadParameter(f"--args must be a JSON object, got {args!r}")
+    taken = matches().act(match_id, referee_token, name, arguments, reason)
+    click.echo(
+        f"referee action {taken.action} in movement {taken.movement} (event {taken.version})"
+    )
+    for step in taken.steps:
+        click.echo(f"    [{step.rule}] {step.text}")
+
+
 @match.command("order")
 @match_id_argument
 @click.argument("order")
@@ -218,15 +242,41 @@ def show(match_id: str) -> None:
 @match.command("state")
 @match_id_argument
 @movement_option
-@click.option("--step", type=int, help="with --movement: after that many resolution steps")
+@click.option(
+    "--phase",
+    type=click.IntRange(min=0),
+    help="with --movement: the state after this phase of its resolution (0: before it)",
+)
+@click.option("--step", type=int, hidden=True, help="removed: use --phase")
 @viewer_token_option
 @click.option("--seat", type=int, help="this seat's view (its own token or the referee's)")
 @reports_errors
 def state(
-    match_id: str, movement: int | None, step: int | None, token: str | None, seat: int | None
+    match_id: str,
+    movement: int | None,
+    phase: int | None,
+    step: int | None,
+    token: str | None,
+    seat: int | None,
 ) -> None:
-    """Prints the state when a movement was open (now by default), or at a resolution step."""
-    echo_json(matches().state(match_id, movement, step, token, seat))
+    """Prints the state when a movement was open (now by default), or after a phase of a
+    resolved movement's resolution, run again from the log (--movement N --phase K).
+
+    \b
+    K=0 is the state the resolution started from; K=1..n the state after each phase:
+      district_war  1: the choice (DW-2) or the placement (DW-3), with the end of the match
+      drts_team23   1: every operation at once (DRTS-5); 2..11: steps 0..9 of the text
+                    (step 1 teams, step 6 battles and points; the item steps change
+                    nothing in v1); 12: the end of the movement (DRTS-20)
+    A deadline that forfeits seats adds a phase per forfeit first. The answer's
+    `phases` lists the names (docs/api.md, "Phases of a resolution").
+    """
+    if step is not None:
+        raise click.UsageError(
+            "--step was removed (it showed the state the movement started from, whatever "
+            "its value): use --phase K, the state after phase K of the resolution"
+        )
+    echo_json(matches().state(match_id, movement, phase, token, seat))
 
 
 @match.command("display")

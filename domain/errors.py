@@ -118,3 +118,21 @@ class InvalidDeadlineError(DrtsError, ValueError):
     """Raised when a referee's new deadline is not later than the current one, or absurdly far."""
 
     code = "invalid_deadline"
+
+
+class UnknownActionError(DrtsError, LookupError):
+    """Raised when a referee action is not one the match's ruleset declares."""
+
+    code = "unknown_action"
+
+
+class InvalidActionError(DrtsError, ValueError):
+    """Raised when a referee action's arguments (or its reason) are malformed."""
+
+    code = "invalid_action"
+
+
+class IllegalActionError(DrtsError, ValueError):
+    """Raised when a well-formed referee action is not allowed in the current state; says why."""
+
+    code = "illegal_action"

@@ -26,6 +26,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.errors import (
     IllegalOrderError,
+    InvalidActionError,
     InvalidConfigError,
     InvalidDeadlineError,
     InvalidOrderError,
@@ -50,7 +51,7 @@ from domain.integrity import (
     normalized,
     receipt_digest,
 )
-from domain.rules.contract import JSON, MAX_SECONDS, Ruleset, state_hash
+from domain.rules.contract import JSON, MAX_SECONDS, Ruleset, Step, state_hash
 from domain.rules.registry import get_ruleset, ruleset_versions
 from domain.table import DeadlinePassed, Resolution, Table
 
@@ -67,6 +68,16 @@ class Receipt:
     movement: int
     digest: str
     received_at: datetime
+
+
+def next_firing(origin: datetime, period_seconds: int, after: datetime) -> datetime:
+    """Returns the first instant `origin + k * period` (k = 0, 1, ...) later than `after`:
+    where a movement that re-arms fires next (a firing at the order's instant is too late
+    for it, as a deadline is for any order)."""
+    if origin > after:
+        return origin
+    period = timedelta(seconds=period_seconds)
+    return origin + ((after - origin) // period + 1) * period
 
 
 def event_data(domain_event: object) -> dict[str, Any]:
@@ -163,7 +174,10 @@ class Match(Aggregate):
     class DeadlineSet(Aggregate.Event):
         movement: int
         deadline: datetime
-        reason: str  # "opened", "extended" (after a strike) or "referee"
+        # "opened"; "extended" (after a strike); "referee"; for a movement that re-arms,
+        # "periodic" (opened: it fires every period until an order is pending) and
+        # "armed" (the first order is pending: the firing that will resolve it)
+        reason: str
         chain: str
 
         def apply(self, match: Match) -> None:
@@ -282,6 +296,23 @@ class Match(Aggregate):
 
         def apply(self, match: Match) -> None:
             match.chain = self.chain
+
+    class RefereeActed(Aggregate.Event):
+        """The referee (`by`: "referee" or "operator") took one of the game's own actions."""
+
+        movement: int
+        action: str
+        args: dict[str, Any]
+        reason: str
+        by: str
+        steps: list[dict[str, Any]]
+        state: JSON
+        state_hash: str
+        outcome: JSON
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.state, match.outcome, match.chain = self.state, self.outcome, self.chain
 
     class ReplayLinked(Aggregate.Event):
         """The drawn match is replayed as a new match with the same seats (DW-5)."""
@@ -435,15 +466,18 @@ class Match(Aggregate):
         }
         try:
             self.check_open(target)
-            parsed = self.table().submit(seat, order)
+            table = self.table()
+            parsed = table.submit(seat, order)
         except REJECTABLE as error:
             self._record(self.OrderRejected, at, **meta, error=error.code, reason=str(error))
             raise
-        dumped = normalized(self.rules().dump_order(parsed))
+        dumped = normalized(table.ruleset.dump_order(parsed))
         digest = receipt_digest(salt, dumped)
         self._record(
             self.OrderSubmitted, at, **meta, digest=digest, sealed={"order": dumped, "salt": salt}
         )
+        if len(table.pending) == 1:
+            self._arm(table, at)
         return Receipt(seat, target, digest, at)
 
     def close_movement(self, movement: int, at: datetime) -> DeadlinePassed | None:
@@ -453,7 +487,7 @@ class Match(Aggregate):
         table = self.table()
         if table.is_ready():
             passed, reason = DeadlinePassed(resolution=table.resolve()), "all_ordered"
-        elif self.deadline is not None and at >= self.deadline:
+        elif self.is_due(at):
             passed, reason = table.pass_deadline(), "deadline"
         else:
             return None
@@ -480,6 +514,47 @@ class Match(Aggregate):
                 f"{MAX_DEADLINE_SECONDS} seconds away"
             )
         self._record(self.DeadlineSet, at, movement=movement, deadline=deadline, reason="referee")
+
+    def act(
+        self,
+        referee_token_hash: str,
+        action: str,
+        args: dict[str, JSON],
+        reason: str,
+        by: str,
+        at: datetime,
+    ) -> tuple[Step, ...]:
+        """Takes one of the game's referee actions (the referee's act) and records it with
+        the state it gives and its steps; returns the steps. A deadline already due passes
+        first, as for a late order (the action meets the movement then open).
+
+        Raises what Table.act raises, InvalidActionError without a reason, and
+        MatchNotStartedError before the start.
+        """
+        self.check_referee(referee_token_hash)
+        if not self.started:
+            raise MatchNotStartedError(f"match {self.id} has not started: no referee action yet")
+        if not reason.strip():
+            raise InvalidActionError(f"referee action {action!r} needs a reason, got none")
+        if self.is_due(at):
+            self.close_movement(self.movement, at)
+        table = self.table()
+        steps = table.act(action, args)
+        dumped = normalized(table.ruleset.dump_state(table.state))
+        self._record(
+            self.RefereeActed,
+            at,
+            movement=self.movement,
+            action=action,
+            args=args,
+            reason=reason,
+            by=by,
+            steps=[step.to_json() for step in steps],
+            state=dumped,
+            state_hash=state_hash(dumped),
+            outcome=table.outcome().to_json(),
+        )
+        return steps
 
     def link_replay(self, replay_id: UUID, at: datetime) -> UUID | None:
         """Records (once) the id of the match replaying this one if its outcome asks for a
@@ -540,8 +615,11 @@ class Match(Aggregate):
         )
 
     def is_due(self, now: datetime) -> bool:
-        """Returns whether the open movement's deadline has passed."""
-        return self.is_open() and self.deadline is not None and now >= self.deadline
+        """Returns whether the open movement's deadline has passed; a movement that re-arms
+        is due only with an order pending (without one, its firings do nothing)."""
+        if not (self.is_open() and self.deadline is not None and now >= self.deadline):
+            return False
+        return bool(self.pending) or not self.table().to_move().policy.rearm_when_empty
 
     def is_ready(self) -> bool:
         """Returns whether the open movement may close early now (every owing seat ordered)."""
@@ -604,19 +682,38 @@ class Match(Aggregate):
             event_class, timestamp=at, chain=next_chain(self.chain, body), **data, **extra
         )
 
-    def _open(self, table: Table, at: datetime) -> None:
+    def _open(self, table: Table, at: datetime, origin: datetime | None = None) -> None:
+        """Opens the table's movement: its deadline, or Finished. A movement that re-arms
+        fires on the period grid of `origin` (the last movement's deadline), if any."""
         outcome = table.outcome()
         if outcome.finished:
             self._record(self.Finished, at, outcome=outcome.to_json(), seed=self.seed)
             return
-        seconds = self.schedule.get("deadline_seconds") or table.to_move().policy.deadline_seconds
+        seconds = self._period(table)
+        deadline, reason = at + timedelta(seconds=seconds), "opened"
+        if table.to_move().policy.rearm_when_empty:
+            deadline = deadline if origin is None else next_firing(origin, seconds, at)
+            reason = "periodic"
         self._record(
-            self.DeadlineSet,
-            at,
-            movement=table.movement,
-            deadline=at + timedelta(seconds=seconds),
-            reason="opened",
+            self.DeadlineSet, at, movement=table.movement, deadline=deadline, reason=reason
         )
+
+    def _arm(self, table: Table, at: datetime) -> None:
+        """Records, when the first order of a movement that re-arms arrives, the firing that
+        will resolve it: the first on the grid of its deadline later than the order."""
+        if self.deadline is None or not table.to_move().policy.rearm_when_empty:
+            return
+        deadline = next_firing(self.deadline, self._period(table), at)
+        self._record(
+            self.DeadlineSet, at, movement=self.movement, deadline=deadline, reason="armed"
+        )
+
+    def _period(self, table: Table) -> int:
+        """Returns the length in seconds of the table's movement (the match's, or the rules')."""
+        seconds: int = (
+            self.schedule.get("deadline_seconds") or table.to_move().policy.deadline_seconds
+        )
+        return seconds
 
     def _record_passed(
         self, table: Table, passed: DeadlinePassed, reason: str, at: datetime
@@ -643,8 +740,8 @@ class Match(Aggregate):
     def _record_resolution(
         self, table: Table, resolution: Resolution, reason: str, at: datetime
     ) -> None:
-        movement = resolution.movement
-        used = self._used_orders(resolution)
+        movement, fired = resolution.movement, self.deadline
+        used = resolution.used
         revealed = [
             {
                 "seat": p["seat"],
@@ -667,15 +764,4 @@ class Match(Aggregate):
             state_hash=state_hash(dumped),
             outcome=table.outcome().to_json(),
         )
-        self._open(table, at)
-
-    def _used_orders(self, resolution: Resolution) -> set[int]:
-        """Returns the indexes of the pending orders that the resolution took."""
-        seats = {seat for seat, _ in resolution.orders}
-        last = {p["seat"]: i for i, p in enumerate(self.pending)}
-        accumulate = self.rules().info.accumulates_orders
-        return {
-            i
-            for i, p in enumerate(self.pending)
-            if p["seat"] in seats and (accumulate or last[p["seat"]] == i)
-        }
+        self._open(table, at, fired)

@@ -10,20 +10,22 @@ record.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from domain.errors import MovementClosedError, NotYourSeatError
+from domain.errors import IllegalActionError, MovementClosedError, NotYourSeatError
 from domain.rules.contract import (
     JSON,
     Config,
+    OrderPolicy,
     Outcome,
+    Phase,
     Ruleset,
     Silence,
     Step,
     ToMove,
-    latest_order_per_seat,
 )
 from domain.rules.rng import Rng
 
@@ -32,22 +34,55 @@ AnyRuleset = Ruleset[Any, Any]
 
 @dataclass(frozen=True)
 class Resolution:
-    """What closing a movement did: its number, the steps and the next state."""
+    """What closing a movement did: its number, the steps and the next state.
+
+    `orders` are the orders `resolve` took; `used` the indexes of the pending
+    orders that went into them (the order policy's choice).
+    """
 
     movement: int
     steps: tuple[Step, ...]
     state: Any
     orders: tuple[tuple[int, Any], ...]
+    used: frozenset[int] = frozenset()
+
+
+def combine_orders(
+    ruleset: AnyRuleset, orders: Sequence[tuple[int, Any]]
+) -> tuple[list[tuple[int, Any]], frozenset[int]]:
+    """Returns `orders` (arrival order) combined by the ruleset's order policy, and the
+    indexes of the orders that went into the result.
+
+    replace: a seat's last order stands; merge: `merge_orders` folds a seat's
+    orders in arrival order; both keep one order a seat, at the arrival
+    position of its last one. accumulate: every order, in arrival order.
+    """
+    policy = ruleset.info.order_policy
+    if policy is OrderPolicy.ACCUMULATE:
+        return list(orders), frozenset(range(len(orders)))
+    last = {seat: i for i, (seat, _) in enumerate(orders)}
+    if policy is OrderPolicy.REPLACE:
+        kept = [(seat, order) for i, (seat, order) in enumerate(orders) if last[seat] == i]
+        return kept, frozenset(last.values())
+    merge = ruleset.merge_orders
+    assert merge is not None  # Ruleset checks it under OrderPolicy.MERGE
+    merged: dict[int, Any] = {}
+    for seat, order in orders:
+        merged[seat] = merge(merged[seat], order) if seat in merged else order
+    combined = [(seat, merged[seat]) for i, (seat, _) in enumerate(orders) if last[seat] == i]
+    return combined, frozenset(range(len(orders)))
 
 
 @dataclass(frozen=True)
 class DeadlinePassed:
-    """What a passed deadline did: strikes, forfeits, an extension or a resolution."""
+    """What a passed deadline did: strikes, forfeits, an extension or a resolution; or,
+    in a movement that re-arms, nothing at all (`rearmed`: no order was pending)."""
 
     strikes: tuple[int, ...] = ()
     forfeited: tuple[int, ...] = ()
     extension_seconds: int = 0
     resolution: Resolution | None = None
+    rearmed: bool = False
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -91,6 +126,11 @@ class Table:
                 f"(seats owing: {', '.join(map(str, owing)) or 'none'})"
             )
         self.ruleset.check_order(self.state, seat, order)
+        merge = self.ruleset.merge_orders
+        earlier = [o for s, o in self.pending if s == seat]
+        if self.ruleset.info.order_policy is OrderPolicy.MERGE and merge and earlier:
+            merged = functools.reduce(merge, [*earlier, order])  # what resolve will see
+            self.ruleset.check_order(self.state, seat, merged)
 
     def submit(self, seat: int, order_input: str | Mapping[str, JSON]) -> Any:
         """Parses, checks and records an order; returns the parsed order."""
@@ -99,11 +139,28 @@ class Table:
         self.pending.append((seat, order))
         return order
 
+    def act(self, name: str, args: Mapping[str, JSON]) -> tuple[Step, ...]:
+        """Applies the ruleset's referee action `name` with its JSON `args` to the state;
+        returns its steps. The open movement and its orders stay as they were.
+
+        Raises MovementClosedError on a finished match, UnknownActionError,
+        InvalidActionError, IllegalActionError (also for an action that would end
+        the match: a match ends by its rules).
+        """
+        if self.outcome().finished:
+            raise MovementClosedError(f"the match is finished; referee action {name!r} refused")
+        action = self.ruleset.action(name)
+        state, steps = action.apply(self.state, action.parse(args))
+        if self.ruleset.outcome(state).finished:
+            raise IllegalActionError(
+                f"referee action {name!r} would end the match: a match ends by its rules"
+            )
+        self.state = state
+        return steps
+
     def orders_for_resolution(self) -> list[tuple[int, Any]]:
-        """Returns the pending orders as `resolve` takes them (replacement unless accumulating)."""
-        if self.ruleset.info.accumulates_orders:
-            return list(self.pending)
-        return latest_order_per_seat(self.pending)
+        """Returns the pending orders as `resolve` takes them (`combine_orders`)."""
+        return combine_orders(self.ruleset, self.pending)[0]
 
     def is_ready(self) -> bool:
         """Returns whether the movement may close now: early close and every owing seat ordered."""
@@ -113,9 +170,25 @@ class Table:
 
     def resolve(self) -> Resolution:
         """Resolves the open movement with the pending orders and opens the next one."""
-        orders = self.orders_for_resolution()
+        orders, used = combine_orders(self.ruleset, self.pending)
         state, steps = self.ruleset.resolve(self.state, orders, Rng(self.seed, self.movement))
-        return self._close(state, steps, orders)
+        return self._close(state, steps, orders, used)
+
+    def phases(self, forfeited: Sequence[int] = ()) -> tuple[Phase[Any], ...]:
+        """Returns the phases of closing the open movement, changing nothing: first the
+        forfeit of each `forfeited` seat (as a passed deadline forfeits them), then the
+        ruleset's phases of resolving the pending orders (`Ruleset.phases`), unless a
+        forfeit ended the match. The last phase's state is the state the close gives.
+        """
+        state, phases = self.state, []
+        for seat in forfeited:
+            state, steps = self.ruleset.forfeit(state, seat)
+            phases.append(Phase(f"forfeit of seat {seat}", state, steps))
+        if phases and self.ruleset.outcome(state).finished:
+            return tuple(phases)
+        orders = self.orders_for_resolution()
+        rng = Rng(self.seed, self.movement)
+        return (*phases, *self.ruleset.phases(state, orders, rng))
 
     def close(self) -> DeadlinePassed:
         """Closes the movement now: resolves it if it is ready, else its deadline passes."""
@@ -127,10 +200,13 @@ class Table:
         """Applies the movement's silence policy to the seats that owe orders and sent none.
 
         On a finished match nothing is open: it returns an empty DeadlinePassed.
+        A movement that re-arms with no order pending stays open, unchanged.
         """
         if self.outcome().finished:
             return DeadlinePassed()
         owing = self.to_move()
+        if owing.policy.rearm_when_empty and not self.pending:
+            return DeadlinePassed(rearmed=True)
         ordered = {seat for seat, _ in self.pending}
         silent = tuple(seat for seat in owing.seats if seat not in ordered)
         silence = owing.policy.silence
@@ -159,15 +235,17 @@ class Table:
         if self.outcome().finished:
             return DeadlinePassed(forfeited=out, resolution=self._close(state, steps, []))
         resolution = self.resolve()
-        merged = Resolution(
-            resolution.movement, steps + resolution.steps, resolution.state, resolution.orders
-        )
+        merged = replace(resolution, steps=steps + resolution.steps)
         return DeadlinePassed(forfeited=out, resolution=merged)
 
     def _close(
-        self, state: Any, steps: Sequence[Step], orders: Sequence[tuple[int, Any]]
+        self,
+        state: Any,
+        steps: Sequence[Step],
+        orders: Sequence[tuple[int, Any]],
+        used: frozenset[int] = frozenset(),
     ) -> Resolution:
-        resolution = Resolution(self.movement, tuple(steps), state, tuple(orders))
+        resolution = Resolution(self.movement, tuple(steps), state, tuple(orders), used)
         self.state = state
         self.pending = []
         self.movement += 1

@@ -34,3 +34,21 @@ class InvalidCursorError(DrtsError, ValueError):
     """Raised when a listing's cursor is not one that the listing handed out."""
 
     code = "invalid_cursor"
+
+
+class MovementNotResolvedError(DrtsError, LookupError):
+    """Raised when the phases of a movement that has not resolved (yet) are asked for."""
+
+    code = "movement_not_resolved"
+
+
+class PhaseNotFoundError(DrtsError, LookupError):
+    """Raised when a resolved movement has no phase with the given number."""
+
+    code = "phase_not_found"
+
+
+class PhasesDivergedError(DrtsError):
+    """Raised when running a movement's resolution again does not give its stored state."""
+
+    code = "phases_diverged"

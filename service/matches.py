@@ -32,7 +32,7 @@ from domain.integrity import commitment
 from domain.match import Match, Receipt
 from domain.rules.contract import JSON
 from domain.table import DeadlinePassed
-from service import schema, views
+from service import phases, schema, views
 from service.errors import (
     ConcurrentWriteError,
     InvalidCursorError,
@@ -42,6 +42,7 @@ from service.errors import (
 from service.readmodels import queries
 from service.readmodels.runner import ReadModels, read_models_for
 from service.results import (
+    ActionTaken,
     Closing,
     DueMovement,
     EventPage,
@@ -209,6 +210,27 @@ class Matches(Application[UUID]):
 
         return self._retrying(match_id, extend)
 
+    def act(
+        self,
+        match_id: UUID | str,
+        referee_token: str | None,
+        action: str,
+        args: Mapping[str, JSON],
+        reason: str,
+    ) -> ActionTaken:
+        """Takes one of the game's referee actions (referee or operator token), recorded as
+        a RefereeActed event naming who acted and why; returns its steps and the outcome."""
+        now, by = self.clock(), self._referee_name(referee_token)
+
+        def act(match: Match) -> ActionTaken:
+            token_hash = self._as_referee(match, referee_token)
+            steps = match.act(token_hash, action, dict(args), reason, by, now)
+            return ActionTaken(
+                match.id, match.movement, action, match.version, steps, match.outcome
+            )
+
+        return self._retrying(match_id, act)
+
     def submit_order(
         self,
         match_id: UUID | str,
@@ -347,22 +369,26 @@ class Matches(Application[UUID]):
         self,
         match_id: UUID | str,
         movement: int | None = None,
-        step: int | None = None,
+        phase: int | None = None,
         token: str | None = None,
         seat: int | None = None,
     ) -> dict[str, JSON]:
-        """Returns the state when `movement` was open (now by default), or at its `step`-th step.
+        """Returns the state when `movement` was open (now by default), or after phase
+        `phase` of its resolution (service/phases.py: 0 is the state it started from).
 
-        At a step, `steps` lists that movement's resolution steps up to it; the
-        state is the one the movement was resolved from. Spectators and seats
-        get the ruleset's view; the referee gets the full dumped state, or a
-        seat's view when asking for `seat` (a seat may ask only for its own).
-        A seat looking now also gets its own pending orders (`orders`).
+        Spectators and seats get the ruleset's view; the referee gets the full
+        dumped state, or a seat's view when asking for `seat` (a seat may ask
+        only for its own). A seat looking now also gets its own pending orders
+        (`orders`). A phase without a movement is one of the open movement,
+        which has none yet (MovementNotResolvedError).
         """
         match = self.get_match(match_id)
         looker = self.viewer(match, token)
         viewer = views.seat_view_of(match, looker, seat)
-        version = views.version_at(match, movement, step)
+        if phase is not None:
+            at = match.movement if movement is None else movement
+            return phases.phase_state(self, match, at, phase, viewer)
+        version = views.version_at(match, movement)
         past = self._at_version(match, version)
         # a seat (by its own token) looking now sees its own pending orders with the board
         own = (
@@ -373,10 +399,12 @@ class Matches(Application[UUID]):
         return {
             "match_id": str(match.id),
             "movement": movement or match.movement,
-            "step": step,
+            "phase": None,
+            "phase_name": None,
+            "phases": [],
             "version": version,
             "state": views.state_view(past, viewer),
-            "steps": list(past.steps[:step]) if step else [],
+            "steps": [],
             "outcome": past.outcome,
             "orders": own,
         }
@@ -384,7 +412,7 @@ class Matches(Application[UUID]):
     def scores(self, match_id: UUID | str, movement: int | None = None) -> dict[str, JSON]:
         """Returns the outcome (scores, ranking, result) when `movement` was open, or now."""
         match = self.get_match(match_id)
-        version = views.version_at(match, movement, None)
+        version = views.version_at(match, movement)
         past = self._at_version(match, version)
         return {
             "match_id": str(match.id),
@@ -554,7 +582,8 @@ class Matches(Application[UUID]):
         and replays a match that finished drawn-to-be-replayed (DW-5)."""
         for recording in recordings:
             new = recording.domain_event
-            if isinstance(new, Match.DeadlineSet):
+            if isinstance(new, Match.DeadlineSet) and new.reason != "periodic":
+                # a movement that re-arms waits for an order; its arming asks for the task
                 self.scheduler.deadline_set(
                     new.originator_id, new.movement, new.deadline, self.clock()
                 )

@@ -54,6 +54,19 @@ class OrderReceipt:
 
 
 @dataclass(frozen=True)
+class ActionTaken:
+    """A referee action recorded (a RefereeActed event at `version`): its steps and the
+    outcome after it."""
+
+    match_id: UUID
+    movement: int
+    action: str
+    version: int
+    steps: tuple[Step, ...]
+    outcome: JSON
+
+
+@dataclass(frozen=True)
 class Page:
     """One page of a listing: its items and the cursor of the next page (None at the end)."""
 

@@ -33,18 +33,22 @@ class MatchesDriver:
             seats=seats,
             seed=scenario.get("seed", "scenario"),
         )
-        self.match_id = new.match_id
+        self.match_id, self.referee_token = new.match_id, str(new.referee_token)
         self.tokens = {
             seat: matches.join(new.match_id, f"seat {seat}").token for seat in range(1, seats + 1)
         }
         matches.start(
-            new.match_id, str(new.referee_token), scenario.get("state"), scenario.get("movement", 1)
+            new.match_id, self.referee_token, scenario.get("state"), scenario.get("movement", 1)
         )
 
     def submit(self, seat: int, order: str | Mapping[str, JSON]) -> None:
         self.matches.submit_order(
             self.match_id, self.tokens[seat], order, source="scenario", resolve_when_ready=False
         )
+
+    def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]:
+        taken = self.matches.act(self.match_id, self.referee_token, action, args, reason)
+        return taken.steps
 
     def close(self) -> tuple[Step, ...]:
         match = self.matches.get_match(self.match_id)

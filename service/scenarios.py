@@ -29,7 +29,8 @@ TOP_KEYS = {
     "movements",
     "expect",
 }
-MOVEMENT_KEYS = {"orders", "close", "expect"}
+MOVEMENT_KEYS = {"actions", "orders", "close", "expect"}
+ACTION_KEYS = {"action", "args", "reason"}
 EXPECT_KEYS = {
     "state",
     "scores",
@@ -67,6 +68,8 @@ class Driver(Protocol):
 
     def submit(self, seat: int, order: str | Mapping[str, JSON]) -> None: ...
 
+    def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]: ...
+
     def close(self) -> tuple[Step, ...]: ...
 
     def observe(self) -> Observation: ...
@@ -88,6 +91,9 @@ class TableDriver:
 
     def submit(self, seat: int, order: str | Mapping[str, JSON]) -> None:
         self.table.submit(seat, order)
+
+    def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]:
+        return self.table.act(action, args)
 
     def close(self) -> tuple[Step, ...]:
         return self.table.close().steps
@@ -126,6 +132,8 @@ def load_scenario(path: Path) -> dict[str, Any]:
     _check_keys(data, TOP_KEYS, {"description", "ruleset", "seats", "movements"}, str(path))
     for i, movement in enumerate(data["movements"], 1):
         _check_keys(movement, MOVEMENT_KEYS, set(), f"{path} movement {i}")
+        for action in movement.get("actions", []):
+            _check_keys(action, ACTION_KEYS, {"action"}, f"{path} movement {i} action")
         _check_keys(movement.get("expect", {}), EXPECT_KEYS, set(), f"{path} movement {i} expect")
     _check_keys(data.get("expect", {}), EXPECT_KEYS, set(), f"{path} expect")
     return dict(data)
@@ -142,8 +150,9 @@ def run_scenario(path: Path, driver_factory: DriverFactory | None = None) -> Rep
         return report
     for number, movement in enumerate(scenario["movements"], 1):
         where = f"movement entry {number}"
-        rejected = _submit_all(driver, movement.get("orders", {}))
-        steps = driver.close() if movement.get("close", True) else ()
+        acted, rejected = _act_all(driver, movement.get("actions", []))
+        rejected += _submit_all(driver, movement.get("orders", {}))
+        steps = acted + (driver.close() if movement.get("close", True) else ())
         expect = movement.get("expect", {})
         report.mismatches += compare(where, expect, driver.observe(), steps, rejected)
     final = scenario.get("expect", {})
@@ -156,6 +165,19 @@ def default_driver_factory() -> DriverFactory:
     from service.scenario_driver import matches_driver  # late: that module imports this one
 
     return matches_driver()
+
+
+def _act_all(driver: Driver, actions: JSON) -> tuple[tuple[Step, ...], list[dict[str, JSON]]]:
+    """Takes the referee actions in order; returns their steps and their rejections."""
+    steps: tuple[Step, ...] = ()
+    rejected = []
+    for entry in actions:
+        name = entry["action"]
+        try:
+            steps += driver.act(name, entry.get("args", {}), entry.get("reason", "scenario"))
+        except DrtsError as error:
+            rejected.append({"action": name, "error": error.code, "reason": str(error)})
+    return steps, rejected
 
 
 def _submit_all(driver: Driver, orders: JSON) -> list[dict[str, JSON]]:
@@ -256,14 +278,21 @@ def _compare_rejections(
 
 
 def _rejection_matches(wanted: Mapping[str, JSON], got: Mapping[str, JSON]) -> bool:
+    """Returns whether a rejection is the one expected: an action's names it, an order's
+    may name its seat."""
+    if ("action" in wanted) != ("action" in got):
+        return False
+    who = "action" if "action" in got else "seat"
     return (
-        int(wanted.get("seat", got["seat"])) == got["seat"]
+        str(wanted.get(who, got[who])) == str(got[who])
         and wanted.get("error", got["error"]) == got["error"]
         and str(wanted.get("reason", "")) in str(got["reason"])
     )
 
 
 def _rejection(got: Mapping[str, JSON]) -> str:
+    if "action" in got:
+        return f"referee action {got['action']!r}: {got['error']}: {got['reason']}"
     return f"seat {got['seat']} order {got['order']!r}: {got['error']}: {got['reason']}"
 
 

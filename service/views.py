@@ -1,6 +1,7 @@
-"""Reads of a match: summary, state at any movement and step, scores, the event log
-(with its secrecy), replay and chain verification. Nothing here runs the rules'
-resolution: states come from folding the stored events.
+"""Reads of a match: summary, state at any movement, scores, the event log (with its
+secrecy), replay and chain verification. Nothing here runs the rules' resolution:
+states come from folding the stored events (the phases of a resolution, which run
+it again, are in service/phases.py).
 
 Secrecy of the event log (docs/integrity.md): an event's `sealed` field (the
 seed; an order and its salt) is shown only once revealed — the seed when the
@@ -159,28 +160,21 @@ def event_log(
     return items
 
 
-def version_at(match: Match, movement: int | None, step: int | None) -> int:
-    """Returns the version at which `movement` was open, or at its `step`-th resolution step.
+def version_at(match: Match, movement: int | None) -> int:
+    """Returns the version at which `movement` was open (now for None)."""
+    return match.version if movement is None else int(movement_entry(match, movement)["opened"])
 
-    A step without a movement is a step of the open movement.
-    """
-    if movement is None and not step:
-        return match.version
-    movement = match.movement if movement is None else movement
+
+def movement_entry(match: Match, movement: int) -> dict[str, Any]:
+    """Returns the versions of a movement's events (opened, closed, resolved, steps);
+    raises MovementNotFoundError for a movement the match has not reached."""
     entry = match.movements.get(str(movement))
     if entry is None:
         raise MovementNotFoundError(
             f"match {match.id} has no movement {movement} "
             f"(movements so far: 1..{match.movement or 0})"
         )
-    if not step:
-        return int(entry["opened"])
-    if not 0 < step <= len(entry["steps"]):
-        raise MovementNotFoundError(
-            f"movement {movement} of match {match.id} has no step "
-            f"{step} (it has {len(entry['steps'])})"
-        )
-    return int(entry["steps"][step - 1])
+    return entry
 
 
 def version_after(match: Match, movement: int | None) -> int:

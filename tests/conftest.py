@@ -22,9 +22,10 @@ from domain.rules import registry
 from service import schema
 from service.clock import ManualClock
 from service.matches import Matches
+from service.scheduling import RecordingScheduler
 from service.settings import Settings
 from tests.support.postgres import PG_HINT, PG_HOST, PG_PORT, new_pg_database, pg_admin, pg_url
-from tests.support.toy_ruleset import ACCUMULATING, RULESET
+from tests.support.toy_ruleset import TOYS
 
 
 def in_ci() -> bool:
@@ -34,9 +35,9 @@ def in_ci() -> bool:
 
 @pytest.fixture
 def toy_rulesets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Registers the toy rulesets (`toy`, `toy_acc`) for one test."""
-    monkeypatch.setitem(registry.REGISTRY, RULESET.info.name, {1: RULESET})
-    monkeypatch.setitem(registry.REGISTRY, ACCUMULATING.info.name, {1: ACCUMULATING})
+    """Registers the toy rulesets (`toy` and its variants, tests/support/toy_ruleset.py)."""
+    for toy in TOYS:
+        monkeypatch.setitem(registry.REGISTRY, toy.info.name, {toy.info.version: toy})
 
 
 @pytest.fixture
@@ -111,5 +112,20 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> str
 def matches(database_url: str, clock: ManualClock, toy_rulesets: None) -> Iterator[Matches]:
     """The Matches application on the test's store, with the hand-driven clock."""
     app = Matches(env=Settings(database_url).event_store_env(), clock=clock)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def scheduler() -> RecordingScheduler:
+    return RecordingScheduler()
+
+
+@pytest.fixture
+def scheduled(
+    database_url: str, clock: ManualClock, toy_rulesets: None, scheduler: RecordingScheduler
+) -> Iterator[Matches]:
+    """The Matches application with a scheduler that records what it is asked."""
+    app = Matches(env=Settings(database_url).event_store_env(), clock=clock, scheduler=scheduler)
     yield app
     app.close()

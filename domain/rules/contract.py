@@ -19,7 +19,9 @@ The functions, in contract order:
   the order syntax (InvalidOrderError on bad syntax);
 - `check_order(state, seat, order)`: raises IllegalOrderError with the reason;
 - `resolve(state, orders, rng) -> (state, steps)`: `orders` lists
-  (seat, order) in arrival order; seats missing from it were silent;
+  (seat, order) in arrival order, already combined by the game's
+  `OrderPolicy` (the Table does it, once for every game); seats missing
+  from it were silent;
 - `forfeit(state, seat) -> (state, steps)`: a seat is out (third strike,
   elimination, loss); the other seats go on or win, as the game says;
 - `outcome(state) -> Outcome`; `view(state, seat)`; `dump_state` / `load_state`;
@@ -28,7 +30,19 @@ The functions, in contract order:
 - `legal_orders(state, seat)`: every legal order of a seat now, where the game
   can list them (None: it cannot);
 - `display(state)`: the plain-text Public Display for mail and forum posts
-  (None: the public view as indented JSON).
+  (None: the public view as indented JSON);
+- `merge_orders(earlier, later) -> order`: only under `OrderPolicy.MERGE`
+  (required there), how a seat's later order combines with its earlier one;
+- `resolve_phases(state, orders, rng) -> (Phase, ...)`: optional, the same
+  resolution reported phase by phase (the state after each, and its steps);
+  the last phase's state is `resolve`'s, and the steps of all phases in
+  order are `resolve`'s steps. Without it a resolution is one phase
+  (`Ruleset.phases`); a game that has it derives `resolve` from it
+  (`resolution_of`), so that tracing cannot change the result;
+- `actions`: the referee's moves inside the game's rules (B-Chess grants
+  macks), each a `RefereeAction`: `parse(args)` (InvalidActionError) and
+  `apply(state, action) -> (state, steps)` (IllegalActionError). None by
+  default.
 
 Seat numbers outside the game raise UnknownSeatError (`check_seat_number`);
 a state JSON that does not load raises InvalidStateError (`load_config`
@@ -45,7 +59,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from domain.errors import InvalidConfigError, InvalidOrderError, UnknownSeatError
+from domain.errors import (
+    InvalidConfigError,
+    InvalidOrderError,
+    UnknownActionError,
+    UnknownSeatError,
+)
 
 # The config part of the contract lives in domain/rules/config.py; rulesets import it from here.
 from domain.rules.config import JSON as JSON
@@ -81,6 +100,14 @@ class Silence(StrEnum):
     LOSS = "loss"  # the seat is forfeited (loses the match)
 
 
+class OrderPolicy(StrEnum):
+    """How one seat's orders within one movement combine before `resolve` sees them."""
+
+    REPLACE = "replace"  # a later order replaces the earlier one (the default)
+    MERGE = "merge"  # the game's `merge_orders(earlier, later)` folds them (DRTS v2: per piece)
+    ACCUMULATE = "accumulate"  # every order counts, in arrival order (B-Chess)
+
+
 class Result(StrEnum):
     """Where a match stands."""
 
@@ -101,13 +128,19 @@ class RulesetInfo:
     max_seats: int
     dynamics: Dynamics
     config_fields: tuple[ConfigField, ...] = ()
-    accumulates_orders: bool = False  # B-Chess: several orders a movement, in arrival order
     # issue 11, typed config: named sets of values a match may start from (default: none)
     presets: tuple[Preset, ...] = ()
+    # order policy (issue 11): how a seat's orders within one movement combine
+    order_policy: OrderPolicy = OrderPolicy.REPLACE
 
     def defaults(self) -> Config:
         """Returns the default config (a fresh copy: callers may change it)."""
         return copy.deepcopy({f.name: f.default for f in self.config_fields})
+
+    @property
+    def accumulates_orders(self) -> bool:
+        """Returns whether every order counts (deprecated: read `order_policy`)."""
+        return self.order_policy is OrderPolicy.ACCUMULATE
 
 
 @dataclass(frozen=True)
@@ -119,6 +152,10 @@ class MovementPolicy:
     close_early: bool = False
     extension_seconds: int = 0
     max_strikes: int = 0  # with Silence.STRIKE: the strike that forfeits (0 = never)
+    # re-arming (issue 11): a deadline that finds no order pending does nothing, and the
+    # movement waits for the next one, a period (`deadline_seconds`) later (B-Chess's
+    # Turn of the Field); silence applies only once some order is pending
+    rearm_when_empty: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,6 +219,43 @@ class Outcome:
 
 Steps = tuple[Step, ...]
 
+ONE_PHASE = "resolution"  # the name of the one phase of a game without resolve_phases
+
+
+@dataclass(frozen=True)
+class Phase(Generic[StateT]):
+    """One phase of a resolution: its name, the state after it, and the steps it took."""
+
+    name: str
+    state: StateT
+    steps: Steps = ()
+
+
+def resolution_of(phases: Sequence[Phase[StateT]]) -> tuple[StateT, Steps]:
+    """Returns what `resolve` returns for a resolution's phases: the last phase's state and
+    the steps of every phase, in order."""
+    return phases[-1].state, tuple(step for phase in phases for step in phase.steps)
+
+
+@dataclass(frozen=True)
+class RefereeAction(Generic[StateT]):
+    """A move a referee may make inside a game's rules (B-Chess: grant macks).
+
+    `parse` reads the action's JSON arguments (InvalidActionError naming the
+    fault, an unknown argument by its name); `apply` returns the state after
+    it and the steps that explain it, at least one (IllegalActionError with
+    the reason when it is not allowed now). `arguments` documents each argument, by name;
+    `example` is a set of arguments that parses (for the docs, the API's
+    listing and the conformance suite).
+    """
+
+    name: str
+    description: str
+    parse: Callable[[Mapping[str, JSON]], Any]
+    apply: Callable[[StateT, Any], tuple[StateT, Steps]]
+    arguments: Mapping[str, str] = field(default_factory=dict)
+    example: Mapping[str, JSON] = field(default_factory=dict)
+
 
 @dataclass(frozen=True)
 class Ruleset(Generic[StateT, OrderT]):
@@ -206,6 +280,18 @@ class Ruleset(Generic[StateT, OrderT]):
     check_config: ConfigCheck | None = None  # a cross-field check after the typed one (none)
     legal_orders: Callable[[StateT, int], tuple[OrderT, ...]] | None = None  # None: cannot list
     display: Callable[[StateT], str] | None = None  # None: the public view as indented JSON
+    # order policy (issue 11): required under OrderPolicy.MERGE, unused otherwise
+    merge_orders: Callable[[OrderT, OrderT], OrderT] | None = None
+    # phases (issue 11): the resolution phase by phase; None: one phase (`phases`)
+    resolve_phases: (
+        Callable[[StateT, Sequence[tuple[int, OrderT]], Rng], tuple[Phase[StateT], ...]] | None
+    ) = None
+    # referee actions (issue 11): what a referee may do inside the game's rules
+    actions: tuple[RefereeAction[StateT], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.info.order_policy is OrderPolicy.MERGE and self.merge_orders is None:
+            raise ValueError(f"{self.info.name}: OrderPolicy.MERGE needs merge_orders")
 
     @property
     def name(self) -> str:
@@ -226,6 +312,27 @@ class Ruleset(Generic[StateT, OrderT]):
         if self.display is not None:
             return self.display(state)
         return json.dumps(self.view(state, None), indent=2, sort_keys=True) + "\n"
+
+    def action(self, name: str) -> RefereeAction[StateT]:
+        """Returns the referee action called `name`; raises UnknownActionError naming the
+        actions the game has."""
+        for action in self.actions:
+            if action.name == name:
+                return action
+        known = ", ".join(a.name for a in self.actions) or "none"
+        raise UnknownActionError(
+            f"{self.info.name} has no referee action {name!r} (its actions: {known})"
+        )
+
+    def phases(
+        self, state: StateT, orders: Sequence[tuple[int, OrderT]], rng: Rng
+    ) -> tuple[Phase[StateT], ...]:
+        """Returns the phases of resolving `orders` from `state`: the game's own
+        (`resolve_phases`), or one phase named ONE_PHASE holding `resolve`'s result."""
+        if self.resolve_phases is not None:
+            return self.resolve_phases(state, orders, rng)
+        after, steps = self.resolve(state, orders, rng)
+        return (Phase(ONE_PHASE, after, steps),)
 
 
 AnyRuleset = Ruleset[Any, Any]  # a ruleset of any state and order types, as registries hold them
@@ -269,14 +376,3 @@ def canonical_json(value: JSON) -> bytes:
 def state_hash(dumped_state: JSON) -> str:
     """Returns the SHA-256 hex digest of a dumped state's canonical JSON."""
     return hashlib.sha256(canonical_json(dumped_state)).hexdigest()
-
-
-def latest_order_per_seat(
-    orders: Sequence[tuple[int, OrderT]],
-) -> list[tuple[int, OrderT]]:
-    """Returns the orders with a later one from a seat replacing its earlier one.
-
-    The survivors keep the arrival position of their last submission.
-    """
-    last_index = {seat: i for i, (seat, _) in enumerate(orders)}
-    return [(seat, order) for i, (seat, order) in enumerate(orders) if last_index[seat] == i]

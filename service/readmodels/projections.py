@@ -142,26 +142,22 @@ class MatchList(ReadModel):
 
 
 class Deadlines(ReadModel):
-    """One row per movement that got a deadline: when it is due, and whether it closed."""
+    """One row per movement that got a deadline: when it is due, and whether it closed.
+
+    A movement that re-arms ("periodic") gets its row only once an order is pending
+    ("armed"): until then no deadline of it is due, so the sweep never finds it.
+    """
 
     name = "deadlines"
 
     @handles(Match.DeadlineSet)
     def deadline_set(self, e: Match.DeadlineSet, tracking: Tracking) -> list[Statement]:
-        return [
-            (
-                "INSERT INTO {deadlines} AS d (match_id, movement, due_at, extensions, closed) "
-                "VALUES (:match_id, :movement, :due_at, :extensions, FALSE) "
-                "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at, "
-                "extensions = d.extensions + excluded.extensions",
-                {
-                    "match_id": e.originator_id,
-                    "movement": e.movement,
-                    "due_at": e.deadline,
-                    "extensions": int(e.reason != "opened"),
-                },
-            )
-        ]
+        key = {"match_id": e.originator_id, "movement": e.movement, "due_at": e.deadline}
+        if e.reason == "periodic":  # waits for an order: not due until "armed"
+            return []
+        if e.reason in ("opened", "armed"):
+            return [(DUE_AT, key)]
+        return [(EXTEND, key)]  # "extended", "referee": a movement already due at some instant
 
     @handles(Match.MovementClosed)
     def movement_closed(self, e: Match.MovementClosed, tracking: Tracking) -> list[Statement]:
@@ -269,6 +265,15 @@ class Standings(ReadModel):
         return statements
 
 
+DUE_AT = (
+    "INSERT INTO {deadlines} (match_id, movement, due_at, extensions, closed) "
+    "VALUES (:match_id, :movement, :due_at, 0, FALSE) "
+    "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at"
+)
+EXTEND = (
+    "UPDATE {deadlines} SET due_at = :due_at, extensions = extensions + 1 "
+    "WHERE match_id = :match_id AND movement = :movement"
+)
 POINTS = {"win": WIN_POINTS, "draw": DRAW_POINTS, "loss": 0}
 ADD_RESULT = (
     "INSERT INTO {standings} AS s (ruleset, player, played, wins, draws, losses, points) "

@@ -81,19 +81,25 @@ def test_an_order_after_its_movement_closed_is_a_409(client):
     assert_error(finished.order(1, "3"), 409, "movement_closed")
 
 
-def test_the_state_at_any_past_movement_and_step(client):
+def test_the_state_at_any_past_movement_and_phase(client):
     table = Table(client, "district_war", config={"troops": 2})
     table.order(2, "first 1")
     table.order(1, "e4")
     base = f"/matches/{table.id}/state"
     now = client.get(base).get_json()
     assert now["movement"] == 3 and now["state"]["cells"] == {"e4": 1}
-    at_step = client.get(f"{base}?movement=2&step=1").get_json()
-    assert at_step["steps"][0]["rule"] == "DW-3" and at_step["state"]["cells"] == {}
+    before = client.get(f"{base}?movement=2&phase=0").get_json()
+    assert before["state"]["cells"] == {} and before["steps"] == []
+    after = client.get(f"{base}?movement=2&phase=1").get_json()
+    assert after["state"]["cells"] == {"e4": 1} and after["phases"] == ["resolution"]
+    assert [step["rule"] for step in after["steps"]] == ["DW-3"]
     assert client.get(f"{base}?movement=1").get_json()["state"]["first"] is None
     assert_error(client.get(f"{base}?movement=9"), 404, "movement_not_found")
-    assert_error(client.get(f"{base}?movement=2&step=5"), 404, "movement_not_found")
+    assert_error(client.get(f"{base}?movement=2&phase=2"), 404, "phase_not_found")
+    assert_error(client.get(f"{base}?movement=3&phase=0"), 404, "movement_not_resolved")
     assert_error(client.get(f"{base}?movement=0"), 422, "validation_error")
+    removed = assert_error(client.get(f"{base}?movement=2&step=1"), 422, "validation_error")
+    assert "`step` was removed" in removed["message"] and "phase=K" in removed["message"]
     assert client.get(f"/matches/{table.id}/scores?movement=2").get_json()["movement"] == 2
 
 

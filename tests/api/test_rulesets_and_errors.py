@@ -22,6 +22,20 @@ def test_drts_team23_is_simultaneous_for_eight_seats(client):
     assert body["dynamics"] == "simultaneous" and body["max_seats"] == 8
 
 
+def test_each_ruleset_says_how_a_seats_orders_combine(client):
+    """Issue 11: `order_policy`; `accumulates_orders` stays as its deprecated alias."""
+    by_name = {r["name"]: r for r in client.get("/rulesets").get_json()}
+    assert by_name["drts_team23"]["order_policy"] == "replace"
+    assert (by_name["toy_merge"]["order_policy"], by_name["toy_merge"]["accumulates_orders"]) == (
+        "merge",
+        False,
+    )
+    assert (by_name["toy_acc"]["order_policy"], by_name["toy_acc"]["accumulates_orders"]) == (
+        "accumulate",
+        True,
+    )
+
+
 def test_an_unknown_ruleset_is_a_404_in_the_error_shape(client):
     response = client.get("/rulesets/chess")
     assert_error_shape(response, 404, "unknown_ruleset")

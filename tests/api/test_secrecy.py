@@ -23,6 +23,8 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/state", None),
     ("get", "/matches/{id}/state?movement=1", None),
     ("get", "/matches/{id}/state?seat=1", None),
+    ("get", "/matches/{id}/state?movement=1&phase=0", None),  # open: no phases yet
+    ("get", "/matches/{id}/state?phase=1", None),
     ("get", "/matches/{id}/scores", None),
     ("get", "/matches/{id}/display", None),
     ("get", "/matches/{id}/display?movement=1", None),
@@ -37,6 +39,7 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/matches/{id}/seats/3/token", None),
     ("post", "/matches/{id}/orders", {"order": "9"}),  # illegal: refused, nothing replaced
     ("post", "/matches/{id}/deadline", {"seconds": 60}),
+    ("post", "/matches/{id}/actions", {"action": "grant", "args": {}, "reason": "probe"}),
     ("post", "/matches", {"ruleset": "toy"}),
     ("get", "/standings", None),
 ]

@@ -45,8 +45,10 @@ def test_a_district_war_match_is_played_replayed_and_verified_from_the_cli(drts)
     assert scores["outcome"]["finished"] and scores["outcome"]["scores"] == {"1": 9, "2": 11}
     assert "ok: " in drts("verify", match_id).output
     assert "agrees with the stored match" in drts("replay", match_id).output
-    at_step = json.loads(drts("state", match_id, "--movement", "2", "--step", "1").output)
-    assert at_step["steps"][0]["rule"] == "DW-3" and at_step["state"]["cells"] == {}
+    phase = json.loads(drts("state", match_id, "--movement", "2", "--phase", "1").output)
+    assert phase["steps"][0]["rule"] == "DW-3" and phase["state"]["cells"] == {"e4": 1}
+    removed = drts("state", match_id, "--movement", "2", "--step", "1", ok=False).output
+    assert "--step was removed" in removed and "--phase" in removed
     log = drts("events", match_id).output
     assert "OrderSubmitted" in log and "Finished" in log
     events = json.loads(drts("events", match_id, "--json").output)
@@ -121,3 +123,22 @@ def test_rulesets_lists_versions_typed_options_and_presets():
     assert "placement_seconds = 90: an integer from 1 to 31622400" in out
     assert "start = 'on_board': one of 'on_board', 'off_board'" in out
     assert "preset postal:" in out
+
+
+def test_the_referee_takes_a_games_action_from_the_cli(drts, toy_rulesets):
+    out = drts("create", "toy_ref", "--seed", "cli").output
+    match_id = re.search(r"^match (\S+)", out, re.M).group(1)
+    referee = re.search(r"^referee token (\S+)", out, re.M).group(1)
+    seat = drts("join", match_id, "alice").output.split()[-1]
+    drts("join", match_id, "bob")
+    drts("start", match_id, "--referee-token", referee)
+    args = ["action", match_id, "grant", "--args", '{"seat": 2, "points": 5}']
+    out = drts(*args, "--reason", "a mack", "--referee-token", referee).output
+    assert "referee action grant in movement 1" in out and "grants seat 2 5 point(s)" in out
+    assert json.loads(drts("scores", match_id).output)["outcome"]["scores"]["2"] == 5
+    refused = drts(*args, "--reason", "x", "--referee-token", seat, ok=False).output
+    assert "not_referee" in refused
+    unknown = drts(
+        "action", match_id, "smite", "--reason", "x", "--referee-token", referee, ok=False
+    )
+    assert "unknown_action" in unknown.output

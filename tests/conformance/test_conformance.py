@@ -7,8 +7,12 @@ contract (docs/rulesets.md) are held to what they promise: typed config
 fields are bounded and strictly checked, presets expand to valid configs,
 listed orders are legal and random orders are among them, the Public
 Display is deterministic plain text, and the same fault (an unknown seat, a
-state that does not load) raises the same error in every game. The toy
-ruleset of the service tests (both its versions) runs the suite too.
+state that does not load) raises the same error in every game. A seat's
+several orders combine by the game's order policy.
+
+The toy ruleset of the service tests (both its versions) and its variants
+(tests/support/toy_ruleset.py) run the same suite: they use the optional
+parts of the contract that no registered game uses yet.
 """
 
 from __future__ import annotations
@@ -17,14 +21,35 @@ from typing import Any
 
 import pytest
 
-from domain.errors import InvalidConfigError, InvalidStateError, UnknownSeatError
-from domain.rules.contract import ConfigField, ConfigKind, Result, Silence, canonical_json
+from domain.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidConfigError,
+    InvalidStateError,
+    MovementClosedError,
+    UnknownActionError,
+    UnknownSeatError,
+)
+from domain.rules.contract import (
+    ConfigField,
+    ConfigKind,
+    OrderPolicy,
+    Result,
+    Silence,
+    canonical_json,
+)
 from domain.rules.registry import REGISTRY, all_rulesets
 from domain.rules.rng import Rng
 from tests.conformance.playout import fork, new_table, playout, submit_random_orders
 from tests.support import toy_ruleset
+from tests.support.toy_ruleset import TOYS
 
-RULESETS = [*all_rulesets(), toy_ruleset.RULESET, toy_ruleset.RULESET_V2]
+REGISTERED = list(all_rulesets())
+RULESETS = [
+    *REGISTERED,
+    *(toy for toy in TOYS if toy.info.name not in REGISTRY),
+    toy_ruleset.RULESET_V2,
+]
 SEEDS = [f"conformance-{n}" for n in range(12)]
 
 pytestmark = pytest.mark.parametrize(
@@ -33,7 +58,7 @@ pytestmark = pytest.mark.parametrize(
 
 
 def test_the_registry_holds_the_ruleset_under_its_name_and_version(ruleset):
-    if ruleset.info.name != "toy":
+    if ruleset.info.name in REGISTRY:
         assert REGISTRY[ruleset.info.name][ruleset.info.version] is ruleset
     assert ruleset.info.version >= 1
 
@@ -74,6 +99,10 @@ def test_silence_is_a_legal_resolution_in_every_movement(ruleset):
         silent = fork(table)
         movement = silent.movement
         policy = silent.to_move().policy
+        if policy.rearm_when_empty:  # silence re-arms: an order must be pending to resolve
+            assert silent.pass_deadline().rearmed and silent.movement == movement
+            seat = silent.to_move().seats[0]
+            submit_random_orders(silent, "rearm", frozenset(silent.to_move().seats) - {seat})
         for _ in range(max(policy.max_strikes, 1) + 1):
             passed = silent.pass_deadline()
             if passed.resolution is not None:
@@ -81,6 +110,22 @@ def test_silence_is_a_legal_resolution_in_every_movement(ruleset):
             assert policy.silence is Silence.STRIKE and passed.extension_seconds >= 0
         assert silent.movement == movement + 1, f"silence did not close movement {movement}"
         ruleset.load_state(ruleset.dump_state(silent.state))
+
+
+def test_a_movement_that_re_arms_changes_nothing_until_an_order_is_pending(ruleset):
+    """Issue 11: a deadline passing with nothing pending leaves the movement as it was."""
+    for table in playout(ruleset, SEEDS[8]):
+        silent = fork(table)
+        if table.outcome().finished or not table.to_move().policy.rearm_when_empty:
+            assert not silent.pass_deadline().rearmed
+            continue
+        for _ in range(3):
+            passed = silent.pass_deadline()
+            assert passed.rearmed and passed.resolution is None and not passed.strikes
+        assert canonical_json(ruleset.dump_state(silent.state)) == canonical_json(
+            ruleset.dump_state(table.state)
+        )
+        assert silent.movement == table.movement and silent.pending == []
 
 
 def test_random_orders_are_legal_and_round_trip_through_text_and_json(ruleset):
@@ -204,11 +249,16 @@ def test_the_public_display_is_deterministic_plain_text(ruleset):
         assert ruleset.public_display(again) == text
 
 
+def game_name(ruleset):
+    """Returns the name a game's errors give: the toy's variants share the toy's functions."""
+    return "toy" if ruleset.name.startswith("toy") else ruleset.name
+
+
 def test_an_unknown_seat_is_one_error_in_every_game(ruleset):
     table = new_table(ruleset, SEEDS[10])
     order = ruleset.random_order(table.state, table.to_move().seats[0], Rng("seat", 0))
     for seat in (0, ruleset.info.max_seats + 1):
-        message = rf"{ruleset.name} has no seat {seat} \(seats 1\.\.{ruleset.info.max_seats}\)"
+        message = rf"{game_name(ruleset)} has no seat {seat} \(seats 1\.\.{ruleset.info.max_seats}\)"
         with pytest.raises(UnknownSeatError, match=message):
             ruleset.forfeit(table.state, seat)
         with pytest.raises(UnknownSeatError, match=message):
@@ -221,7 +271,7 @@ def test_an_unknown_seat_is_one_error_in_every_game(ruleset):
 def test_a_seat_count_outside_the_game_is_refused_alike(ruleset):
     config = ruleset.validate_config({})
     for seats in (ruleset.info.min_seats - 1, ruleset.info.max_seats + 1):
-        with pytest.raises(InvalidConfigError, match=rf"{ruleset.name} is played by .*, not"):
+        with pytest.raises(InvalidConfigError, match=rf"{game_name(ruleset)} is played by .*, not"):
             ruleset.initial_state(config, seats, Rng("seats", 0))
 
 
@@ -252,3 +302,67 @@ def _bad_values(field: ConfigField) -> list[Any]:
         assert field.maximum is not None
         return [1, None, "x" * (field.maximum + 1)]
     return []
+
+
+def test_a_seats_orders_combine_by_the_games_order_policy(ruleset):
+    """replace and merge give resolve one order a seat; accumulate every order, in arrival."""
+    policy = ruleset.info.order_policy
+    assert policy in OrderPolicy and (policy is not OrderPolicy.MERGE or ruleset.merge_orders)
+    for table in playout(ruleset, SEEDS[6]):
+        twice = fork(table)
+        submit_random_orders(twice, "first")
+        submit_random_orders(twice, "second")
+        seats = [seat for seat, _ in twice.orders_for_resolution()]
+        if policy is OrderPolicy.ACCUMULATE:
+            assert seats == [seat for seat, _ in twice.pending]
+        else:
+            assert sorted(seats) == sorted(set(seats)) == sorted({s for s, _ in twice.pending})
+        twice.close()  # the combined orders are a legal resolution
+
+
+def test_the_last_phase_is_resolves_result_and_tracing_changes_nothing(ruleset):
+    """Issue 11: the state after the last phase is the resolved state, the phases' steps in
+    order are the resolution's steps, and asking for the phases changes nothing."""
+    for table in playout(ruleset, SEEDS[7]):
+        if table.outcome().finished:
+            continue  # nothing resolves, so nothing has phases
+        submit_random_orders(table, "phases")
+        traced, plain = fork(table), fork(table)
+        phases = traced.phases()
+        assert phases and all(phase.name for phase in phases)
+        assert canonical_json(ruleset.dump_state(traced.state)) == canonical_json(
+            ruleset.dump_state(table.state)
+        )
+        passed_traced, passed_plain = traced.close(), plain.close()
+        steps = [step.to_json() for phase in phases for step in phase.steps]
+        assert steps == [s.to_json() for s in passed_plain.steps]
+        assert [s.to_json() for s in passed_traced.steps] == steps
+        final = canonical_json(ruleset.dump_state(plain.state))
+        assert canonical_json(ruleset.dump_state(phases[-1].state)) == final
+        assert canonical_json(ruleset.dump_state(traced.state)) == final
+        for phase in phases:
+            canonical_json(ruleset.dump_state(phase.state))
+
+
+def test_referee_actions_refuse_bad_arguments_and_keep_the_state_loadable(ruleset):
+    """Issue 11: each declared action has a unique name and a description, refuses an
+    unknown argument by name, and gives a state that round-trips; an unknown action is
+    refused naming the game's actions."""
+    with pytest.raises(UnknownActionError, match="no_such_action"):
+        ruleset.action("no_such_action")
+    names = [action.name for action in ruleset.actions]
+    assert len(names) == len(set(names))
+    for action in ruleset.actions:
+        assert action.description and ruleset.action(action.name) is action
+        with pytest.raises(InvalidActionError, match="no_such_argument"):
+            action.parse({**action.example, "no_such_argument": 1})
+        action.parse(action.example)
+        for table in playout(ruleset, SEEDS[9]):
+            acted = fork(table)
+            try:
+                steps = acted.act(action.name, action.example)
+            except (IllegalActionError, MovementClosedError):
+                continue
+            assert steps and (acted.movement, acted.pending) == (table.movement, table.pending)
+            dumped = ruleset.dump_state(acted.state)
+            assert ruleset.load_state(dumped) == acted.state

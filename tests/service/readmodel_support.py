@@ -31,7 +31,7 @@ class Played:
 
 def new_match(matches: Matches, rng: random.Random) -> Played:
     """Creates a match under a random ruleset and config, seats players, maybe starts it."""
-    ruleset = rng.choice(["toy", "toy", "toy_acc", "district_war", "drts_team23"])
+    ruleset = rng.choice(["toy", "toy", "toy_acc", "toy_rearm", "district_war", "drts_team23"])
     seats = {"district_war": 2, "drts_team23": 8}.get(ruleset, rng.randint(2, 4))
     config: dict[str, Any] = {
         "toy": {

@@ -15,7 +15,7 @@ from domain.errors import (
     UnknownRulesetError,
 )
 from domain.integrity import commitment, first_broken_link, receipt_digest
-from service.errors import MatchNotFoundError, MovementNotFoundError
+from service.errors import MatchNotFoundError, MovementNotFoundError, PhaseNotFoundError
 from service.matches import SNAPSHOT_INTERVAL, Matches
 from service.results import NewMatch, NewSeat
 
@@ -132,6 +132,17 @@ def test_orders_accumulate_when_the_game_says_so(matches, clock):
     assert [s.text for s in closing.steps if s.rule == "TOY-1"] == ["seat 1 picks 3"]
 
 
+def test_orders_merge_when_the_game_says_so_and_every_merged_order_is_used(matches, clock):
+    new, alice, _ = started(matches, {"close_early": False}, ruleset="toy_merge")
+    for pick in ("3", "1"):
+        matches.submit_order(new.match_id, alice.token, pick)
+    closing = matches.resolve(new.match_id, 1, clock.advance(60))
+    assert closing is not None
+    assert [s.text for s in closing.steps if s.rule == "TOY-1"] == ["seat 1 picks 3"]
+    closed = next(i for i in matches.event_log(new.match_id) if i["type"] == "MovementClosed")
+    assert [o["used"] for o in closed["data"]["orders"]] == [True, True]
+
+
 def test_a_movement_that_may_close_early_resolves_once_every_seat_has_ordered(matches):
     new, alice, bob = started(matches)
     first = matches.submit_order(new.match_id, alice.token, "1")
@@ -225,22 +236,23 @@ def test_the_seed_is_revealed_when_the_match_finishes(matches):
     assert matches.summary(new.match_id)["outcome"]["winners"] == [1]
 
 
-def test_state_and_scores_at_any_movement_and_step(matches):
+def test_state_and_scores_at_any_movement_and_phase(matches):
     new, alice, bob = started(matches, {"rounds": 3})
     for _ in range(2):
         matches.submit_order(new.match_id, alice.token, "3")
         matches.submit_order(new.match_id, bob.token, "1")
     assert matches.state(new.match_id, movement=1)["state"]["scores"] == [0, 0]
-    at_step = matches.state(new.match_id, movement=1, step=2)
-    assert [s["text"] for s in at_step["steps"]] == ["seat 1 picks 3", "seat 2 picks 1"]
+    after = matches.state(new.match_id, movement=1, phase=1)
+    assert [s["text"] for s in after["steps"]][:2] == ["seat 1 picks 3", "seat 2 picks 1"]
+    assert after["state"] == matches.state(new.match_id, movement=2)["state"]
     assert matches.state(new.match_id)["state"]["round"] == 3
     resolved = [i for i in matches.event_log(new.match_id) if i["type"] == "MovementResolved"]
     assert matches.scores(new.match_id, 2)["outcome"] == resolved[0]["data"]["outcome"]
     assert matches.scores(new.match_id, 1)["outcome"]["scores"] == {"1": 0, "2": 0}
     with pytest.raises(MovementNotFoundError, match="no movement 9"):
         matches.state(new.match_id, movement=9)
-    with pytest.raises(MovementNotFoundError, match="no step 99"):
-        matches.state(new.match_id, movement=1, step=99)
+    with pytest.raises(PhaseNotFoundError, match=r"has phases 0\.\.1 "):
+        matches.state(new.match_id, movement=1, phase=99)
 
 
 def test_replay_agrees_with_the_store_and_the_chain_verifies(matches):

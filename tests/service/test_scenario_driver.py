@@ -38,3 +38,16 @@ def test_the_scenario_matches_are_real_matches_that_verify(through_matches):
     matches = through_matches.matches
     last = list(matches.match_ids())[-1]
     assert matches.verify_chain(last).ok and matches.replay(last).agrees
+
+
+def test_a_refused_referee_action_must_be_expected(tmp_path):
+    path = tmp_path / "refused.json"
+    path.write_text(
+        '{"description": "an action nobody expected to fail", "ruleset": "toy_ref", "seats": 2,'
+        ' "movements": [{"actions": [{"action": "smite", "args": {}}], "close": false}]}'
+    )
+    report = run_scenario(path, TableDriver)
+    assert report.mismatches == [
+        "movement entry 1: unexpected rejection referee action 'smite': unknown_action: "
+        "toy_ref has no referee action 'smite' (its actions: grant)"
+    ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -14,25 +13,9 @@ from service.scheduling import (
     RESOLVE_MOVEMENT,
     CeleryScheduler,
     NoScheduler,
-    RecordingScheduler,
     scheduler_for,
 )
-from service.settings import Settings, SettingsError, load_settings
-
-
-@pytest.fixture
-def scheduler() -> RecordingScheduler:
-    return RecordingScheduler()
-
-
-@pytest.fixture
-def scheduled(
-    database_url: str, clock: Any, toy_rulesets: None, scheduler: RecordingScheduler
-) -> Iterator[Matches]:
-    """The Matches application with a scheduler that records what it is asked."""
-    app = Matches(env=Settings(database_url).event_store_env(), clock=clock, scheduler=scheduler)
-    yield app
-    app.close()
+from service.settings import SettingsError, load_settings
 
 
 def started(

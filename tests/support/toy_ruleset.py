@@ -6,6 +6,12 @@ tests can tell the versions apart). After `rounds` rounds (or when one seat
 is left) the highest score wins. The movement's policy comes from the config,
 so tests can try every kind of silence.
 
+Variants exercise the optional parts of the contract: `toy_acc` accumulates
+orders (its picks add up), `toy_merge` merges them (the larger pick stands),
+`toy_rearm` is played like B-Chess's Turn of the Field: orders accumulate,
+and a movement fires every period but resolves only once an order is pending;
+`toy_ref` has a referee action, `grant` (points to a seat, like B-Chess's macks).
+
 It stays one module, with the sections of a ruleset package in the package's
 order (docs/rulesets.md): config, state, orders, resolve, display, ruleset.
 A game of this size needs no more, and the service tests import it from one
@@ -19,7 +25,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.errors import (
+    IllegalActionError,
     IllegalOrderError,
+    InvalidActionError,
     InvalidConfigError,
     InvalidOrderError,
     InvalidStateError,
@@ -30,8 +38,10 @@ from domain.rules.contract import (
     ConfigField,
     Dynamics,
     MovementPolicy,
+    OrderPolicy,
     Outcome,
     Preset,
+    RefereeAction,
     Result,
     Ruleset,
     RulesetInfo,
@@ -298,5 +308,73 @@ RULESET_V2: Ruleset[State, int] = replace(
 )
 
 ACCUMULATING: Ruleset[State, int] = replace(
-    RULESET, info=replace(INFO, name="toy_acc", accumulates_orders=True)
+    RULESET, info=replace(INFO, name="toy_acc", order_policy=OrderPolicy.ACCUMULATE)
 )
+
+
+def merge_orders(earlier: int, later: int) -> int:
+    """Returns the merge of two picks of one seat: the larger pick stands."""
+    return max(earlier, later)
+
+
+MERGING: Ruleset[State, int] = replace(
+    RULESET,
+    info=replace(INFO, name="toy_merge", order_policy=OrderPolicy.MERGE),
+    merge_orders=merge_orders,
+)
+
+
+def field_turn(state: State) -> ToMove:
+    """Returns `to_move` with a movement that fires every period and re-arms when empty."""
+    owing = to_move(state)
+    return replace(owing, policy=replace(owing.policy, close_early=False, rearm_when_empty=True))
+
+
+REARMING: Ruleset[State, int] = replace(
+    RULESET,
+    info=replace(INFO, name="toy_rearm", order_policy=OrderPolicy.ACCUMULATE),
+    to_move=field_turn,
+)
+
+
+@dataclass(frozen=True)
+class Grant:
+    seat: int
+    points: int
+
+
+def parse_grant(args: Mapping[str, Any]) -> Grant:
+    """Returns the grant `{"seat": n, "points": p}` (p not 0); InvalidActionError otherwise."""
+    if set(args) != {"seat", "points"}:
+        raise InvalidActionError(f"a grant takes exactly seat and points, got {sorted(args)}")
+    seat, points = args["seat"], args["points"]
+    if not all(type(v) is int for v in (seat, points)) or points == 0:
+        raise InvalidActionError(f"a grant gives a seat number a non-zero whole number: {args}")
+    return Grant(seat, points)
+
+
+def apply_grant(state: State, grant: Grant) -> tuple[State, tuple[Step, ...]]:
+    """Returns the state with the points added to the seat's score; IllegalActionError for
+    a seat that is not playing."""
+    if grant.seat not in _active(state):
+        raise IllegalActionError(f"seat {grant.seat} is not playing: no points to grant it")
+    scores = list(state.scores)
+    scores[grant.seat - 1] += grant.points
+    text = f"the referee grants seat {grant.seat} {grant.points} point(s)"
+    return replace(state, scores=tuple(scores)), (Step("TOY-5", text, {"seat": grant.seat}),)
+
+
+GRANT = RefereeAction(
+    name="grant",
+    description="adds points to a seat's score (like B-Chess's macks)",
+    parse=parse_grant,
+    apply=apply_grant,
+    arguments={"seat": "the seat number", "points": "a whole number, not 0 (may be negative)"},
+    example={"seat": 1, "points": 2},
+)
+
+REFEREED: Ruleset[State, int] = replace(
+    RULESET, info=replace(INFO, name="toy_ref"), actions=(GRANT,)
+)
+
+TOYS: tuple[Ruleset[State, Any], ...] = (RULESET, ACCUMULATING, MERGING, REARMING, REFEREED)

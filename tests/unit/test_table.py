@@ -1,15 +1,19 @@
 """Table: the pure referee's clock (early close, silence policies, strikes) and order handling."""
 
+from dataclasses import replace
+
 import pytest
 
 from domain.errors import (
+    IllegalActionError,
     IllegalOrderError,
     InvalidOrderError,
     MovementClosedError,
     NotYourSeatError,
 )
+from domain.rules.contract import OrderPolicy, RefereeAction
 from domain.table import Table
-from tests.support.toy_ruleset import ACCUMULATING, RULESET
+from tests.support.toy_ruleset import ACCUMULATING, MERGING, REFEREED, RULESET
 
 
 def table(seats=3, **config):
@@ -44,6 +48,44 @@ def test_orders_accumulate_in_arrival_order_where_the_game_says_so():
     t.submit(1, "1")
     t.submit(1, "3")
     assert t.orders_for_resolution() == [(1, 1), (1, 3)]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "combined", "used"),
+    [
+        (RULESET, [(2, 1), (1, 1)], {1, 2}),  # replace: seat 1's last order
+        (MERGING, [(2, 1), (1, 3)], {0, 1, 2}),  # merge: max(3, 1), at seat 1's last place
+        (ACCUMULATING, [(1, 3), (2, 1), (1, 1)], {0, 1, 2}),  # accumulate: all, in arrival
+    ],
+    ids=["replace", "merge", "accumulate"],
+)
+def test_a_seats_orders_combine_by_the_games_order_policy(ruleset, combined, used):
+    t = Table.start(ruleset, {}, 2, "policy")
+    for seat, pick in ((1, "3"), (2, "1"), (1, "1")):
+        t.submit(seat, pick)
+    assert t.orders_for_resolution() == combined
+    resolution = t.close().resolution
+    assert resolution.orders == tuple(combined) and resolution.used == frozenset(used)
+
+
+def test_a_merge_that_is_not_legal_is_refused_when_the_later_order_arrives():
+    summing = replace(MERGING, merge_orders=lambda earlier, later: earlier + later)
+    t = Table.start(summing, {}, 2, "merge")
+    t.submit(1, "2")
+    with pytest.raises(IllegalOrderError, match="pick 4 is out of range"):
+        t.submit(1, "2")
+    assert t.pending == [(1, 2)]
+
+
+def test_a_merge_policy_without_a_merge_function_is_refused_when_declared():
+    with pytest.raises(ValueError, match=r"toy_merge: OrderPolicy\.MERGE needs merge_orders"):
+        replace(MERGING, merge_orders=None)
+
+
+def test_accumulates_orders_is_kept_as_an_alias_of_the_accumulate_policy():
+    assert ACCUMULATING.info.order_policy is OrderPolicy.ACCUMULATE
+    assert ACCUMULATING.info.accumulates_orders
+    assert not MERGING.info.accumulates_orders and not RULESET.info.accumulates_orders
 
 
 def test_a_malformed_order_is_refused_before_anything_is_recorded():
@@ -132,3 +174,42 @@ def test_the_same_orders_and_seed_resolve_to_the_same_steps():
         return [s.to_json() for s in t.close().steps]
 
     assert play() == play()
+
+
+def test_the_phases_of_a_close_start_with_the_forfeits_and_end_in_its_state():
+    t = table(seats=3, silence="elimination")
+    t.submit(1, "1")
+    t.submit(2, "2")
+    phases = t.phases(forfeited=(3,))
+    assert [p.name for p in phases] == ["forfeit of seat 3", "resolution"]
+    assert t.movement == 1 and t.state.out == ()  # asking changed nothing
+    passed = t.pass_deadline()
+    assert phases[-1].state == t.state
+    assert [s for p in phases for s in p.steps] == list(passed.steps)
+
+
+def test_a_forfeit_that_ends_the_match_is_the_only_phase():
+    t = table(seats=2, silence="loss")
+    t.submit(1, "1")
+    phases = t.phases(forfeited=(2,))
+    t.pass_deadline()
+    assert [p.name for p in phases] == ["forfeit of seat 2"] and phases[-1].state == t.state
+
+
+def test_a_referee_action_changes_the_state_and_leaves_the_open_movement_as_it_was():
+    t = Table.start(REFEREED, {}, 2, "act")
+    t.submit(1, "2")
+    steps = t.act("grant", {"seat": 1, "points": -2})
+    assert [s.rule for s in steps] == ["TOY-5"] and t.state.scores == (-2, 0)
+    assert t.movement == 1 and t.pending == [(1, 2)]
+
+
+def test_a_referee_action_that_would_end_the_match_is_refused():
+    """A match ends by its rules: an action may change the state, not finish the match."""
+    ending = RefereeAction(
+        "end", "ends the match", lambda args: None, lambda state, _: (replace(state, round=9), ())
+    )
+    t = Table.start(replace(REFEREED, actions=(ending,)), {}, 2, "act")
+    with pytest.raises(IllegalActionError, match="would end the match"):
+        t.act("end", {})
+    assert t.state.round == 1

@@ -10,11 +10,11 @@ import os
 
 from domain.rules import registry
 from service.settings import load_settings
-from tests.support.toy_ruleset import ACCUMULATING, RULESET
+from tests.support.toy_ruleset import TOYS
 from workers.app import create_app
 
-registry.REGISTRY.setdefault(RULESET.info.name, {1: RULESET})
-registry.REGISTRY.setdefault(ACCUMULATING.info.name, {1: ACCUMULATING})
+for toy in TOYS:
+    registry.REGISTRY.setdefault(toy.info.name, {toy.info.version: toy})
 
 app = create_app(
     load_settings(),

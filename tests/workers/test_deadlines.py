@@ -171,3 +171,35 @@ def test_district_war_strikes_and_extends_when_its_clock_runs_out(cluster: Clust
         service.submit_order(new.match_id, first, "e4", movement=2)
     match = service.get_match(new.match_id)
     assert match.movement == 3 and match.strikes == {"1": 1}
+
+
+def test_a_movement_that_re_arms_is_never_queued_empty_and_resolves_at_the_firing_after_an_order(
+    cluster: Cluster,
+):
+    """Issue 11 (B-Chess's Turn of the Field): beat sweeps a waiting movement for several
+    periods and nothing is written; the first order arms the firing that resolves it."""
+    service = cluster.scheduling_matches()
+    with cluster.workers(1) as (app,):
+        app.conf.beat_schedule["sweep-due"]["schedule"] = 0.5
+        new = service.create_match("toy_rearm", {}, seed="field", deadline_seconds=1)
+        alice = service.join(new.match_id, "alice").token
+        service.join(new.match_id, "bob")
+        service.start(new.match_id, str(new.referee_token))
+        before = service.event_log(new.match_id)
+        beat = EmbeddedService(app, thread=True)
+        beat.start()
+        try:
+            time.sleep(3.2)  # three empty periods, swept
+        finally:
+            beat.stop()
+        assert cluster.send(SWEEP_DUE).get(timeout=30) == 0  # after the queued sweeps
+        assert service.event_log(new.match_id) == before
+        service.submit_order(new.match_id, alice, "2")  # sends the countdown task
+        armed = service.get_match(new.match_id).deadline
+        wait_for(lambda: resolutions(service, new.match_id))
+    resolved = events(service, new.match_id, "MovementResolved")[0]
+    lateness = (datetime.fromisoformat(str(resolved["timestamp"])) - armed).total_seconds()
+    assert 0 <= lateness < 1.5 and resolutions(service, new.match_id) == 1
+    opened = events(service, new.match_id, "DeadlineSet")[0]["data"]["deadline"]
+    periods = (armed - datetime.fromisoformat(opened)).total_seconds()
+    assert periods == int(periods) >= 3  # on the grid of the first firing, whole periods on

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from domain.rules.contract import JSON, Step, Steps, latest_order_per_seat
+from domain.rules.contract import JSON, Step, Steps
 from domain.rules.district_war.orders import ChooseFirst, Order, Place, check_order
 from domain.rules.district_war.placement import check_placement
 from domain.rules.district_war.scoring import final_steps
@@ -17,18 +17,19 @@ from domain.rules.rng import Rng
 def resolve(state: State, orders: Sequence[tuple[int, Order]], rng: Rng) -> tuple[State, Steps]:
     """Returns the state after the seat to act's order, or its silence, and the steps.
 
-    A silent DMO places second (DW-2); a silent placer changes nothing (its
-    strikes are the Table's, DW-6). Nothing is random: `rng` is not used.
+    `orders` holds at most the one order of the seat to act (the Table
+    replaces a seat's earlier order, OrderPolicy.REPLACE). A silent DMO
+    places second (DW-2); a silent placer changes nothing (its strikes are
+    the Table's, DW-6). Nothing is random: `rng` is not used.
     """
-    latest = latest_order_per_seat(orders)
-    for seat, order in latest:
+    for seat, order in orders:
         check_order(state, seat, order)
     if state.first is None and not is_over(state):
-        chosen = latest[0][1] if latest else None
+        chosen = orders[0][1] if orders else None
         return _choose(state, chosen)
-    if not latest:
+    if not orders:
         return state, ()
-    seat, order = latest[0]
+    seat, order = orders[0]
     assert isinstance(order, Place)  # check_order allows nothing else now
     return _place(state, seat, order.cell)
 

@@ -40,7 +40,7 @@ from domain.rules.drts_team23.orders import (
     parse_order,
     random_order,
 )
-from domain.rules.drts_team23.resolve import resolve
+from domain.rules.drts_team23.resolve import resolve, resolve_phases
 from domain.rules.drts_team23.scoring import is_finished, outcome
 from domain.rules.drts_team23.state import KINDS, SEATS, Piece, Seat, State, dump_state, load_state
 from domain.rules.rng import Rng
@@ -139,4 +139,5 @@ RULESET: Ruleset[State, Order] = Ruleset(
     check_config=check_config,
     legal_orders=legal_orders,
     display=display,
+    resolve_phases=resolve_phases,
 )
