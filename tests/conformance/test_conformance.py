@@ -257,8 +257,9 @@ def game_name(ruleset):
 def test_an_unknown_seat_is_one_error_in_every_game(ruleset):
     table = new_table(ruleset, SEEDS[10])
     order = ruleset.random_order(table.state, table.to_move().seats[0], Rng("seat", 0))
-    for seat in (0, ruleset.info.max_seats + 1):
-        message = rf"{game_name(ruleset)} has no seat {seat} \(seats 1\.\.{ruleset.info.max_seats}\)"
+    seats = ruleset.info.max_seats
+    for seat in (0, seats + 1):
+        message = rf"{game_name(ruleset)} has no seat {seat} \(seats 1\.\.{seats}\)"
         with pytest.raises(UnknownSeatError, match=message):
             ruleset.forfeit(table.state, seat)
         with pytest.raises(UnknownSeatError, match=message):

@@ -89,6 +89,6 @@ def test_rules_that_no_longer_give_the_stored_state_show_no_phase(matches, monke
     def changed(state: Any, orders: Any, rng: Any) -> Any:
         return replace(state, round=state.round + 2), ()
 
-    monkeypatch.setitem(registry.REGISTRY, "toy", replace(RULESET, resolve=changed))
+    monkeypatch.setitem(registry.REGISTRY, "toy", {1: replace(RULESET, resolve=changed)})
     with pytest.raises(PhasesDivergedError, match="not the stored"):
         matches.state(new.match_id, movement=1, phase=1)
