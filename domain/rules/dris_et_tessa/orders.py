@@ -127,8 +127,8 @@ def _move_ply(position: Position, order: Order) -> int:
             f"seat {seat} still has {_pieces(hand)} in hand: it places them all before any "
             "piece moves, such as 'd7' (DT-2)"
         )
-    _check_empty(position, order.to)
     if order.origin is None:
+        _check_empty(position, order.to)
         return to
     origin = INDEX[order.origin]
     if not position.boards[seat - 1] >> origin & 1:
@@ -138,6 +138,7 @@ def _move_ply(position: Position, order: Order) -> int:
             f"{order.origin} and {order.to} are not adjacent: a piece moves one step along a "
             "line to an empty point, no flying (DT-2)"
         )
+    _check_empty(position, order.to)
     return (origin + 1) << 5 | to
 
 

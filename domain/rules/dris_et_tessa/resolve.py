@@ -61,7 +61,7 @@ def _move_step(position: Position, seat: int, order: Order) -> Step:
 
 
 def _mill_step(after: Position, seat: int, point: int) -> Step:
-    lines = [line_name(line) for line in mills_through(after.boards[seat - 1], point)]
+    lines = sorted(line_name(line) for line in mills_through(after.boards[seat - 1], point))
     if len(lines) == 1:
         text = f"seat {seat} forms a mill, {lines[0]}: it removes one enemy piece"
     else:
