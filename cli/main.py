@@ -1,4 +1,4 @@
-"""The `drts` command line: rulesets, scenarios, a demonstration match, and the groups
+"""The `drts` command line: rulesets, scenarios, a demonstration match, perft, and the groups
 of the other modules (matches, the database, the service's processes).
 
 Each command parses its arguments, calls one service function and prints. The
@@ -17,6 +17,7 @@ import click
 from cli.audit import register as register_audit_commands
 from cli.db import register as register_db_commands
 from cli.match import match
+from cli.perft import perft
 from cli.run import api, beat, run, worker
 from domain.errors import DrtsError
 from domain.rules.contract import ConfigKind
@@ -91,6 +92,7 @@ def demo(ruleset: str, seed: str) -> None:
 
 register_audit_commands(match)
 main.add_command(match)
+main.add_command(perft)
 main.add_command(api)
 main.add_command(run)
 main.add_command(worker)

@@ -10,10 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from domain.errors import UnknownRulesetError, UnknownRulesetVersionError
-from domain.rules import district_war, drts_team23
+from domain.rules import district_war, dris_et_tessa, drts_team23
 from domain.rules.contract import AnyRuleset
 
-_RULESETS: tuple[AnyRuleset, ...] = (district_war.RULESET, drts_team23.RULESET)
+_RULESETS: tuple[AnyRuleset, ...] = (
+    district_war.RULESET,
+    drts_team23.RULESET,
+    dris_et_tessa.RULESET,
+)
 
 
 def by_name_and_version(rulesets: Iterable[AnyRuleset]) -> dict[str, dict[int, AnyRuleset]]:
