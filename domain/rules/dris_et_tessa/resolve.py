@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from domain.rules.contract import JSON, Step, Steps, latest_order_per_seat
+from domain.rules.contract import JSON, Step, Steps
 from domain.rules.dris_et_tessa.board import NAMES, in_mills, line_name, mills_through, names_of
 from domain.rules.dris_et_tessa.engine import Position, play, removable
 from domain.rules.dris_et_tessa.orders import Order, check_order, order_plies
@@ -21,16 +21,17 @@ from domain.rules.rng import Rng
 def resolve(state: State, orders: Sequence[tuple[int, Order]], rng: Rng) -> tuple[State, Steps]:
     """Returns the state after the seat to move's turn, and its steps.
 
-    Each order is checked again against the state (IllegalOrderError); a
-    silent seat changes nothing here (its timeout is the Table's: the match
-    is lost, or a strike). Nothing is random: `rng` is not used.
+    `orders` holds at most the one order of the seat to move (the Table
+    replaces a seat's earlier order, OrderPolicy.REPLACE). Each order is
+    checked again against the state (IllegalOrderError); a silent seat
+    changes nothing here (its timeout is the Table's: the match is lost, or a
+    strike). Nothing is random: `rng` is not used.
     """
-    latest = latest_order_per_seat(orders)
-    for seat, order in latest:
+    for seat, order in orders:
         check_order(state, seat, order)
-    if not latest:
+    if not orders:
         return state, ()
-    seat, order = latest[0]
+    seat, order = orders[0]
     return play_turn(state, seat, order)
 
 
