@@ -20,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain import errors as domain_errors
 from service import errors as service_errors
+from service.limits import LimitError
 
 # Order matters: subclasses before their bases.
 STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
@@ -37,6 +38,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.InvalidStateError, 422),
     (domain_errors.UnknownRulesetError, 422),
     (service_errors.InvalidCursorError, 422),
+    (LimitError, 422),
     (domain_errors.MovementClosedError, 409),
     (domain_errors.SeatTakenError, 409),
     (domain_errors.MatchNotStartedError, 409),
@@ -110,11 +112,13 @@ def _first(text: Any) -> str:
 
 
 def handle_domain_error(error: Exception) -> ResponseReturnValue:
-    """Returns the JSON error for a domain or service exception, by the error table."""
+    """Returns the JSON error for a domain or service exception, by the error table (with
+    its details)."""
     status = next(s for cls, s in STATUS_BY_ERROR if isinstance(error, cls))
     code = getattr(error, "code", "error")
     headers = BEARER_CHALLENGE if status == 401 else {}
-    return jsonify(error_body(code, status, str(error))), status, headers
+    details = getattr(error, "details", None) or {}
+    return jsonify(error_body(code, status, str(error), details)), status, headers
 
 
 def handle_unexpected(error: Exception) -> ResponseReturnValue:

@@ -24,13 +24,14 @@ from service.settings import Settings
 MAX_EXAMPLES = int(os.environ.get("DRTS_SCHEMATHESIS_EXAMPLES", "40"))
 CONFIG = {"TESTING": True, "DRTS_LONG_POLL_MAX_SECONDS": 0.2}  # long polls end quickly here
 
-# positive_data_acceptance, for three operations, also accepts 422: a game's config, an
+# positive_data_acceptance, for four operations, also accepts 422: a game's config, an
 # order and a starting state are JSON whose validity the ruleset decides (a board's content,
-# an order's legality in the match's current state), which no JSON schema can state.
+# an order's legality in the match's current state), and a player name must be printable
+# Unicode (docs/api.md, Limits), which no JSON schema can state.
 # Every other operation is held to the default (a schema-valid request is never a 422).
 SCHEMATHESIS_CONFIG = """
 [[operations]]
-include-operation-id = ["createMatch", "sendOrder", "startMatch"]
+include-operation-id = ["createMatch", "sendOrder", "startMatch", "joinMatch"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 """
 

@@ -24,7 +24,7 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/state?seat=1", None),
     ("get", "/matches/{id}/scores", None),
     ("get", "/matches/{id}/events", None),
-    ("get", "/matches/{id}/events?after=6&wait=0.1", None),
+    ("get", "/matches/{id}/events?after=6&wait=1", None),
     ("get", "/matches/{id}/replay", None),
     ("get", "/matches/{id}/verify", None),
     ("get", "/matches/{id}/orders", None),
