@@ -118,6 +118,7 @@ def test_a_match_at_the_largest_movement_plays_on(client, service, clock, bystan
     assert table.order(2, "2").get_json()["closing"]["resolved"] is True
     listed = {i["match_id"]: i for i in client.get("/matches").get_json()["items"]}
     assert listed[table.id]["movement"] == limits.MAX_MOVEMENT + 1
+    assert service.read_models.quarantined() == []
     still_serving(client, service, clock, bystander)
 
 
