@@ -12,11 +12,13 @@ from flask import current_app, request
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
+from api.capacity import Capacity
 from domain.errors import InvalidTokenError
 from service import limits
 from service.matches import Matches
 
 EXTENSION = "drts.matches"
+CAPACITY = "drts.capacity"
 BEARER = "bearer"
 
 
@@ -24,6 +26,12 @@ def matches() -> Matches:
     """Returns the process's one Matches application (made by create_app)."""
     app: Matches = current_app.extensions[EXTENSION]
     return app
+
+
+def capacity() -> Capacity:
+    """Returns the process's rate limits and long-poll gate (made by create_app)."""
+    limits_of_process: Capacity = current_app.extensions[CAPACITY]
+    return limits_of_process
 
 
 def bearer_token() -> str | None:

@@ -18,6 +18,7 @@ from flask import Flask, current_app, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from api.capacity import RateLimitedError
 from domain import errors as domain_errors
 from service import errors as service_errors
 from service.limits import LimitError
@@ -46,6 +47,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.NotEnoughSeatsError, 409),
     (service_errors.ConcurrentWriteError, 409),
     (domain_errors.DrtsError, 422),
+    (RateLimitedError, 429),
 )
 BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="drts"'}
 
@@ -112,11 +114,13 @@ def _first(text: Any) -> str:
 
 
 def handle_domain_error(error: Exception) -> ResponseReturnValue:
-    """Returns the JSON error for a domain or service exception, by the error table (with
-    its details)."""
+    """Returns the JSON error for a domain, service or capacity exception, by the error
+    table (with its details, and Retry-After for a 429)."""
     status = next(s for cls, s in STATUS_BY_ERROR if isinstance(error, cls))
     code = getattr(error, "code", "error")
     headers = BEARER_CHALLENGE if status == 401 else {}
+    if isinstance(error, RateLimitedError):
+        headers = {"Retry-After": str(error.retry_after)}
     details = getattr(error, "details", None) or {}
     return jsonify(error_body(code, status, str(error), details)), status, headers
 
@@ -145,6 +149,8 @@ ERROR_DESCRIPTIONS = {
     "match_not_started, match_already_started, not_enough_seats, concurrent_write)",
     413: "The body is over the size limit (payload_too_large)",
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, ...",
+    429: "Too many requests from this address or token (rate_limited), or too many long "
+    "polls waiting (too_many_long_polls); Retry-After says when to try again",
 }
 
 # OpenAPI security requirements: the token is required, or optional (it shows more).

@@ -22,7 +22,14 @@ from service.matches import Matches
 from service.settings import Settings
 
 MAX_EXAMPLES = int(os.environ.get("DRTS_SCHEMATHESIS_EXAMPLES", "40"))
-CONFIG = {"TESTING": True, "DRTS_LONG_POLL_MAX_SECONDS": 0.2}  # long polls end quickly here
+# Long polls end quickly here; no rate limits: in process, the run sends requests far faster
+# than the per-address default allows (tests/api/test_capacity.py tests the limits).
+CONFIG = {
+    "TESTING": True,
+    "DRTS_LONG_POLL_MAX_SECONDS": 0.2,
+    "DRTS_RATE_LIMIT_PER_ADDRESS": 0,
+    "DRTS_RATE_LIMIT_PER_TOKEN": 0,
+}
 
 # positive_data_acceptance, for four operations, also accepts 422: a game's config, an
 # order and a starting state are JSON whose validity the ruleset decides (a board's content,
