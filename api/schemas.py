@@ -17,8 +17,8 @@ import marshmallow as ma
 
 from domain.rules.registry import REGISTRY
 from service import limits
+from service.readmodels.queries import STATUSES
 
-STATUSES = ("open", "started", "finished")
 CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
 MAX_QUERY_DIGITS = 10
 MAX_WAIT_SECONDS = 3600  # asked; the server waits at most DRTS_LONG_POLL_MAX_SECONDS
@@ -157,7 +157,7 @@ class IdempotencyHeaderSchema(ma.Schema):
 
 
 class ListMatchesArgsSchema(ma.Schema):
-    ruleset = ma.fields.String(load_default=None, validate=ma.validate.Length(1, 64))
+    ruleset = ma.fields.String(load_default=None, validate=ma.validate.Regexp(limits.RULESET_NAME))
     status = ma.fields.String(load_default=None, validate=ma.validate.OneOf(STATUSES))
     limit = QueryInteger(load_default=50, validate=ma.validate.Range(1, 200))
     cursor = ma.fields.String(
@@ -170,7 +170,7 @@ class ListMatchesArgsSchema(ma.Schema):
 class StandingsArgsSchema(ma.Schema):
     ruleset = ma.fields.String(
         load_default=None,
-        validate=ma.validate.Length(1, 64),
+        validate=ma.validate.Regexp(limits.RULESET_NAME),
         metadata={"description": "one ruleset (default: every ruleset)"},
     )
     limit = QueryInteger(load_default=100, validate=ma.validate.Range(1, 500))

@@ -45,6 +45,7 @@ MAX_ORDER_CHARS = 4096
 MAX_KEY_CHARS = 200  # an Idempotency-Key
 MAX_POSITION = 2**31 - 1  # event versions and step numbers asked for in a query
 SECONDS_SUFFIX = "_seconds"  # config fields with this suffix are durations
+RULESET_NAME = r"^[a-z][a-z0-9_]{0,63}$"  # how every ruleset is named in the registry
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
@@ -107,6 +108,21 @@ def check_text(text: Any, field: str, max_chars: int) -> str:
     if has_lone_surrogate(text):
         raise LimitError(field, allowed, "it holds a lone surrogate (not Unicode text)")
     return text
+
+
+def check_ruleset_name(name: str, field: str = "ruleset") -> str:
+    """Returns a ruleset name as a filter takes it (lower-case letters, digits, _; at most
+    64); raises LimitError. Whether such a ruleset exists is the registry's answer."""
+    if not (isinstance(name, str) and re.fullmatch(RULESET_NAME, name)):
+        raise LimitError(field, "a ruleset name: a-z, 0-9 and _, at most 64", f"got {_shown(name)}")
+    return name
+
+
+def check_choice(value: str, field: str, choices: tuple[str, ...]) -> str:
+    """Returns the value if it is one of `choices`; raises LimitError."""
+    if value not in choices:
+        raise LimitError(field, f"one of {', '.join(choices)}", f"got {_shown(value)}")
+    return value
 
 
 # -- numbers --------------------------------------------------------------------------------

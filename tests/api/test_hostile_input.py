@@ -256,3 +256,16 @@ def test_an_order_with_a_lone_surrogate_or_a_nul_is_refused(client, service, clo
     assert "U+0000" in field_error(table.order(1, "1\x00"), "order")
     assert "lone surrogate" in field_error(table.order(1, {"pick": "\udc00"}), "order")
     still_serving(client, service, clock, bystander)
+
+
+@pytest.mark.parametrize("path", ["/matches?ruleset=%00", "/standings?ruleset=a%00b"])
+def test_a_listing_filter_with_a_nul_byte_is_refused(client, service, clock, bystander, path):
+    """Found by tests/api/test_hostile_battery.py: PostgreSQL refused the NUL byte in the
+    query (a 500) where SQLite found nothing."""
+    body = assert_error(client.get(path), 422, "validation_error")
+    assert "ruleset" in body["details"]["fields"]["query"]
+    with pytest.raises(limits.LimitError, match="ruleset: got 'a\\\\x00b'"):
+        service.standings(ruleset="a\x00b")
+    with pytest.raises(limits.LimitError, match="status: got 'x'"):
+        service.list_matches(status="x")
+    still_serving(client, service, clock, bystander)
