@@ -31,6 +31,7 @@ from domain.errors import DrtsError, InvalidDeadlineError, NotASeatError
 from domain.integrity import commitment
 from domain.match import Match, Receipt
 from domain.rules.contract import JSON
+from domain.rules.registry import get_ruleset
 from domain.table import DeadlinePassed
 from service import limits, schema, views
 from service.errors import (
@@ -115,6 +116,7 @@ class Matches(Application[UUID]):
     ) -> NewMatch:
         """Creates a match and returns its id and referee token; a retried key finds the first."""
         limits.check_config(config or {})
+        get_ruleset(ruleset)  # an unknown ruleset is refused, even in a retry of a known key
         if idempotency_key is not None:
             limits.check_text(idempotency_key, "idempotency_key", limits.MAX_KEY_CHARS)
             earlier = self._keyed_match(idempotency_key)

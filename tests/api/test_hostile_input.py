@@ -269,3 +269,13 @@ def test_a_listing_filter_with_a_nul_byte_is_refused(client, service, clock, bys
     with pytest.raises(limits.LimitError, match="status: got 'x'"):
         service.list_matches(status="x")
     still_serving(client, service, clock, bystander)
+
+
+def test_a_retry_naming_an_unknown_ruleset_is_refused_though_its_key_is_known(client):
+    """Found by schemathesis through gunicorn: with a known Idempotency-Key, a body naming a
+    ruleset that does not exist answered 200 with the first match."""
+    key = {"Idempotency-Key": "retry-1"}
+    assert client.post("/matches", json={"ruleset": "toy"}, headers=key).status_code == 201
+    assert client.post("/matches", json={"ruleset": "toy"}, headers=key).status_code == 200
+    refused = client.post("/matches", json={"ruleset": "chess"}, headers=key)
+    assert_error(refused, 422, "unknown_ruleset")
