@@ -4,23 +4,27 @@ Request schemas refuse unknown fields (marshmallow's default), so a typo in a
 field name is a 422 rather than a silently ignored option. Integers in a body
 are strict (a JSON integer: not "1", 1.5 or true) and in a query string written
 in digits only; names, orders, configs and movements are held to the limits of
-service/limits.py, the same checks the use cases make. Response schemas dump
-the service's dicts and dataclasses as they are.
+service/limits.py, the same checks the use cases make (the fields that do so
+are in api/fields.py). Response schemas dump the service's dicts and
+dataclasses as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import marshmallow as ma
 
+from api.fields import (
+    OrderField,
+    PlayerName,
+    QueryInteger,
+    StrictInteger,
+    within_limits,
+)
 from domain.rules.registry import REGISTRY
 from service import limits
 from service.readmodels.queries import STATUSES
 
 CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
-MAX_QUERY_DIGITS = 10
 MAX_WAIT_SECONDS = 3600  # asked; the server waits at most DRTS_LONG_POLL_MAX_SECONDS
 
 
@@ -42,74 +46,6 @@ class RulesetSchema(ma.Schema):
 
 
 # -- requests -------------------------------------------------------------------------------
-
-
-def checked(check: Callable[[Any], Any], value: Any) -> Any:
-    """Returns what a service/limits.py check returns; its LimitError becomes the
-    field's ValidationError."""
-    try:
-        return check(value)
-    except limits.LimitError as error:
-        raise ma.ValidationError(error.reason) from None
-
-
-def within_limits(check: Callable[[Any], Any]) -> Callable[[Any], None]:
-    """Returns a marshmallow validator running a service/limits.py check."""
-
-    def validate(value: Any) -> None:
-        checked(check, value)
-
-    return validate
-
-
-class StrictInteger(ma.fields.Integer):
-    """An integer in a JSON body: a JSON number without a fraction, as JSON Schema (and so
-    the OpenAPI document) counts integers: 3 or 3.0, not "3", 3.5 or true."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(strict=True, **kwargs)
-
-    def _validated(self, value: Any) -> int:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        return super()._validated(value)
-
-
-class QueryInteger(ma.fields.Integer):
-    """An integer in a query string, written in ASCII digits only: no sign, point,
-    exponent, space or underscore."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        if not (
-            isinstance(value, str)
-            and value.isascii()
-            and value.isdigit()
-            and len(value) <= MAX_QUERY_DIGITS
-        ):
-            raise ma.ValidationError(
-                f"write a whole number in digits only (0-9, at most {MAX_QUERY_DIGITS} of them)"
-            )
-        return int(value)
-
-
-class PlayerName(ma.fields.String):
-    """A player name, normalised to NFC and held to the name rule (service/limits.py)."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        return str(checked(limits.player_name, super()._deserialize(value, attr, data, **kwargs)))
-
-
-class OrderField(ma.fields.Field[Any]):
-    """An order as the game's order text (a string) or its JSON form (an object)."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if not ((isinstance(value, str) and value.strip()) or isinstance(value, dict)):
-            raise ma.ValidationError(
-                "an order is the game's order text (a non-empty string) or its JSON form "
-                "(an object)"
-            )
-        checked(limits.check_order, value)
-        return value
 
 
 class CreateMatchSchema(ma.Schema):
