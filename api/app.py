@@ -128,8 +128,9 @@ def limit_capacity(app: Flask) -> None:
         app.config["DRTS_RATE_LIMIT_PER_TOKEN"],
         app.config["DRTS_MAX_LONG_POLLS"],
     )
-    if app.config["DRTS_TRUSTED_PROXIES"]:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["DRTS_TRUSTED_PROXIES"])  # type: ignore[method-assign]
+    proxies = app.config["DRTS_TRUSTED_PROXIES"]
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
 
     @app.before_request
     def admit() -> None:

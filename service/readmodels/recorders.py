@@ -89,7 +89,7 @@ class Quarantined:
 
 
 class View(TrackingRecorder):
-    """A projection's tables and tracking row; `record` writes both in one transaction."""
+    """A projection's tables and tracking row; `apply` writes both in one transaction."""
 
     def __init__(self, projection: str) -> None:
         self.projection = projection
@@ -143,7 +143,7 @@ class View(TrackingRecorder):
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Runs every `record` and `reset` of this thread inside one transaction."""
+        """Runs every `apply` and `reset` of this thread inside one transaction."""
         if getattr(self._local, "cursor", None) is not None:
             yield
             return
@@ -271,7 +271,8 @@ class View(TrackingRecorder):
                 "quarantined_at": datetime.now(UTC),
             },
         )
-        self._quarantined(cursor).add(match_id)
+        if self._in_batch():  # the batch's own list; outside one, the next event reads it
+            self._quarantined(cursor).add(match_id)
 
     @contextmanager
     def _cursor(self) -> Iterator[Any]:
