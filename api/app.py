@@ -16,17 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import flask_swagger_ui
-from flask import Blueprint, Flask
+from flask import Blueprint, Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import actions, audit, errors, events, orders, rulesets, seats, standings, state
 from api import matches as matches_resource
-from api.context import EXTENSION
+from api.capacity import Capacity
+from api.context import CAPACITY, EXTENSION, capacity
 from service.matches import Matches, connect
 from service.settings import DEFAULT_MAX_BODY_BYTES, load_settings
 
-LONG_POLL_MAX_SECONDS = 30
 SWAGGER_UI_ASSETS = Path(flask_swagger_ui.__file__).parent / "dist"
 BLUEPRINTS = (
     rulesets.blp,
@@ -57,8 +58,10 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
     """Returns the drts Flask app; `config` overrides Flask and drts settings.
 
     drts settings: DRTS_DATABASE_URL, DRTS_OPERATOR_TOKEN, MAX_CONTENT_LENGTH (the body
-    cap, DRTS_MAX_BODY_BYTES), DRTS_LONG_POLL_MAX_SECONDS. Without `matches`, the app
-    connects its own Matches application to DRTS_DATABASE_URL.
+    cap, DRTS_MAX_BODY_BYTES), and the shared capacity of the process (api/capacity.py):
+    DRTS_LONG_POLL_MAX_SECONDS, DRTS_MAX_LONG_POLLS, DRTS_RATE_LIMIT_PER_ADDRESS,
+    DRTS_RATE_LIMIT_PER_TOKEN, DRTS_TRUSTED_PROXIES. Without `matches`, the app connects
+    its own Matches application to DRTS_DATABASE_URL.
     """
     settings = load_settings()
     app = Flask("drts")
@@ -85,9 +88,14 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
         MAX_CONTENT_LENGTH=settings.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
         DRTS_DATABASE_URL=settings.database_url,
         DRTS_OPERATOR_TOKEN=settings.operator_token,
-        DRTS_LONG_POLL_MAX_SECONDS=LONG_POLL_MAX_SECONDS,
+        DRTS_LONG_POLL_MAX_SECONDS=settings.long_poll_max_seconds,
+        DRTS_MAX_LONG_POLLS=settings.max_long_polls,
+        DRTS_RATE_LIMIT_PER_ADDRESS=settings.rate_limit_per_address,
+        DRTS_RATE_LIMIT_PER_TOKEN=settings.rate_limit_per_token,
+        DRTS_TRUSTED_PROXIES=settings.trusted_proxies,
     )
     app.config.update(config or {})
+    limit_capacity(app)
     if matches is None:
         matches = connect(
             replace(
@@ -111,3 +119,21 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
         )
     )
     return app
+
+
+def limit_capacity(app: Flask) -> None:
+    """Makes the app count every request against its client address and token, and
+    trust X-Forwarded-For from DRTS_TRUSTED_PROXIES proxies (api/capacity.py)."""
+    app.extensions[CAPACITY] = Capacity.of(
+        app.config["DRTS_RATE_LIMIT_PER_ADDRESS"],
+        app.config["DRTS_RATE_LIMIT_PER_TOKEN"],
+        app.config["DRTS_MAX_LONG_POLLS"],
+    )
+    proxies = app.config["DRTS_TRUSTED_PROXIES"]
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
+
+    @app.before_request
+    def admit() -> None:
+        scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+        capacity().admit(request.remote_addr, token.strip() if scheme.lower() == "bearer" else None)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 import flask_smorest
@@ -10,10 +12,13 @@ from flask import current_app, request
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
+from api.capacity import Capacity
 from domain.errors import InvalidTokenError
+from service import limits
 from service.matches import Matches
 
 EXTENSION = "drts.matches"
+CAPACITY = "drts.capacity"
 BEARER = "bearer"
 
 
@@ -21,6 +26,12 @@ def matches() -> Matches:
     """Returns the process's one Matches application (made by create_app)."""
     app: Matches = current_app.extensions[EXTENSION]
     return app
+
+
+def capacity() -> Capacity:
+    """Returns the process's rate limits and long-poll gate (made by create_app)."""
+    limits_of_process: Capacity = current_app.extensions[CAPACITY]
+    return limits_of_process
 
 
 def bearer_token() -> str | None:
@@ -38,14 +49,35 @@ def bearer_token() -> str | None:
 
 
 class StrictJSONParser(FlaskParser):
-    """webargs' Flask parser, refusing NaN and Infinity in JSON bodies (400 malformed_json):
-    Python's json accepts them, but they are not JSON and cannot be hashed canonically."""
+    """webargs' Flask parser held to the JSON limits of service/limits.py.
+
+    400 malformed_json: not JSON, not UTF-8, NaN or Infinity (Python's json
+    accepts them, but they are not JSON and cannot be hashed canonically), a
+    number too large to be finite. 422 validation_error: nested deeper than
+    MAX_JSON_DEPTH (checked on the text, before the parser recurses), an
+    integer beyond +-MAX_JSON_INT, a lone surrogate escape (text that is not
+    Unicode).
+    """
 
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             return core.missing
         text = req.get_data(cache=True).decode("utf-8")  # webargs answers UnicodeDecodeError
-        return json.loads(text, parse_constant=_refuse_constant)
+        try:
+            limits.check_json_text(text, "json")
+            value = json.loads(
+                text,
+                parse_constant=_refuse_constant,
+                parse_float=_finite_float,
+                parse_int=limits.json_int,
+            )
+            return limits.check_json(value, "json")
+        except limits.LimitError as error:
+            flask_smorest.abort(422, messages={"json": _field_message(error)})
+        except json.JSONDecodeError:
+            raise
+        except ValueError as error:  # e.g. an integer of more digits than Python converts
+            raise json.JSONDecodeError(str(error), text, 0) from None
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -55,5 +87,19 @@ class Blueprint(flask_smorest.Blueprint):
     PAGINATION_HEADER_NAME = None
 
 
+def _field_message(error: limits.LimitError) -> dict[str, list[str]]:
+    """Returns webargs' message for a body's fault, under its top-level field (`_schema`
+    for the body itself)."""
+    top = re.match(r"json\.([^.\[]*)", error.field)
+    return {top.group(1) if top else "_schema": [error.reason]}
+
+
 def _refuse_constant(name: str) -> Any:
     raise json.JSONDecodeError(f"{name} is not JSON", name, 0)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise json.JSONDecodeError(f"{text} is too large a number", text, 0)
+    return value

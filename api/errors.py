@@ -18,8 +18,10 @@ from flask import Flask, current_app, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from api.capacity import RateLimitedError
 from domain import errors as domain_errors
 from service import errors as service_errors
+from service.limits import LimitError
 
 # Order matters: subclasses before their bases.
 STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
@@ -42,6 +44,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.InvalidStateError, 422),
     (domain_errors.UnknownRulesetError, 422),
     (service_errors.InvalidCursorError, 422),
+    (LimitError, 422),
     (domain_errors.MovementClosedError, 409),
     (domain_errors.SeatTakenError, 409),
     (domain_errors.MatchNotStartedError, 409),
@@ -51,6 +54,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.RulesetVersionNotInstalledError, 409),
     (service_errors.PhasesDivergedError, 409),
     (domain_errors.DrtsError, 422),
+    (RateLimitedError, 429),
 )
 BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="drts"'}
 
@@ -117,11 +121,15 @@ def _first(text: Any) -> str:
 
 
 def handle_domain_error(error: Exception) -> ResponseReturnValue:
-    """Returns the JSON error for a domain or service exception, by the error table."""
+    """Returns the JSON error for a domain, service or capacity exception, by the error
+    table (with its details, and Retry-After for a 429)."""
     status = next(s for cls, s in STATUS_BY_ERROR if isinstance(error, cls))
     code = getattr(error, "code", "error")
     headers = BEARER_CHALLENGE if status == 401 else {}
-    return jsonify(error_body(code, status, str(error))), status, headers
+    if isinstance(error, RateLimitedError):
+        headers = {"Retry-After": str(error.retry_after)}
+    details = getattr(error, "details", None) or {}
+    return jsonify(error_body(code, status, str(error), details)), status, headers
 
 
 def handle_unexpected(error: Exception) -> ResponseReturnValue:
@@ -152,6 +160,8 @@ ERROR_DESCRIPTIONS = {
     413: "The body is over the size limit (payload_too_large)",
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, "
     "unknown_action, invalid_action, illegal_action, ...",
+    429: "Too many requests from this address or token (rate_limited), or too many long "
+    "polls waiting (too_many_long_polls); Retry-After says when to try again",
 }
 
 # OpenAPI security requirements: the token is required, or optional (it shows more).

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from uuid import UUID
 
 from flask import current_app
 from flask.views import MethodView
 
-from api.context import Blueprint, bearer_token, matches
+from api.context import Blueprint, bearer_token, capacity, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
 from api.schemas import EventPageSchema, EventsArgsSchema
 
@@ -24,10 +25,17 @@ blp = Blueprint(
 class Events(MethodView):
     @blp.arguments(EventsArgsSchema, location="query")
     @blp.response(200, EventPageSchema)
-    @documents_errors(blp, 401, 403, 404, 422)
+    @documents_errors(blp, 401, 403, 404, 422, 429)
     @blp.doc(operationId="getEvents", security=TOKEN_OPTIONAL)
     def get(self, args: dict[str, Any], match_id: UUID) -> Any:
         """Returns events after version `after` in their public form (docs/integrity.md); with
-        `wait`, first waits that long (capped) for one when there is none yet."""
+        `wait`, first waits that long (capped) for one when there is none yet. A process lets
+        only so many long polls wait at once (429 too_many_long_polls beyond)."""
         wait = min(args["wait"], current_app.config["DRTS_LONG_POLL_MAX_SECONDS"])
-        return matches().event_page(match_id, bearer_token(), args["after"], args["limit"], wait)
+        page = functools.partial(
+            matches().event_page, match_id, bearer_token(), args["after"], args["limit"]
+        )
+        if wait <= 0:
+            return page(0)
+        with capacity().long_polls.slot():
+            return page(wait)

@@ -1,8 +1,12 @@
 """marshmallow 4 schemas of the API's requests and responses.
 
 Request schemas refuse unknown fields (marshmallow's default), so a typo in a
-field name is a 422 rather than a silently ignored option. Response schemas
-dump the service's dicts and dataclasses as they are.
+field name is a 422 rather than a silently ignored option. Integers in a body
+are strict (a JSON integer: not "1", 1.5 or true) and in a query string written
+in digits only; names, orders, configs and movements are held to the limits of
+service/limits.py, the same checks the use cases make (the fields that do so
+are in api/fields.py). Response schemas dump the service's dicts and
+dataclasses as they are.
 """
 
 from __future__ import annotations
@@ -11,13 +15,20 @@ from typing import Any
 
 import marshmallow as ma
 
-from domain.match import MAX_DEADLINE_SECONDS
+from api.fields import (
+    OrderField,
+    PlayerName,
+    QueryInteger,
+    StrictInteger,
+    within_limits,
+)
 from domain.rules.contract import ConfigKind, OrderPolicy
 from domain.rules.registry import ruleset_names
+from service import limits
+from service.readmodels.queries import STATUSES
 
-MAX_INT = 2**31 - 1  # movements, versions and seats fit a PostgreSQL integer
-STATUSES = ("open", "started", "finished")
 CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
+MAX_WAIT_SECONDS = 3600  # asked; the server waits at most DRTS_LONG_POLL_MAX_SECONDS
 
 
 class ConfigFieldSchema(ma.Schema):
@@ -109,25 +120,14 @@ class RulesetSchema(ma.Schema):
 
 
 class RulesetArgsSchema(ma.Schema):
-    version = ma.fields.Integer(
+    version = QueryInteger(
         load_default=None,
-        validate=ma.validate.Range(1, MAX_INT),
+        validate=ma.validate.Range(1, limits.MAX_POSITION),
         metadata={"description": "an installed version (default: the latest)"},
     )
 
 
 # -- requests -------------------------------------------------------------------------------
-
-
-class OrderField(ma.fields.Field[Any]):
-    """An order as the game's order text (a string) or its JSON form (an object)."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if (isinstance(value, str) and value.strip()) or isinstance(value, dict):
-            return value
-        raise ma.ValidationError(
-            "an order is the game's order text (a non-empty string) or its JSON form (an object)"
-        )
 
 
 class CreateMatchSchema(ma.Schema):
@@ -141,8 +141,8 @@ class CreateMatchSchema(ma.Schema):
             "example": "district_war",
         },
     )
-    ruleset_version = ma.fields.Integer(
-        validate=ma.validate.Range(1, MAX_INT),
+    ruleset_version = StrictInteger(
+        validate=ma.validate.Range(1, limits.MAX_POSITION),
         load_default=None,
         metadata={"description": "an installed version (GET /rulesets; default: the latest)"},
     )
@@ -158,18 +158,19 @@ class CreateMatchSchema(ma.Schema):
     config = ma.fields.Dict(
         keys=ma.fields.String(),
         load_default=dict,
+        validate=within_limits(limits.check_config),
         metadata={
             "description": "config options (the preset's, then the defaults, fill the rest)",
             "example": {"troops": 2},
         },
     )
-    seats = ma.fields.Integer(
-        validate=ma.validate.Range(1, 64),
+    seats = StrictInteger(
+        validate=ma.validate.Range(1, limits.MAX_SEATS),
         load_default=None,
         metadata={"description": "exact number of seats (default: the ruleset's range)"},
     )
-    deadline_seconds = ma.fields.Integer(
-        validate=ma.validate.Range(1, MAX_DEADLINE_SECONDS),
+    deadline_seconds = StrictInteger(
+        validate=ma.validate.Range(1, limits.MAX_SECONDS),
         load_default=None,
         metadata={"description": "every movement's length (default: the ruleset's)"},
     )
@@ -182,15 +183,15 @@ class IdempotencyHeaderSchema(ma.Schema):
     idempotency_key = ma.fields.String(
         data_key="Idempotency-Key",
         load_default=None,
-        validate=ma.validate.Length(1, 200),
+        validate=ma.validate.Length(1, limits.MAX_KEY_CHARS),
         metadata={"description": "a retried create with the same key finds the first match"},
     )
 
 
 class ListMatchesArgsSchema(ma.Schema):
-    ruleset = ma.fields.String(load_default=None, validate=ma.validate.Length(1, 64))
+    ruleset = ma.fields.String(load_default=None, validate=ma.validate.Regexp(limits.RULESET_NAME))
     status = ma.fields.String(load_default=None, validate=ma.validate.OneOf(STATUSES))
-    limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(1, 200))
+    limit = QueryInteger(load_default=50, validate=ma.validate.Range(1, 200))
     cursor = ma.fields.String(
         load_default=None,
         validate=ma.validate.Regexp(CURSOR_PATTERN),
@@ -201,10 +202,10 @@ class ListMatchesArgsSchema(ma.Schema):
 class StandingsArgsSchema(ma.Schema):
     ruleset = ma.fields.String(
         load_default=None,
-        validate=ma.validate.Length(1, 64),
+        validate=ma.validate.Regexp(limits.RULESET_NAME),
         metadata={"description": "one ruleset (default: every ruleset)"},
     )
-    limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(1, 500))
+    limit = QueryInteger(load_default=100, validate=ma.validate.Range(1, 500))
     cursor = ma.fields.String(
         load_default=None,
         validate=ma.validate.Regexp(CURSOR_PATTERN),
@@ -215,35 +216,42 @@ class StandingsArgsSchema(ma.Schema):
 class StartSchema(ma.Schema):
     state = ma.fields.Raw(
         load_default=None,
+        validate=within_limits(lambda state: limits.check_json(state, "state")),
         metadata={
             "description": "a starting state (the ruleset's state JSON; default: the initial one)"
         },
     )
-    movement = ma.fields.Integer(
+    movement = StrictInteger(
         load_default=1,
-        validate=ma.validate.Range(1, MAX_INT),
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
         metadata={"description": "the number of the first movement"},
     )
 
 
 class ExtendDeadlineSchema(ma.Schema):
-    seconds = ma.fields.Integer(
+    seconds = StrictInteger(
         required=True,
-        validate=ma.validate.Range(1, MAX_DEADLINE_SECONDS),
+        validate=ma.validate.Range(1, limits.MAX_SECONDS),
         metadata={"description": "seconds to add to the current deadline", "example": 300},
     )
-    movement = ma.fields.Integer(
+    movement = StrictInteger(
         load_default=None,
-        validate=ma.validate.Range(1, MAX_INT),
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
         metadata={"description": "the open movement (default: it)"},
     )
 
 
 class JoinSchema(ma.Schema):
-    name = ma.fields.String(
+    name = PlayerName(
         required=True,
-        validate=ma.validate.Length(1, 64),
-        metadata={"description": "the player's name, unique in the match", "example": "alice"},
+        metadata={
+            "description": "the player's name, unique in the match: "
+            + limits.NAME_RULE
+            + " (normalised to NFC)",
+            "example": "alice",
+            "minLength": 1,
+            "maxLength": limits.MAX_NAME_CHARS,
+        },
     )
 
 
@@ -252,13 +260,16 @@ class OrderRequestSchema(ma.Schema):
         required=True,
         metadata={
             "description": "the order as the game's text, or its JSON form",
-            "oneOf": [{"type": "string", "minLength": 1}, {"type": "object"}],
+            "oneOf": [
+                {"type": "string", "minLength": 1, "maxLength": limits.MAX_ORDER_CHARS},
+                {"type": "object"},
+            ],
             "example": "e4",
         },
     )
-    movement = ma.fields.Integer(
+    movement = StrictInteger(
         load_default=None,
-        validate=ma.validate.Range(1, MAX_INT),
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
         metadata={"description": "the movement it is meant for (default: the open one)"},
     )
     source = ma.fields.String(load_default="api", validate=ma.validate.OneOf(("api", "bot")))
@@ -283,9 +294,9 @@ class ActionRequestSchema(ma.Schema):
 
 
 class AtMovementArgsSchema(ma.Schema):
-    movement = ma.fields.Integer(
+    movement = QueryInteger(
         load_default=None,
-        validate=ma.validate.Range(1, MAX_INT),
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
         metadata={"description": "when this movement was open (default: now)"},
     )
 
@@ -298,17 +309,17 @@ STEP_REMOVED = (
 
 
 class StateArgsSchema(AtMovementArgsSchema):
-    phase = ma.fields.Integer(
+    phase = QueryInteger(
         load_default=None,
-        validate=ma.validate.Range(0, MAX_INT),
+        validate=ma.validate.Range(0, limits.MAX_POSITION),
         metadata={
             "description": "the state after this phase of the movement's resolution (0: before "
             "it; the phases of each game are on its page); only a resolved movement has phases"
         },
     )
-    seat = ma.fields.Integer(
+    seat = QueryInteger(
         load_default=None,
-        validate=ma.validate.Range(1, MAX_INT),
+        validate=ma.validate.Range(1, limits.MAX_SEATS),
         metadata={"description": "this seat's view (its token or the referee's)"},
     )
 
@@ -321,25 +332,26 @@ class StateArgsSchema(AtMovementArgsSchema):
 
 
 class DisplayArgsSchema(ma.Schema):
-    movement = ma.fields.Integer(
+    movement = QueryInteger(
         load_default=None,
-        validate=ma.validate.Range(1, MAX_INT),
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
         metadata={"description": "the position after this resolved movement (default: now)"},
     )
 
 
 class EventsArgsSchema(ma.Schema):
-    after = ma.fields.Integer(
+    after = QueryInteger(
         load_default=0,
-        validate=ma.validate.Range(0, MAX_INT),
+        validate=ma.validate.Range(0, limits.MAX_POSITION),
         metadata={"description": "only events after this version"},
     )
-    limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(1, 1000))
-    wait = ma.fields.Float(
-        load_default=0.0,
-        validate=ma.validate.Range(0, 3600),
+    limit = QueryInteger(load_default=100, validate=ma.validate.Range(1, 1000))
+    wait = QueryInteger(
+        load_default=0,
+        validate=ma.validate.Range(0, MAX_WAIT_SECONDS),
         metadata={
-            "description": "seconds to wait for a newer event when there is none (capped at 30)"
+            "description": "whole seconds to wait for a newer event when there is none "
+            "(capped by the server, 30 by default)"
         },
     )
 

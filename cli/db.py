@@ -4,7 +4,8 @@ Both work on the database DRTS_DATABASE_URL names (docs/operations.md):
 `drts db upgrade` migrates it (PostgreSQL is never migrated implicitly),
 `drts db current` says where it stands; `drts projections rebuild` replays
 the log into a projection from nothing, `catch-up` applies what it missed,
-`status` shows how far each has got, `follow` keeps them up to date until
+`status` shows how far each has got and the matches each leaves out (an
+event of theirs failed to apply), `follow` keeps them up to date until
 stopped.
 """
 
@@ -16,6 +17,7 @@ import threading
 import click
 
 from cli.store import matches, reports_errors
+from domain.integrity import iso
 from service import schema
 from service.readmodels.runner import BATCH
 from service.readmodels.tables import PROJECTION_NAMES
@@ -78,7 +80,12 @@ def projections_rebuild(names: tuple[str, ...]) -> None:
     """Empties the named projections (all by default) and replays the whole log into them."""
     app = matches()
     for name in names or PROJECTION_NAMES:
-        click.echo(f"{name}: rebuilt from {app.read_models.rebuild(name)} event(s)")
+        applied = app.read_models.rebuild(name)
+        again = len(app.read_models.view(name).quarantined())
+        click.echo(
+            f"{name}: rebuilt from {applied} event(s)"
+            + (f"; left out again: {again} match(es)" if again else "")
+        )
 
 
 @projections.command("catch-up")
@@ -93,14 +100,28 @@ def projections_catch_up(names: tuple[str, ...]) -> None:
 @projections.command("status")
 @reports_errors
 def projections_status() -> None:
-    """Prints each projection's position in the log and how many events it has to apply."""
-    for progress in matches().read_models.progress():
+    """Prints each projection's position in the log, how many events it has to apply, and
+    the matches it leaves out since one of their events failed to apply."""
+    models = matches().read_models
+    left_out = 0
+    for progress in models.progress():
         waiting = (
             f"{progress.pending}{'+' if progress.pending > BATCH else ''} event(s) to apply"
             if progress.pending
             else "up to date"
         )
         click.echo(f"{progress.name}: at {progress.position}, log at {progress.head}: {waiting}")
+        for item in models.view(progress.name).quarantined():
+            left_out += 1
+            click.echo(
+                f"  left out: match {item.match_id} ({item.event_type} at log position "
+                f"{item.position}, {iso(item.quarantined_at)}): {item.error}"
+            )
+    if left_out:
+        click.echo(
+            f"{left_out} (projection, match) pair(s) left out: fix the cause, then "
+            "`drts projections rebuild NAME` applies their events again"
+        )
 
 
 @projections.command("follow")

@@ -31,8 +31,9 @@ from domain.errors import DrtsError, InvalidDeadlineError, NotASeatError
 from domain.integrity import commitment
 from domain.match import Match, Receipt
 from domain.rules.contract import JSON
+from domain.rules.registry import get_ruleset
 from domain.table import DeadlinePassed
-from service import phases, schema, views
+from service import limits, phases, schema, views
 from service.errors import (
     ConcurrentWriteError,
     InvalidCursorError,
@@ -122,7 +123,10 @@ class Matches(Application[UUID]):
         a `preset`'s values are expanded into the recorded config, under
         `config`'s own.
         """
+        limits.check_config(config or {})
+        get_ruleset(ruleset)  # an unknown ruleset is refused, even in a retry of a known key
         if idempotency_key is not None:
+            limits.check_text(idempotency_key, "idempotency_key", limits.MAX_KEY_CHARS)
             earlier = self._keyed_match(idempotency_key)
             if earlier is not None:
                 return NewMatch(earlier, None, created=False)
@@ -153,7 +157,7 @@ class Matches(Application[UUID]):
 
     def join(self, match_id: UUID | str, name: str) -> NewSeat:
         """Seats a player named `name`; returns the seat number and its token (shown once)."""
-        token = secrets.token_urlsafe(32)
+        name, token = limits.player_name(name), secrets.token_urlsafe(32)
         seat = self._retrying(match_id, lambda m: m.join(name, commitment(token), self.clock()))
         return NewSeat(self.match_id(match_id), seat, token)
 
@@ -161,6 +165,8 @@ class Matches(Application[UUID]):
         self, match_id: UUID | str, referee_token: str | None, state: JSON = None, movement: int = 1
     ) -> None:
         """Starts the match (the referee may give a starting state and movement number)."""
+        limits.check_movement(movement)
+        limits.check_json(state, "state")
         self._retrying(
             match_id,
             lambda m: m.start(self._as_referee(m, referee_token), self.clock(), state, movement),
@@ -196,6 +202,10 @@ class Matches(Application[UUID]):
             raise InvalidDeadlineError("give either seconds to add or a new deadline (until)")
         if seconds is not None and not seconds > 0:
             raise InvalidDeadlineError(f"seconds to add must be positive, got {seconds}")
+        if seconds is not None:
+            limits.check_seconds(seconds)
+        if movement is not None:
+            limits.check_movement(movement)
 
         def extend(match: Match) -> datetime:
             current = match.deadline or self.clock()
@@ -242,6 +252,9 @@ class Matches(Application[UUID]):
         resolve_when_ready: bool = True,
     ) -> OrderReceipt:
         """Takes an order from the seat holding `token`; a ready movement then resolves."""
+        limits.check_order(order)
+        if movement is not None:
+            limits.check_movement(movement)
         salt, now, token_hash = secrets.token_hex(16), self.clock(), self._seat_hash(token)
 
         def submit(match: Match) -> tuple[Receipt, bool]:

@@ -21,6 +21,13 @@ resolves deadlines. `DRTS_SWEEP_SECONDS` (default 2) is how
 often beat sweeps for due movements; `DRTS_COUNTDOWN_SECONDS` (default 600)
 is the longest deadline that also gets a countdown task, kept below the
 broker's visibility timeout (`DRTS_VISIBILITY_TIMEOUT`, default 3600).
+The API's shared capacity, per process: `DRTS_LONG_POLL_MAX_SECONDS`
+(default 30) is the longest a long poll waits, `DRTS_MAX_LONG_POLLS` (default
+4) how many may wait at once, `DRTS_RATE_LIMIT_PER_ADDRESS` (default 1200)
+and `DRTS_RATE_LIMIT_PER_TOKEN` (default 600) the requests a minute each
+client address and each bearer token may send (0 turns a limit off), and
+`DRTS_TRUSTED_PROXIES` (default 0) how many reverse proxies in front of the
+API set X-Forwarded-For, so that the client's own address is the one limited.
 docs/operations.md lists every setting.
 """
 
@@ -40,6 +47,10 @@ DEFAULT_SQLITE_FILE = "drts.sqlite"
 BROKER_URL_VARIABLE = "DRTS_BROKER_URL"
 DEFAULT_BROKER_URL = "sqla+sqlite:///drts-broker.sqlite"
 COMPRESSOR = "eventsourcing.compressor:ZlibCompressor"
+DEFAULT_LONG_POLL_MAX_SECONDS = 30.0
+DEFAULT_MAX_LONG_POLLS = 4
+DEFAULT_RATE_LIMIT_PER_ADDRESS = 1200  # requests a minute
+DEFAULT_RATE_LIMIT_PER_TOKEN = 600
 
 
 class SettingsError(ValueError):
@@ -59,6 +70,11 @@ class Settings:
     visibility_timeout: float = 3600.0
     operator_token: str | None = None  # DRTS_OPERATOR_TOKEN: acts as referee on every match
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # DRTS_MAX_BODY_BYTES: the API's body cap
+    long_poll_max_seconds: float = DEFAULT_LONG_POLL_MAX_SECONDS
+    max_long_polls: int = DEFAULT_MAX_LONG_POLLS
+    rate_limit_per_address: int = DEFAULT_RATE_LIMIT_PER_ADDRESS
+    rate_limit_per_token: int = DEFAULT_RATE_LIMIT_PER_TOKEN
+    trusted_proxies: int = 0
 
     @property
     def broker_url(self) -> str:
@@ -115,15 +131,33 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         visibility_timeout=_seconds(environ, "DRTS_VISIBILITY_TIMEOUT", 3600.0),
         operator_token=environ.get(OPERATOR_TOKEN_VARIABLE, "").strip() or None,
         max_body_bytes=_positive_int(environ, MAX_BODY_VARIABLE, DEFAULT_MAX_BODY_BYTES),
+        long_poll_max_seconds=_seconds(
+            environ, "DRTS_LONG_POLL_MAX_SECONDS", DEFAULT_LONG_POLL_MAX_SECONDS
+        ),
+        max_long_polls=_count(environ, "DRTS_MAX_LONG_POLLS", DEFAULT_MAX_LONG_POLLS),
+        rate_limit_per_address=_count(
+            environ, "DRTS_RATE_LIMIT_PER_ADDRESS", DEFAULT_RATE_LIMIT_PER_ADDRESS
+        ),
+        rate_limit_per_token=_count(
+            environ, "DRTS_RATE_LIMIT_PER_TOKEN", DEFAULT_RATE_LIMIT_PER_TOKEN
+        ),
+        trusted_proxies=_count(environ, "DRTS_TRUSTED_PROXIES", 0),
     )
 
 
 def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = _count(environ, name, default)
+    if value <= 0:
+        raise SettingsError(f"{name}={value}: give a positive number of bytes")
+    return value
+
+
+def _count(environ: Mapping[str, str], name: str, default: int) -> int:
     text = environ.get(name, "").strip()
     if not text:
         return default
-    if not (text.isascii() and text.isdigit()) or int(text) <= 0:
-        raise SettingsError(f"{name}={text!r}: give a positive number of bytes")
+    if not (text.isascii() and text.isdigit()):
+        raise SettingsError(f"{name}={text!r}: give a whole number (0 or more)")
     return int(text)
 
 

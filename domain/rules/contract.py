@@ -360,7 +360,11 @@ def json_order_object(text: str) -> Mapping[str, JSON]:
     try:
         value = json.loads(text)
     except ValueError as error:
-        raise InvalidOrderError(f"order is not valid JSON ({error}): {text.strip()!r}") from None
+        raise InvalidOrderError(
+            f"order is not valid JSON ({error}): {text.strip()[:80]!r}"
+        ) from None
+    except RecursionError:  # nested deeper than the parser goes
+        raise InvalidOrderError(f"order JSON nests too deep: {text.strip()[:80]!r}") from None
     if not isinstance(value, dict):
         raise InvalidOrderError(f"a JSON order is an object, got {text.strip()!r}")
     return value

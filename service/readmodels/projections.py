@@ -66,12 +66,20 @@ class ReadModel(Projection[View]):
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         """Records the statements of the event's handler with its tracking row; ignores
-        events this projection does not read.
+        events this projection does not read. An event whose handler or statements fail
+        leaves its match out of this projection (View.apply).
         """
-        for event_class in type(domain_event).__mro__:
-            if event_class in self.handlers:
-                self.view.record(tracking, self.handlers[event_class](self, domain_event, tracking))
-                return
+        handler = next(
+            (self.handlers[cls] for cls in type(domain_event).__mro__ if cls in self.handlers),
+            None,
+        )
+        if handler is not None:
+            self.view.apply(
+                tracking,
+                domain_event.originator_id,
+                type(domain_event).__qualname__,
+                lambda: handler(self, domain_event, tracking),
+            )
 
 
 class MatchList(ReadModel):

@@ -1,6 +1,8 @@
 """The service's queries over the read models: match list, due movements, scoreboards,
 standings. Each first catches its projections up with the log, so a caller reads
 its own writes; the rows are public data only (no tokens, no sealed values).
+Filters are held to service/limits.py before they reach SQL (a NUL byte is a
+PostgreSQL error, not an empty answer).
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from uuid import UUID
 
 from domain.integrity import iso
 from domain.rules.contract import JSON
+from service import limits
 from service.readmodels.runner import ReadModels
+
+STATUSES = ("open", "started", "finished")
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,10 @@ def match_page(
     """Returns up to `limit` matches past log position `after`, oldest first, and the
     position to go on from (None when no more match).
     """
+    if ruleset is not None:
+        limits.check_ruleset_name(ruleset)
+    if status is not None:
+        limits.check_choice(status, "status", STATUSES)
     models.catch_up(["match_list"])
     view = models.view("match_list")
     where = ["position > :after"]
@@ -109,6 +118,8 @@ def standing_rows(
     """Returns up to `limit` standings from `offset`, best first within each ruleset, and
     the offset of the next page (None at the end).
     """
+    if ruleset is not None:
+        limits.check_ruleset_name(ruleset)
     models.catch_up(["standings"])
     where = "WHERE ruleset = :ruleset " if ruleset is not None else ""
     rows = models.view("standings").query(

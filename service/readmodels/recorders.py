@@ -10,28 +10,54 @@ Each projection has its own tracking table, `<projection>_tracking`, with
 eventsourcing's single-row layout (one row per upstream application, holding
 the last position processed). On SQLite eventsourcing would name it
 `tracking` whatever the projection, so the SQLite view renames its statements.
+
+One bad event never stops a projection: when an event's statements fail (a
+value the database refuses, a handler that raises), the view rolls back to a
+savepoint taken before them, deletes what the projection holds of that match,
+records (projection, match, position, error) in `projection_quarantine`,
+records the tracking row, and goes on; the match's later events are skipped
+by this projection until a rebuild (`reset`) clears its quarantine. Errors
+that mean the database itself cannot be used now (a lost connection, a lock
+timeout) are raised instead, so that the batch is tried again later.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+import sqlite3
 import threading
 from abc import abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+import psycopg
+from eventsourcing import persistence
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
 from sqlalchemy import Boolean, DateTime, Uuid
 
-from service.readmodels.tables import PROJECTION_TABLES, metadata
+from service.readmodels.tables import PROJECTION_TABLES, metadata, projection_quarantine
 
 Statement = tuple[str, Mapping[str, Any]]
+QUARANTINE = projection_quarantine.name
+MAX_ERROR_CHARS = 1000
+# The database cannot be used now: raised, never a reason to leave a match out.
+OUTAGES: tuple[type[Exception], ...] = (
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+    sqlite3.OperationalError,
+    sqlite3.InterfaceError,
+    persistence.OperationalError,
+    persistence.InterfaceError,
+)
+logger = logging.getLogger(__name__)
 SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # SQLAlchemy's own SQLite format: sorts as time
 PARAMETER = re.compile(r"(?<![:\w]):(\w+)")
 
@@ -50,33 +76,74 @@ def _column_kinds() -> dict[str, str]:
 KINDS = _column_kinds()  # a column name means the same kind in every table
 
 
+@dataclass(frozen=True)
+class Quarantined:
+    """A match a projection leaves out: the event it failed to apply, and why."""
+
+    projection: str
+    match_id: UUID
+    position: int
+    event_type: str
+    error: str
+    quarantined_at: datetime
+
+
 class View(TrackingRecorder):
-    """A projection's tables and tracking row; `record` writes both in one transaction."""
+    """A projection's tables and tracking row; `apply` writes both in one transaction."""
 
     def __init__(self, projection: str) -> None:
         self.projection = projection
-        self.tables = {
-            table.name: self._table_name(table.name) for table in PROJECTION_TABLES[projection]
-        }
+        own = PROJECTION_TABLES[projection]
+        self.tables = {table.name: self._table_name(table.name) for table in own}
+        self.match_tables = [self.tables[table.name] for table in own if "match_id" in table.c]
+        self.tables[QUARANTINE] = self._table_name(QUARANTINE)
         self.tracking_table = f"{projection}_tracking"
         self._local = threading.local()
 
-    def record(self, tracking: Tracking, statements: Sequence[Statement]) -> bool:
-        """Runs the statements with the tracking row; returns False (and writes nothing)
-        when this position was already processed.
+    def apply(
+        self,
+        tracking: Tracking,
+        match_id: UUID,
+        event_type: str,
+        statements: Callable[[], Sequence[Statement]],
+    ) -> bool:
+        """Records the tracking row and the statements one event of a match writes; returns
+        False (and writes nothing) when this position was already processed.
+
+        Skips the statements of a match this projection quarantined; quarantines the
+        match when they fail (module docstring). Raised: the errors of OUTAGES.
         """
         with self._cursor() as cursor:
             try:
                 self._track(cursor, tracking)
             except IntegrityError:
                 return False
-            for sql, params in statements:
-                self._execute(cursor, sql, params)
+            if match_id in self._quarantined(cursor):
+                return True
+            cursor.execute("SAVEPOINT drts_event")
+            try:
+                for sql, params in statements():
+                    self._execute(cursor, sql, params)
+            except OUTAGES:
+                raise
+            except Exception as error:
+                cursor.execute("ROLLBACK TO SAVEPOINT drts_event")
+                self._quarantine(cursor, match_id, tracking, event_type, error)
+            cursor.execute("RELEASE SAVEPOINT drts_event")
             return True
+
+    def quarantined(self) -> list[Quarantined]:
+        """Returns the matches this projection leaves out, in log order."""
+        rows = self.query(
+            "SELECT projection, match_id, position, event_type, error, quarantined_at "
+            f"FROM {{{QUARANTINE}}} WHERE projection = :projection ORDER BY position",
+            {"projection": self.projection},
+        )
+        return [Quarantined(**row) for row in rows]
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Runs every `record` and `reset` of this thread inside one transaction."""
+        """Runs every `apply` and `reset` of this thread inside one transaction."""
         if getattr(self._local, "cursor", None) is not None:
             yield
             return
@@ -85,7 +152,7 @@ class View(TrackingRecorder):
             try:
                 yield
             finally:
-                self._local.cursor = None
+                self._local.cursor = self._local.quarantined = None
 
     def reset(self, application_name: str) -> None:
         """Deletes every row of the projection and forgets its position (use in a batch).
@@ -101,8 +168,16 @@ class View(TrackingRecorder):
                 "WHERE application_name = :name",
                 {"name": application_name},
             )
-            for table in self.tables.values():
-                self._execute(cursor, f"DELETE FROM {table}", {})
+            for name, table in self.tables.items():
+                if name != QUARANTINE:
+                    self._execute(cursor, f"DELETE FROM {table}", {})
+            self._execute(
+                cursor,
+                f"DELETE FROM {{{QUARANTINE}}} WHERE projection = :projection",
+                {"projection": self.projection},
+            )
+            if self._in_batch():
+                self._local.quarantined = set()
 
     def query(self, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Returns the rows of a SELECT, with ids as UUIDs and times as aware UTC datetimes."""
@@ -148,6 +223,56 @@ class View(TrackingRecorder):
         """Returns a column's value as Python (UUID, aware datetime, bool)."""
 
     # -- private ----------------------------------------------------------------------------
+
+    def _in_batch(self) -> bool:
+        return getattr(self._local, "cursor", None) is not None
+
+    def _quarantined(self, cursor: Any) -> set[UUID]:
+        """Returns the matches this projection leaves out (read once per batch)."""
+        known: set[UUID] | None = getattr(self._local, "quarantined", None)
+        if known is None:
+            self._execute(
+                cursor,
+                f"SELECT match_id FROM {{{QUARANTINE}}} WHERE projection = :projection",
+                {"projection": self.projection},
+            )
+            known = {self._decode("match_id", dict(row)["match_id"]) for row in cursor.fetchall()}
+            if self._in_batch():
+                self._local.quarantined = known
+        return known
+
+    def _quarantine(
+        self, cursor: Any, match_id: UUID, tracking: Tracking, event_type: str, error: Exception
+    ) -> None:
+        """Deletes what this projection holds of the match and records why it is left out."""
+        text = _error_text(error)
+        logger.error(
+            "projection %s leaves out match %s: applying %s at log position %s failed: %s",
+            self.projection,
+            match_id,
+            event_type,
+            tracking.notification_id,
+            text,
+        )
+        key = {"match_id": match_id}
+        for table in self.match_tables:
+            self._execute(cursor, f"DELETE FROM {table} WHERE match_id = :match_id", key)
+        self._execute(
+            cursor,
+            f"INSERT INTO {{{QUARANTINE}}} (projection, match_id, position, event_type, error, "
+            "quarantined_at) VALUES (:projection, :match_id, :position, :event_type, :error, "
+            ":quarantined_at) ON CONFLICT (projection, match_id) DO NOTHING",
+            {
+                **key,
+                "projection": self.projection,
+                "position": tracking.notification_id,
+                "event_type": event_type[:200],
+                "error": text,
+                "quarantined_at": datetime.now(UTC),
+            },
+        )
+        if self._in_batch():  # the batch's own list; outside one, the next event reads it
+            self._quarantined(cursor).add(match_id)
 
     @contextmanager
     def _cursor(self) -> Iterator[Any]:
@@ -252,3 +377,11 @@ class SQLiteView(View, SQLiteTrackingRecorder):
         if kind == "time":
             return datetime.strptime(value, SQLITE_TIME).replace(tzinfo=UTC)
         return bool(value)
+
+
+def _error_text(error: Exception) -> str:
+    """Returns the error as text any database stores: no NUL nor other control character,
+    no lone surrogate, at most MAX_ERROR_CHARS characters."""
+    text = f"{type(error).__name__}: {error}".encode("utf-8", "backslashreplace").decode()
+    text = "".join(char if char.isprintable() else "?" for char in text)
+    return text[:MAX_ERROR_CHARS]

@@ -6,7 +6,12 @@
   tracking row. Queries call it first, so they read their own writes.
 - `rebuild(name)` empties a projection and replays the whole log into it in
   one transaction: readers see the old rows until it commits, and other
-  processes applying events wait for it, then skip what it did.
+  processes applying events wait for it, then skip what it did. It also
+  clears the projection's quarantine: a match left out is applied again (and
+  left out again if its event still fails).
+- `quarantined()` lists the (projection, match) pairs left out because one of
+  the match's events failed to apply (recorders.py); `quarantine_count()`
+  counts them in one query, for a health check.
 - `start()`: on PostgreSQL a thread follows the log live (eventsourcing's
   ApplicationSubscription, woken by LISTEN/NOTIFY); on SQLite, which has no
   subscriptions, a timer thread calls `catch_up()` every few seconds.
@@ -28,7 +33,8 @@ from eventsourcing.sqlite import SQLiteDatastore
 from eventsourcing.utils import get_topic
 
 from service.readmodels.projections import PROJECTIONS
-from service.readmodels.recorders import PostgresView, SQLiteView, View
+from service.readmodels.recorders import QUARANTINE, PostgresView, Quarantined, SQLiteView, View
+from service.readmodels.tables import PROJECTION_NAMES
 from service.schema import MemoryDatabase
 
 BATCH = 500  # events per catch-up transaction
@@ -101,6 +107,15 @@ class ReadModels:
         """Returns each projection's position, the log's head, and its waiting events."""
         head = self.app.recorder.max_notification_id() or 0
         return [self._progress(projection, head) for projection in self.projections.values()]
+
+    def quarantined(self) -> list[Quarantined]:
+        """Returns the (projection, match) pairs left out since an event failed to apply."""
+        return [item for p in self.projections.values() for item in p.view.quarantined()]
+
+    def quarantine_count(self) -> int:
+        """Returns how many (projection, match) pairs are left out (one query; for /health)."""
+        rows = self.view(PROJECTION_NAMES[0]).query(f"SELECT COUNT(*) AS n FROM {{{QUARANTINE}}}")
+        return int(rows[0]["n"])
 
     def apply(self, projection: Projection[View], domain_event: Any, tracking: Tracking) -> None:
         """Applies one event to one projection (skipped if its position was processed)."""

@@ -10,6 +10,10 @@ Times are UTC instants (`timestamp with time zone` on PostgreSQL; on SQLite
 the fixed-width text `YYYY-MM-DD HH:MM:SS.ffffff` in UTC, which sorts as time).
 Match ids are `uuid` on PostgreSQL and 32 hexadecimal digits on SQLite, as
 eventsourcing stores them.
+
+`projection_quarantine` belongs to no one projection: it lists, per
+projection, the matches it leaves out because applying one of their events
+failed (service/readmodels/recorders.py).
 """
 
 from __future__ import annotations
@@ -151,6 +155,23 @@ standings_seats = Table(
     Column("seat", Integer, primary_key=True, autoincrement=False),
     Column("player", String(200), nullable=False),
     Column("result", String(8), nullable=True, comment="win, draw or loss once finished"),
+)
+
+projection_quarantine = Table(
+    "projection_quarantine",
+    metadata,
+    Column("projection", String(32), primary_key=True),
+    Column("match_id", Uuid, primary_key=True),
+    Column(
+        "position",
+        BigInteger,
+        nullable=False,
+        comment="log position of the event the projection failed to apply",
+    ),
+    Column("event_type", String(200), nullable=False),
+    Column("error", String(1000), nullable=False, comment="the exception, as text"),
+    Column("quarantined_at", utc(), nullable=False),
+    comment="matches a projection leaves out since one of their events failed to apply",
 )
 
 PROJECTION_TABLES: dict[str, tuple[Table, ...]] = {

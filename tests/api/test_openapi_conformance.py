@@ -1,7 +1,9 @@
 """schemathesis against /openapi.json: every operation, then stateful runs along the links.
 
-No 5xx, and every response matches the document (status, content type, headers,
-schema). All of schemathesis's default checks run; none is excluded.
+No 5xx, every response matches the document (status, content type, headers,
+schema), and every error body has the one error shape (the check `one_error_shape` of
+tests/api/schemathesis_hooks.py). All of schemathesis's default checks run; none is
+excluded. tests/api/test_gunicorn.py runs the same against gunicorn on PostgreSQL.
 
 The app is made at import, on an in-memory store: schemathesis needs the schema
 when pytest collects the tests, and its `from_fixture` does not work with
@@ -20,27 +22,24 @@ from api.app import create_app
 from api.context import EXTENSION
 from service.matches import Matches
 from service.settings import Settings
+from tests.api.schemathesis_hooks import CONFIG as SCHEMATHESIS_CONFIG
 
 MAX_EXAMPLES = int(os.environ.get("DRTS_SCHEMATHESIS_EXAMPLES", "40"))
-CONFIG = {"TESTING": True, "DRTS_LONG_POLL_MAX_SECONDS": 0.2}  # long polls end quickly here
-
-# positive_data_acceptance, for four operations, also accepts 422: a game's config, an
-# order, a starting state and a referee action are JSON whose validity the ruleset decides
-# (a board's content, an order's legality in the match's current state, the actions a game
-# has), which no JSON schema can state.
-# Every other operation is held to the default (a schema-valid request is never a 422).
-SCHEMATHESIS_CONFIG = """
-[[operations]]
-include-operation-id = ["createMatch", "sendOrder", "startMatch", "takeRefereeAction"]
-checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
-"""
+# Long polls end quickly here; no rate limits: in process, the run sends requests far faster
+# than the per-address default allows (tests/api/test_capacity.py tests the limits).
+APP_CONFIG = {
+    "TESTING": True,
+    "DRTS_LONG_POLL_MAX_SECONDS": 0.2,
+    "DRTS_RATE_LIMIT_PER_ADDRESS": 0,
+    "DRTS_RATE_LIMIT_PER_TOKEN": 0,
+}
 
 
 def fresh_store() -> Matches:
     return Matches(env=Settings("memory://").event_store_env(), operator_token="operator")
 
 
-app = create_app(CONFIG, matches=fresh_store())
+app = create_app(APP_CONFIG, matches=fresh_store())
 schema = schemathesis.openapi.from_wsgi(
     "/openapi.json",
     app,

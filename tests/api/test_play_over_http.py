@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+from api.app import create_app
 from tests.api.conftest import OPERATOR, Table, assert_error, bearer
 
 
@@ -141,11 +142,14 @@ def test_a_long_poll_answers_when_an_order_arrives(client, app):
     assert page["items"][0]["type"] == "OrderSubmitted"
 
 
-def test_a_long_poll_waits_at_most_the_cap(client):
+def test_a_long_poll_waits_at_most_the_cap(service):
+    client = create_app(
+        {"TESTING": True, "DRTS_LONG_POLL_MAX_SECONDS": 0.3}, matches=service
+    ).test_client()
     table = Table(client)
     head = client.get(f"/matches/{table.id}/events").get_json()["version"]
     began = time.monotonic()
-    page = client.get(f"/matches/{table.id}/events?after={head}&wait=0.3").get_json()
+    page = client.get(f"/matches/{table.id}/events?after={head}&wait=30").get_json()
     assert page["items"] == [] and 0.3 <= time.monotonic() - began < 3
 
 

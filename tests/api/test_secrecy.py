@@ -29,7 +29,7 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/display", None),
     ("get", "/matches/{id}/display?movement=1", None),
     ("get", "/matches/{id}/events", None),
-    ("get", "/matches/{id}/events?after=6&wait=0.1", None),
+    ("get", "/matches/{id}/events?after=6&wait=1", None),
     ("get", "/matches/{id}/replay", None),
     ("get", "/matches/{id}/verify", None),
     ("get", "/matches/{id}/orders", None),

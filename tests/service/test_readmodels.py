@@ -171,19 +171,19 @@ def test_a_projection_that_crashes_halfway_resumes_without_double_counting(
             models.view(name).reset(matches.name)
     monkeypatch.setattr(runner, "BATCH", 4)
     view = models.view("standings")
-    calls, record = [0], view.record
+    calls, apply = [0], view.apply
 
-    def crashing(tracking: Tracking, statements: Any) -> bool:
+    def crashing(tracking: Tracking, *event: Any) -> bool:
         calls[0] += 1
-        if calls[0] == 11:
+        if calls[0] == 11:  # the process dies: not an event that fails to apply
             raise RuntimeError("the power went out")
-        return record(tracking, statements)
+        return apply(tracking, *event)
 
-    monkeypatch.setattr(view, "record", crashing)
+    monkeypatch.setattr(view, "apply", crashing)
     with pytest.raises(RuntimeError, match="power"):
         models.catch_up(["standings"])
     assert view.position(matches.name) > 0  # two batches of four landed, the third did not
-    monkeypatch.setattr(view, "record", record)
+    monkeypatch.setattr(view, "apply", apply)
     models.catch_up()
     assert {name: snapshot(models, name) for name in expected} == expected
 

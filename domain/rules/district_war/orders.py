@@ -134,8 +134,8 @@ def _from_json(value: Mapping[str, JSON]) -> Order:
 def _cell(column: str, row: str) -> str:
     if column not in COLUMNS:
         raise InvalidOrderError(f"no column {column!r} on the board: columns are a-g")
-    if not 1 <= int(row) <= SIDE:
-        raise InvalidOrderError(f"no row {row} on the board: rows are 1-7, 1 at the top")
+    if len(row) > 9 or not 1 <= int(row) <= SIDE:  # the length first: int() of a long run fails
+        raise InvalidOrderError(f"no row {row[:9]} on the board: rows are 1-7, 1 at the top")
     return f"{column}{int(row)}"
 
 

@@ -263,8 +263,12 @@ def _text_operation(words: list[str], clause: str) -> Operation:
 
 
 def _text_square(word: str, clause: str) -> int:
-    if not word.isdigit():
+    if not word.isdecimal():  # "²" is a digit to str.isdigit(), but not to int()
         raise InvalidOrderError(f"cannot read {clause!r}: {word!r} is not a square number")
+    if len(word) > 9:  # far off the board, and int() of a long run fails
+        raise InvalidOrderError(
+            f"square {word[:9]}... is not on the board (1..{SQUARE_COUNT}) in {clause[:40]!r}"
+        )
     return _square(int(word), clause)
 
 

@@ -1,0 +1,81 @@
+"""The request fields of the API's schemas that hold input to the limits of service/limits.py
+(the same checks the use cases make), and strict integers in bodies and query strings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import marshmallow as ma
+
+from service import limits
+
+MAX_QUERY_DIGITS = 10
+
+
+def checked(check: Callable[[Any], Any], value: Any) -> Any:
+    """Returns what a service/limits.py check returns; its LimitError becomes the
+    field's ValidationError."""
+    try:
+        return check(value)
+    except limits.LimitError as error:
+        raise ma.ValidationError(error.reason) from None
+
+
+def within_limits(check: Callable[[Any], Any]) -> Callable[[Any], None]:
+    """Returns a marshmallow validator running a service/limits.py check."""
+
+    def validate(value: Any) -> None:
+        checked(check, value)
+
+    return validate
+
+
+class StrictInteger(ma.fields.Integer):
+    """An integer in a JSON body: a JSON number without a fraction, as JSON Schema (and so
+    the OpenAPI document) counts integers: 3 or 3.0, not "3", 3.5 or true."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return super()._validated(value)
+
+
+class QueryInteger(ma.fields.Integer):
+    """An integer in a query string, written in ASCII digits only: no sign, point,
+    exponent, space or underscore."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if not (
+            isinstance(value, str)
+            and value.isascii()
+            and value.isdigit()
+            and len(value) <= MAX_QUERY_DIGITS
+        ):
+            raise ma.ValidationError(
+                f"write a whole number in digits only (0-9, at most {MAX_QUERY_DIGITS} of them)"
+            )
+        return int(value)
+
+
+class PlayerName(ma.fields.String):
+    """A player name, normalised to NFC and held to the name rule (service/limits.py)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        return str(checked(limits.player_name, super()._deserialize(value, attr, data, **kwargs)))
+
+
+class OrderField(ma.fields.Field[Any]):
+    """An order as the game's order text (a string) or its JSON form (an object)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not ((isinstance(value, str) and value.strip()) or isinstance(value, dict)):
+            raise ma.ValidationError(
+                "an order is the game's order text (a non-empty string) or its JSON form "
+                "(an object)"
+            )
+        checked(limits.check_order, value)
+        return value

@@ -1,0 +1,296 @@
+"""The declared limits on what callers send, and the checks every edge shares.
+
+The API's schemas and body parser (api/), the command line and any later
+edge (mail) go through these same checks, because the use cases in
+service/matches.py call them before anything reaches the domain or the event
+store: a rule here holds by construction, not per endpoint. docs/api.md
+("Limits and checks") states every limit.
+
+- Player names are normalised to Unicode NFC, then must be 1 to
+  MAX_NAME_CHARS characters, every one printable (no control, format,
+  surrogate, private-use or unassigned character, no separator but the
+  ASCII space), without a space at either end.
+- Movement numbers are 1 to MAX_MOVEMENT, so that a movement, and the one
+  after it, fit every 32-bit column of the read models.
+- Durations (a match's `deadline_seconds`, a deadline extension, and every
+  config field named `*_seconds`) are at most MAX_SECONDS: a year and a day.
+- JSON given by a caller (a config, a starting state, an order's JSON form,
+  a request body) nests at most MAX_JSON_DEPTH levels, holds integers within
+  +-MAX_JSON_INT (2^53 - 1, what every JSON reader keeps exactly), finite
+  numbers only, and no lone surrogate (text that is not Unicode).
+- An order, as text or as its JSON form, is at most MAX_ORDER_CHARS
+  characters (its JSON form is measured as compact JSON); order text holds no
+  control character but tab, line feed and carriage return.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from domain.errors import DrtsError
+from domain.match import MAX_DEADLINE_SECONDS
+
+MAX_NAME_CHARS = 64
+MAX_MOVEMENT = 1_000_000
+MAX_SECONDS = MAX_DEADLINE_SECONDS  # a year and a day
+MAX_SEATS = 64
+MAX_JSON_DEPTH = 32
+MAX_JSON_INT = 2**53 - 1
+MAX_ORDER_CHARS = 4096
+MAX_KEY_CHARS = 200  # an Idempotency-Key
+MAX_POSITION = 2**31 - 1  # event versions and step numbers asked for in a query
+SECONDS_SUFFIX = "_seconds"  # config fields with this suffix are durations
+RULESET_NAME = r"^[a-z][a-z0-9_]{0,63}$"  # how every ruleset is named in the registry
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+_ORDER_WHITESPACE = frozenset("\t\n\r")
+
+
+class LimitError(DrtsError, ValueError):
+    """Raised when a value a caller sent is outside the declared limits; names the field
+    and what is allowed."""
+
+    code = "validation_error"
+
+    def __init__(self, field: str, allowed: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}; allowed: {allowed}")
+        self.field, self.allowed, self.problem = field, allowed, problem
+
+    @property
+    def reason(self) -> str:
+        """Returns what is wrong and what is allowed, and where within the field when the
+        fault is deeper than the field itself (`config.board[2]: ...`)."""
+        where = f"{self.field}: " if re.search(r"[.\[]", self.field) else ""
+        return f"{where}{self.problem}; allowed: {self.allowed}"
+
+    @property
+    def details(self) -> dict[str, str]:
+        """Returns the field and what it allows, for the API's error details."""
+        return {"field": self.field, "allowed": self.allowed}
+
+
+# -- names ----------------------------------------------------------------------------------
+
+NAME_RULE = (
+    f"1 to {MAX_NAME_CHARS} printable characters (NFC), no control or format "
+    "character, no space at either end"
+)
+
+
+def player_name(name: str, field: str = "name") -> str:
+    """Returns the name normalised to NFC; raises LimitError naming what is wrong."""
+    if not isinstance(name, str):
+        raise LimitError(field, NAME_RULE, f"a name is text, got {type(name).__name__}")
+    if has_lone_surrogate(name):
+        raise LimitError(field, NAME_RULE, "it holds a lone surrogate (not Unicode text)")
+    normal = unicodedata.normalize("NFC", name)
+    if not 1 <= len(normal) <= MAX_NAME_CHARS:
+        raise LimitError(field, NAME_RULE, f"it has {len(normal)} characters")
+    bad = next((char for char in normal if not char.isprintable()), None)
+    if bad is not None:
+        raise LimitError(field, NAME_RULE, f"it holds {_describe(bad)}")
+    if normal != normal.strip():
+        raise LimitError(field, NAME_RULE, "it starts or ends with a space")
+    return normal
+
+
+def check_text(text: Any, field: str, max_chars: int) -> str:
+    """Returns the text if it has 1 to `max_chars` characters of Unicode; raises LimitError."""
+    allowed = f"text of 1 to {max_chars} characters"
+    if not isinstance(text, str) or not 1 <= len(text) <= max_chars:
+        raise LimitError(field, allowed, f"got {_shown(text)}")
+    if has_lone_surrogate(text):
+        raise LimitError(field, allowed, "it holds a lone surrogate (not Unicode text)")
+    return text
+
+
+def check_ruleset_name(name: str, field: str = "ruleset") -> str:
+    """Returns a ruleset name as a filter takes it (lower-case letters, digits, _; at most
+    64); raises LimitError. Whether such a ruleset exists is the registry's answer."""
+    if not (isinstance(name, str) and re.fullmatch(RULESET_NAME, name)):
+        raise LimitError(field, "a ruleset name: a-z, 0-9 and _, at most 64", f"got {_shown(name)}")
+    return name
+
+
+def check_choice(value: str, field: str, choices: tuple[str, ...]) -> str:
+    """Returns the value if it is one of `choices`; raises LimitError."""
+    if value not in choices:
+        raise LimitError(field, f"one of {', '.join(choices)}", f"got {_shown(value)}")
+    return value
+
+
+# -- numbers --------------------------------------------------------------------------------
+
+
+def check_range(value: Any, field: str, low: int, high: int) -> int:
+    """Returns the integer if it lies in low..high; raises LimitError otherwise (bools and
+    floats included)."""
+    allowed = f"an integer from {low} to {high}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LimitError(field, allowed, f"got {_shown(value)}")
+    if not low <= value <= high:
+        raise LimitError(field, allowed, f"got {_shown(value)}")
+    return value
+
+
+def check_movement(movement: Any, field: str = "movement") -> int:
+    """Returns a movement number in 1..MAX_MOVEMENT; raises LimitError otherwise."""
+    return check_range(movement, field, 1, MAX_MOVEMENT)
+
+
+def check_seconds(seconds: Any, field: str = "seconds") -> float:
+    """Returns a duration in seconds, above 0 and at most MAX_SECONDS; raises LimitError."""
+    allowed = f"a number of seconds above 0 and at most {MAX_SECONDS}"
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise LimitError(field, allowed, f"got {_shown(seconds)}")
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+        raise LimitError(field, allowed, f"got {_shown(seconds)}")
+    return seconds
+
+
+# -- JSON -----------------------------------------------------------------------------------
+
+JSON_RULE = (
+    f"JSON nested at most {MAX_JSON_DEPTH} levels, integers within +-{MAX_JSON_INT}, "
+    "finite numbers, Unicode text"
+)
+
+
+def check_json(value: Any, field: str) -> Any:
+    """Returns a decoded JSON value within the JSON limits; raises LimitError naming the
+    first fault and where it is (`field.key[index]`; a bad key at its object). Walked
+    without recursion, so any depth is safe to check."""
+    stack: list[tuple[Any, int, str]] = [(value, 1, field)]
+    while stack:
+        item, depth, path = stack.pop()
+        if isinstance(item, dict | list) and depth > MAX_JSON_DEPTH:
+            raise LimitError(path, JSON_RULE, f"it nests deeper than {MAX_JSON_DEPTH} levels")
+        if isinstance(item, dict):
+            for key, child in item.items():
+                _check_scalar(key, path)
+                stack.append((child, depth + 1, f"{path}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1, f"{path}[{i}]") for i, child in enumerate(item))
+        else:
+            _check_scalar(item, path)
+    return value
+
+
+def check_json_text(text: str, field: str) -> None:
+    """Raises LimitError if JSON text nests deeper than MAX_JSON_DEPTH (checked on the text,
+    before any parser recurses into it)."""
+    if nesting_depth(text) > MAX_JSON_DEPTH:
+        raise LimitError(field, JSON_RULE, f"it nests deeper than {MAX_JSON_DEPTH} levels")
+
+
+def json_int(digits: str) -> int:
+    """Returns a JSON integer literal's value (json.loads' `parse_int`); raises LimitError
+    beyond +-MAX_JSON_INT, before converting a long run of digits."""
+    if len(digits.lstrip("-")) > len(str(MAX_JSON_INT)) or abs(int(digits)) > MAX_JSON_INT:
+        raise LimitError("json", JSON_RULE, f"the integer {digits[:20]}... is out of range")
+    return int(digits)
+
+
+def nesting_depth(text: str) -> int:
+    """Returns how deep the brackets of a JSON text nest, ignoring those inside strings."""
+    depth = deepest = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Returns whether the text holds a surrogate code point (not encodable as UTF-8)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+# -- what the use cases take ----------------------------------------------------------------
+
+ORDER_RULE = (
+    f"the game's order text or its JSON form, at most {MAX_ORDER_CHARS} characters, "
+    "no control character but tab and line breaks"
+)
+
+
+def check_order(order: Any, field: str = "order") -> None:
+    """Raises LimitError unless the order (text, or its JSON form) is within the limits."""
+    if isinstance(order, str):
+        if len(order) > MAX_ORDER_CHARS:
+            raise LimitError(field, ORDER_RULE, f"it has {len(order)} characters")
+        if has_lone_surrogate(order):
+            raise LimitError(field, ORDER_RULE, "it holds a lone surrogate (not Unicode text)")
+        bad = next((c for c in order if _is_control(c) and c not in _ORDER_WHITESPACE), None)
+        if bad is not None:
+            raise LimitError(field, ORDER_RULE, f"it holds {_describe(bad)}")
+        if order.lstrip()[:1] in ("{", "["):  # an order's JSON form, sent as text
+            check_json_text(order, field)
+        return
+    if isinstance(order, Mapping):
+        check_json(dict(order), field)
+        size = len(json.dumps(order, separators=(",", ":"), ensure_ascii=False))
+        if size > MAX_ORDER_CHARS:
+            raise LimitError(field, ORDER_RULE, f"its JSON form has {size} characters")
+        return
+    raise LimitError(field, ORDER_RULE, f"got {type(order).__name__}")
+
+
+def check_config(config: Mapping[str, Any], field: str = "config") -> Mapping[str, Any]:
+    """Returns the config if it is JSON within the limits whose `*_seconds` durations are
+    at most MAX_SECONDS; raises LimitError. The ruleset checks the rest of it."""
+    check_json(dict(config), field)
+    for name, value in config.items():
+        is_number = isinstance(value, int | float) and not isinstance(value, bool)
+        if name.endswith(SECONDS_SUFFIX) and is_number and value > MAX_SECONDS:
+            raise LimitError(
+                f"{field}.{name}",
+                f"a duration of at most {MAX_SECONDS} seconds (a year and a day)",
+                f"got {_shown(value)}",
+            )
+    return config
+
+
+# -- private --------------------------------------------------------------------------------
+
+
+def _check_scalar(value: Any, field: str) -> None:
+    if isinstance(value, str):
+        if has_lone_surrogate(value):
+            raise LimitError(field, JSON_RULE, "it holds a lone surrogate (not Unicode text)")
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if abs(value) > MAX_JSON_INT:
+            raise LimitError(field, JSON_RULE, f"the integer {_shown(value)} is out of range")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise LimitError(field, JSON_RULE, f"the number {value} is not finite")
+    else:
+        raise LimitError(field, JSON_RULE, f"{type(value).__name__} is not JSON")
+
+
+def _shown(value: Any) -> str:
+    """Returns a short repr (a huge integer by its size: its digits would not print)."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_control(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co")
+
+
+def _describe(char: str) -> str:
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" ({name})" if name else "")

@@ -1,0 +1,102 @@
+"""schemathesis for both runs (in process, and against gunicorn): the configuration they
+share, and the hooks of the run against a real server (SCHEMATHESIS_HOOKS names this module):
+a check that every error body has the API's one shape, and a tally of every response,
+written at exit to the JSON file DRTS_SCHEMATHESIS_TALLY names."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import threading
+from collections import Counter
+from typing import Any
+
+import schemathesis
+
+# positive_data_acceptance, for five operations, also accepts 422: a game's config, an
+# order, a starting state and a referee action are JSON whose validity the ruleset decides
+# (a board's content, an order's legality in the match's current state, the actions a game
+# has), and a player name must be printable Unicode (docs/api.md, Limits), which no JSON
+# schema can state.
+# Every other operation is held to the default (a schema-valid request is never a 422).
+# ignored_auth is off in the stateful phase only: there the Authorization header comes from
+# a link (the token a create or join returned), which schemathesis counts as generated, so
+# it takes the 200 a valid token earns for "invalid auth accepted". The other phases keep it.
+CONFIG = """
+[phases.stateful]
+checks.ignored_auth.enabled = false
+
+[[operations]]
+include-operation-id = [
+    "createMatch", "sendOrder", "startMatch", "joinMatch", "takeRefereeAction"
+]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
+"""
+SNAKE_CASE = re.compile(r"^[a-z][a-z0-9_]*$")
+_tally: Counter[str] = Counter()
+_statuses: Counter[int] = Counter()
+_lock = threading.Lock()
+
+
+def shape_problem(status: int, body: Any) -> str | None:
+    """Returns what is wrong with an error body, or None when it has the one shape:
+    {"code": snake_case, "status": the HTTP status, "message": text, "details": object}."""
+    if not isinstance(body, dict) or set(body) != {"code", "status", "message", "details"}:
+        return f"not the error shape: {str(body)[:200]}"
+    if not (isinstance(body["code"], str) and SNAKE_CASE.match(body["code"])):
+        return f"code {body['code']!r} is not snake_case"
+    if body["status"] != status:
+        return f"status {body['status']!r} in a {status} response"
+    if not (isinstance(body["message"], str) and body["message"]):
+        return "no message"
+    if not isinstance(body["details"], dict):
+        return f"details {body['details']!r} is not an object"
+    return None
+
+
+def _body(response: Any) -> Any:
+    try:
+        return response.json()
+    except Exception:
+        return response.text[:200] if hasattr(response, "text") else None
+
+
+@schemathesis.check
+def one_error_shape(ctx: Any, response: Any, case: Any) -> bool | None:
+    """Fails an error response (4xx, 5xx) whose body is not the API's one error shape."""
+    if response.status_code < 400:
+        return None
+    problem = shape_problem(response.status_code, _body(response))
+    if problem:
+        raise AssertionError(problem)
+    return None
+
+
+@schemathesis.hook
+def after_call(context: Any, case: Any, response: Any) -> None:
+    status = response.status_code
+    with _lock:
+        _tally["requests"] += 1
+        _statuses[status] += 1
+        if status >= 500:
+            _tally["5xx"] += 1
+        if status >= 400 and shape_problem(status, _body(response)):
+            _tally["not_in_the_error_shape"] += 1
+
+
+@atexit.register
+def _write_tally() -> None:
+    path = os.environ.get("DRTS_SCHEMATHESIS_TALLY")
+    if path:
+        with _lock:
+            report = {
+                "requests": 0,
+                "5xx": 0,
+                "not_in_the_error_shape": 0,
+                **_tally,
+                "statuses": {str(k): v for k, v in sorted(_statuses.items())},
+            }
+        with open(path, "w") as file:
+            json.dump(report, file)

@@ -1,0 +1,77 @@
+"""The API under a real gunicorn (threaded workers) on a loopback port, for the tests that
+need a production server and for the HTTP benchmark."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.support.http import call, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def gunicorn(
+    database_url: str,
+    workers: int = 1,
+    threads: int = 4,
+    settings: Mapping[str, str] | None = None,
+    log_level: str = "warning",
+) -> Iterator[str]:
+    """Serves `api.wsgi:app` on the database under gunicorn; yields its base URL and stops it
+    afterwards. `settings` are DRTS_* variables for the server (no broker by default).
+
+    Raises RuntimeError when gunicorn exits or does not answer within 30 seconds.
+    """
+    port = free_port()
+    env = {
+        **os.environ,
+        "DRTS_DATABASE_URL": database_url,
+        "DRTS_BROKER_URL": "",
+        **(settings or {}),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(threads),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        log_level,
+        "api.wsgi:app",
+    ]
+    server = subprocess.Popen(command, env=env, cwd=ROOT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(base, server)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
+    """Returns once the server answers; raises RuntimeError if it exits or stays silent."""
+    give_up = time.monotonic() + 30
+    while time.monotonic() < give_up:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited ({server.returncode})")
+        try:
+            call(base, "GET", "/rulesets")
+            return
+        except urllib.error.URLError:
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not answer within 30 s")
