@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from domain.errors import UnknownRulesetError, UnknownRulesetVersionError
-from domain.rules import district_war, drts_team23
+from domain.rules import district_war, drts_team23, shades
 from domain.rules.contract import AnyRuleset
 
-_RULESETS: tuple[AnyRuleset, ...] = (district_war.RULESET, drts_team23.RULESET)
+_RULESETS: tuple[AnyRuleset, ...] = (district_war.RULESET, drts_team23.RULESET, shades.RULESET)
 
 
 def by_name_and_version(rulesets: Iterable[AnyRuleset]) -> dict[str, dict[int, AnyRuleset]]:
