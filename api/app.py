@@ -20,7 +20,7 @@ from flask import Blueprint, Flask
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import actions, audit, errors, events, orders, rulesets, seats, standings, state
+from api import actions, audit, errors, events, orders, protocol, rulesets, seats, standings, state
 from api import matches as matches_resource
 from api.context import EXTENSION
 from service.matches import Matches, connect
@@ -38,6 +38,7 @@ BLUEPRINTS = (
     events.blp,
     audit.blp,
     standings.blp,
+    protocol.blp,
 )
 
 
