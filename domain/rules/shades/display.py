@@ -6,7 +6,8 @@ map with every tomb, shade and human, and each seat's shades, tombs, stored
 humans, score and elimination. Each square is two characters: the ground
 (`.` ground, `~` water, `+` a tomb square with no standing tomb, `A`-`H` a
 standing tomb of seat 1-8), then what stands on it (`1`-`8` a shade of that
-seat, `h` a human, a space for nothing).
+seat, `h` a human, a space for nothing); on plain ground what stands there
+takes the ground's place (`1 ` rather than `.1`).
 """
 
 from __future__ import annotations
@@ -34,10 +35,10 @@ def display(state: State) -> str:
         "",
         *_wrap(
             "Squares: . ground, ~ water, + tomb square without a standing tomb, A-H a tomb "
-            "of seat 1-8; then 1-8 a shade of that seat, h a human."
+            "of seat 1-8; 1-8 a shade of that seat, h a human (after the tomb: A1)."
         ),
         "",
-        *(_seat_line(state, seat) for seat in state.seats),
+        *(line for seat in state.seats for line in _wrap(_seat_line(state, seat), "    ")),
         "",
         *_wrap(_next(state)),
     ]
@@ -56,7 +57,8 @@ def _grid(state: State) -> list[str]:
         cells = []
         for x in range(board.width):
             base = tombs.get((x, y)) or {TOMB: "+", WATER: "~"}.get(ground.get((x, y), ""), ".")
-            cells.append(base + above.get((x, y), " "))
+            on = above.get((x, y), " ")
+            cells.append(on + " " if base == "." and on != " " else base + on)
         rows.append(f"{y:2d} " + "".join(cells).rstrip())
     return rows
 
@@ -70,8 +72,8 @@ def _seat_line(state: State, seat: Seat) -> str:
     else:
         status = f"eliminated in turn {seat.eliminated.turn} ({_REASONS[seat.eliminated.reason]})"
     return (
-        f"Seat {seat.number}: {status}; {shades} shades, {standing} of {len(tombs)} tombs "
-        f"standing, {seat.stored} humans stored; score {_score(seat.score)}"
+        f"Seat {seat.number}: {status}; shades {shades}, tombs standing {standing} of "
+        f"{len(tombs)}, humans stored {seat.stored}; score {_score(seat.score)}"
     )
 
 
@@ -83,7 +85,7 @@ def _next(state: State) -> str:
         return f"The match is over: {reason}. Best score: seat(s) {winners}."
     seats = ", ".join(map(str, state.alive))
     return (
-        f"Next: turn {state.turn}; seats {seats} send their commands within "
+        f"Next: turn {state.turn}; seats alive: {seats}; commands within "
         f"{state.settings.turn_seconds} s; a seat that sends none is eliminated."
     )
 
@@ -96,5 +98,5 @@ def _score(score: Fraction) -> str:
     return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
-def _wrap(text: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH)
+def _wrap(text: str, indent: str = "") -> list[str]:
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent)
