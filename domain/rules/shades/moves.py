@@ -8,9 +8,11 @@ the seat's, is ignored; only the first command for a shade counts, even an
 invalid one (SH-4); a command whose target is not the shade's square or one
 step N/E/S/W of it, is off the map or is water leaves the shade in place
 (SH-1, SH-4). Each seat's refused commands are one SH-4 step, with a reason
-each; its moves are one SH-1 step. Then every shade on a square shared with
-another dies, whoever owns them (SH-3): a swap is no collision, since only
-the squares where the shades end up count.
+each; its moves are one SH-1 step; the seats' steps come in seat order, so
+not even the steps depend on the order in which the orders arrived. Then
+every shade on a square shared with another dies, whoever owns them (SH-3):
+a swap is no collision, since only the squares where the shades end up
+count.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def move_shades(state: State, orders: Sequence[tuple[int, Order]]) -> tuple[Stat
     by_id = {shade.id: shade for shade in state.shades}
     targets: dict[int, Square] = {}
     steps: list[Step] = []
-    for seat, order in orders:
+    for seat, order in sorted(orders, key=lambda item: item[0]):  # steps in seat order
         moves: list[tuple[Shade, Square]] = []
         refused: list[tuple[Command, str]] = []
         for command in order.commands:

@@ -84,3 +84,11 @@ def test_a_direction_is_taken_from_where_the_shade_stands():
     """The text's directions: "1 s" from (2, 2) targets (2, 3), like "1 2,3"."""
     state = position(shades=[(1, 2, 2)])
     assert squares(moved(state, {1: "1 s"})[0]) == squares(moved(state, {1: "1 2,3"})[0])
+
+
+def test_the_order_in_which_orders_arrive_changes_nothing():
+    """SH-3: one snapshot, all at once; even the steps come in seat order."""
+    state = position(shades=[(1, 1, 1), (2, 5, 3)])
+    one = move_shades(state, [(1, parse_order("1 e")), (2, parse_order("2 w"))])
+    two = move_shades(state, [(2, parse_order("2 w")), (1, parse_order("1 e"))])
+    assert one == two
