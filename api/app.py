@@ -21,7 +21,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import actions, audit, errors, events, orders, rulesets, seats, standings, state
+from api import actions, audit, errors, events, orders, protocol, rulesets, seats, standings, state
 from api import matches as matches_resource
 from api.capacity import Capacity
 from api.context import CAPACITY, EXTENSION, capacity
@@ -39,6 +39,7 @@ BLUEPRINTS = (
     events.blp,
     audit.blp,
     standings.blp,
+    protocol.blp,
 )
 
 

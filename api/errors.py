@@ -34,6 +34,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.MovementNotFoundError, 404),
     (service_errors.MovementNotResolvedError, 404),
     (service_errors.PhaseNotFoundError, 404),
+    (service_errors.NoBotProtocolError, 404),
     (domain_errors.UnknownSeatError, 404),
     (domain_errors.InvalidOrderError, 422),
     (domain_errors.IllegalOrderError, 422),
@@ -45,6 +46,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.UnknownRulesetError, 422),
     (service_errors.InvalidCursorError, 422),
     (LimitError, 422),
+    (service_errors.SeatNeededError, 422),
     (domain_errors.MovementClosedError, 409),
     (domain_errors.SeatTakenError, 409),
     (domain_errors.MatchNotStartedError, 409),
@@ -152,7 +154,8 @@ ERROR_DESCRIPTIONS = {
     401: "No token (missing_token), or one this match does not know (invalid_token)",
     403: "A token without the right: not_referee, not_a_seat, not_your_seat",
     404: "No such match, movement, phase or seat (match_not_found, movement_not_found, "
-    "movement_not_resolved, phase_not_found, unknown_seat)",
+    "movement_not_resolved, phase_not_found, unknown_seat), or no bot protocol for the "
+    "match's game (no_bot_protocol)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
     "match_not_started, match_already_started, not_enough_seats, concurrent_write, "
     "phases_diverged), or its ruleset version is not installed here "

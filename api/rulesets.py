@@ -13,6 +13,7 @@ from api.schemas import RulesetArgsSchema, RulesetSchema
 from domain.errors import UnknownRulesetError
 from domain.rules.contract import JSON, AnyRuleset, ConfigField, ConfigKind
 from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions
+from service.maps import catalogue
 
 blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="Games drts referees")
 
@@ -45,7 +46,14 @@ def describe(ruleset: AnyRuleset) -> dict[str, Any]:
             }
             for action in ruleset.actions
         ],
+        **_maps(info.name),
     }
+
+
+def _maps(name: str) -> dict[str, Any]:
+    """Returns {"maps": [...]} for a game with maps (Shades, SH-2), else nothing."""
+    found = catalogue(name)
+    return {"maps": [info.summary(name) for info in found]} if found else {}
 
 
 def describe_field(field: ConfigField) -> dict[str, JSON]:

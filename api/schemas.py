@@ -78,6 +78,16 @@ class RefereeActionSchema(ma.Schema):
     example = ma.fields.Dict(required=True, metadata={"description": "arguments that parse"})
 
 
+class MapSchema(ma.Schema):
+    name = ma.fields.String(required=True, metadata={"description": "name it on create: map"})
+    description = ma.fields.String(required=True)
+    width = ma.fields.Integer(required=True)
+    height = ma.fields.Integer(required=True)
+    tombs = ma.fields.Integer(required=True)
+    water = ma.fields.Integer(required=True, metadata={"description": "water squares"})
+    max_seats = ma.fields.Integer(required=True, metadata={"description": "at most a seat a tomb"})
+
+
 class RulesetSchema(ma.Schema):
     name = ma.fields.String(required=True)
     version = ma.fields.Integer(
@@ -116,6 +126,13 @@ class RulesetSchema(ma.Schema):
         ma.fields.Nested(RefereeActionSchema),
         required=True,
         metadata={"description": "what the game's rules let its referee do (POST .../actions)"},
+    )
+    maps = ma.fields.List(
+        ma.fields.Nested(MapSchema),
+        metadata={
+            "description": "a game with maps (Shades): the maps a match may name in its config "
+            '(`"map": NAME`); the match records the map\'s content'
+        },
     )
 
 
@@ -636,3 +653,16 @@ class ChainReportSchema(ma.Schema):
 class SeedSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     seed = ma.fields.String(required=True)
+
+
+class ProtocolArgsSchema(ma.Schema):
+    seat = ma.fields.Integer(
+        load_default=None,
+        validate=ma.validate.Range(1, MAX_INT),
+        metadata={"description": "the seat (default: the token's; the referee names one)"},
+    )
+    message = ma.fields.String(
+        load_default="turn",
+        validate=ma.validate.OneOf(["turn", "init"]),
+        metadata={"description": "turn: the state message of the open turn; init: the start"},
+    )

@@ -16,8 +16,10 @@ import click
 
 from cli.audit import register as register_audit_commands
 from cli.db import register as register_db_commands
+from cli.maps import register as register_map_commands
 from cli.match import match
 from cli.perft import perft
+from cli.protocol import register as register_protocol_command
 from cli.run import api, beat, run, worker
 from domain.errors import DrtsError
 from domain.rules.contract import ConfigKind
@@ -91,6 +93,7 @@ def demo(ruleset: str, seed: str) -> None:
 
 
 register_audit_commands(match)
+register_protocol_command(match)
 main.add_command(match)
 main.add_command(perft)
 main.add_command(api)
@@ -98,6 +101,7 @@ main.add_command(run)
 main.add_command(worker)
 main.add_command(beat)
 register_db_commands(main)
+register_map_commands(main)
 
 if __name__ == "__main__":
     main()

@@ -268,6 +268,9 @@ def state(
       drts_team23   1: every operation at once (DRTS-5); 2..11: steps 0..9 of the text
                     (step 1 teams, step 6 battles and points; the item steps change
                     nothing in v1); 12: the end of the movement (DRTS-20)
+      shades        1: moves (SH-1, SH-4); 2: collisions; 3: attack; 4: razing (SH-5);
+                    5: spawning; 6: conversion; 7: births (SH-8); 8: elimination
+                    (SH-6, SH-7); 9: the end of the turn (SH-9)
     A deadline that forfeits seats adds a phase per forfeit first. The answer's
     `phases` lists the names (docs/api.md, "Phases of a resolution").
     """

@@ -52,3 +52,15 @@ class PhasesDivergedError(DrtsError):
     """Raised when running a movement's resolution again does not give its stored state."""
 
     code = "phases_diverged"
+
+
+class NoBotProtocolError(DrtsError, LookupError):
+    """Raised when a bot protocol message is asked of a match whose game has no bot protocol."""
+
+    code = "no_bot_protocol"
+
+
+class SeatNeededError(DrtsError, ValueError):
+    """Raised when a seat's message is asked for without saying which seat (no seat token)."""
+
+    code = "seat_needed"

@@ -40,6 +40,7 @@ from service.errors import (
     MatchNotFoundError,
     MissingTokenError,
 )
+from service.maps import expand_map
 from service.readmodels import queries
 from service.readmodels.runner import ReadModels, read_models_for
 from service.results import (
@@ -134,7 +135,7 @@ class Matches(Application[UUID]):
         match = Match.create(
             uuid4(),
             ruleset,
-            dict(config or {}),
+            expand_map(ruleset, config),  # a map named by the match becomes its content (SH-2)
             seed or secrets.token_hex(32),
             commitment(token),
             self.clock(),

@@ -17,6 +17,7 @@ from domain.errors import DrtsError
 from domain.rules.contract import JSON, Step
 from domain.rules.registry import get_ruleset
 from domain.table import Table
+from service.maps import expand_map
 
 TOP_KEYS = {
     "description",
@@ -84,7 +85,8 @@ class TableDriver:
     def __init__(self, scenario: Mapping[str, Any]) -> None:
         ruleset = get_ruleset(scenario["ruleset"])
         seed = scenario.get("seed", "scenario")
-        self.table = Table.start(ruleset, scenario.get("config", {}), scenario["seats"], seed)
+        config = expand_map(ruleset.name, scenario.get("config"))  # as create_match does
+        self.table = Table.start(ruleset, config, scenario["seats"], seed)
         if scenario.get("state") is not None:
             self.table.state = ruleset.load_state(scenario["state"])
         self.table.movement = scenario.get("movement", 1)

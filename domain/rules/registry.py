@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from domain.errors import UnknownRulesetError, UnknownRulesetVersionError
-from domain.rules import district_war, dris_et_tessa, drts_team23
+from domain.rules import district_war, dris_et_tessa, drts_team23, shades
 from domain.rules.contract import AnyRuleset
 
 _RULESETS: tuple[AnyRuleset, ...] = (
     district_war.RULESET,
     drts_team23.RULESET,
     dris_et_tessa.RULESET,
+    shades.RULESET,
 )
 
 

@@ -34,6 +34,8 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/verify", None),
     ("get", "/matches/{id}/orders", None),
     ("get", "/matches/{id}/seed", None),
+    ("get", "/matches/{id}/protocol", None),  # the toy has no bot protocol: 404
+    ("get", "/matches/{id}/protocol?seat=1&message=init", None),
     ("post", "/matches/{id}/start", None),
     ("post", "/matches/{id}/seats", {"name": "dave"}),
     ("post", "/matches/{id}/seats/3/token", None),

@@ -28,6 +28,7 @@ TOKEN_OPERATIONS = {
     "getReplay": "replay",
     "getSeed": "seed",
     "takeRefereeAction": "action",
+    "getProtocolMessage": "protocol",
 }
 
 

@@ -6,19 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from service.scenario_driver import MatchesDriverFactory
 from service.scenarios import TableDriver, run_scenario
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
 FILES = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
-
-
-@pytest.fixture(scope="module")
-def through_matches():
-    factory = MatchesDriverFactory()
-    yield factory
-    factory.close()
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)

@@ -27,7 +27,6 @@ Blackholes and is always empty in this version. `load_state(dump_state(s))
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -35,6 +34,8 @@ from domain.errors import InvalidStateError
 from domain.rules.contract import JSON, load_config
 from domain.rules.drts_team23.board import SQUARE_COUNT
 from domain.rules.drts_team23.config import CONFIG_FIELDS, Settings, check_config
+from domain.rules.statejson import json_integer as _integer
+from domain.rules.statejson import json_object as _object
 
 SEATS = 8
 TEAM_CAPACITY = 3  # DRTS-19
@@ -257,21 +258,6 @@ def _check_capacity(seats: list[Seat]) -> None:
                 f"team {team.value} has {len(members)} members {members}, "
                 f"more than {TEAM_CAPACITY} (DRTS-19)"
             )
-
-
-def _object(value: JSON, where: str, keys: tuple[str, ...]) -> Mapping[str, JSON]:
-    if not isinstance(value, dict):
-        raise InvalidStateError(f"{where} must be a JSON object, not {value!r}")
-    if set(value) != set(keys):
-        missing, extra = sorted(set(keys) - set(value)), sorted(set(value) - set(keys))
-        raise InvalidStateError(f"{where}: missing keys {missing}, unknown keys {extra}")
-    return value
-
-
-def _integer(value: JSON, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidStateError(f"{where} must be an integer in {low}..{high}, not {value!r}")
-    return value
 
 
 def _team(value: JSON, where: str) -> Team | None:

@@ -1,0 +1,232 @@
+"""Orders of Shades: one command a shade, in the protocol's reply shape or a short text.
+
+An order is a list of commands, each naming a shade by id and where it goes:
+a target square (the protocol's form) or a direction from where the shade
+stands when the turn is resolved. A shade not named stays. Commands are kept
+as sent: judging them is the resolution's work (SH-4: an invalid command
+leaves its shade in place, only the first command for a shade counts, a
+command for an unknown or foreign shade is ignored), so an order that parses
+is legal whenever its seat owes one.
+
+JSON form, the contest's reply (SH-11), with one drts addition, `move`:
+
+    {"data": [{"id": 7, "target": {"x": 3, "y": 4}}, {"id": 9, "move": "N"}]}
+
+Text form, case-insensitive, commands separated by ";" or new lines:
+
+    7 3,4       shade 7 to square (3, 4) (also "7 (3, 4)", "7 > 3,4", "#7 to 3 4")
+    9 n         shade 9 one step north (n, e, s, w; north, east, south, west)
+    4 stay      shade 4 stays (also "4 hold")
+    hold        no command: every shade stays (also an empty text)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from domain.errors import IllegalOrderError, InvalidOrderError
+from domain.rules.contract import JSON, check_seat_number, json_order_object
+from domain.rules.rng import Rng
+from domain.rules.shades.board import Square
+from domain.rules.shades.scoring import is_finished
+from domain.rules.shades.state import State
+
+MAX_COMMANDS = 10_000  # a reply longer than this is refused: more than any map has squares
+MAX_NUMBER = 10**9  # ids and coordinates beyond this are refused as malformed
+
+
+class Direction(StrEnum):
+    """A move of one step (SH-1: stay, or one step N/E/S/W); north is up (y - 1)."""
+
+    NORTH = "N"
+    EAST = "E"
+    SOUTH = "S"
+    WEST = "W"
+    STAY = "stay"
+
+
+DELTAS: Mapping[Direction, Square] = {
+    Direction.NORTH: (0, -1),
+    Direction.EAST: (1, 0),
+    Direction.SOUTH: (0, 1),
+    Direction.WEST: (-1, 0),
+    Direction.STAY: (0, 0),
+}
+
+
+@dataclass(frozen=True)
+class Command:
+    """Where one shade goes: a target square (x, y), or a direction from its square."""
+
+    shade: int
+    to: Square | Direction
+
+
+@dataclass(frozen=True)
+class Order:
+    """What one seat sends for one turn: its commands, in the order sent."""
+
+    commands: tuple[Command, ...] = ()
+
+
+_WORDS = {d.value.lower(): d for d in Direction} | {
+    "north": Direction.NORTH,
+    "east": Direction.EAST,
+    "south": Direction.SOUTH,
+    "west": Direction.WEST,
+    "hold": Direction.STAY,
+}
+_NOTHING = frozenset({"", "hold", "stay", "pass", "none"})
+_SPLIT = re.compile(r"[;\r\n]")
+_CLAUSE = re.compile(r"^#?(\d{1,12})\s*(?:>|\bto\b|:)?\s*(.*)$")
+_TARGET = re.compile(r"^\(?\s*(-?\d{1,12})\s*(?:,|\s)\s*(-?\d{1,12})\s*\)?$")
+_EXAMPLES = "e.g. '7 3,4' (shade 7 to square x=3, y=4), '9 n' (one step north) or '4 stay'"
+_COMMAND_KEYS = frozenset({"id", "target", "move"})
+
+
+def parse_order(source: str | Mapping[str, JSON]) -> Order:
+    """Returns the order a text or JSON form describes; raises InvalidOrderError saying why not."""
+    if isinstance(source, str):
+        if source.strip().startswith("{"):
+            return _parse_json(json_order_object(source))
+        return _parse_text(source)
+    return _parse_json(source)
+
+
+def format_order(order: Order) -> str:
+    """Returns the canonical text of an order ("hold" when it has no command)."""
+    return "; ".join(format_command(c) for c in order.commands) or "hold"
+
+
+def format_command(command: Command) -> str:
+    """Returns the canonical text of one command, e.g. "7 3,4" or "9 N"."""
+    if isinstance(command.to, Direction):
+        return f"{command.shade} {command.to.value}"
+    x, y = command.to
+    return f"{command.shade} {x},{y}"
+
+
+def dump_order(order: Order) -> JSON:
+    """Returns the JSON form of an order: the protocol's reply (with `move` for directions)."""
+    return {"data": [_dump_command(c) for c in order.commands]}
+
+
+def check_order(state: State, seat: int, order: Order) -> None:
+    """Raises IllegalOrderError unless `seat` may order now: the match goes on and the seat
+    is alive (UnknownSeatError for a seat outside the match). The commands themselves are
+    judged by the resolution (SH-4), so any order that parses passes."""
+    del order
+    check_seat_number("shades", seat, len(state.seats))
+    if is_finished(state):
+        raise IllegalOrderError(f"the match is finished after turn {state.turn - 1}")
+    eliminated = state.seat(seat).eliminated
+    if eliminated is not None:
+        raise IllegalOrderError(
+            f"seat {seat} was eliminated in turn {eliminated.turn} ({eliminated.reason.value}): "
+            "it is no longer asked for orders"
+        )
+
+
+def random_order(state: State, seat: int, rng: Rng) -> Order:
+    """Returns a random order of valid commands for a seat that owes one: each shade of the
+    seat, in id order, draws among staying and its open neighbouring squares; a shade that
+    draws to stay is left out (it stays)."""
+    board = state.settings.board
+    commands = []
+    for shade in state.shades:
+        if shade.owner != seat:
+            continue
+        x, y = shade.square
+        options = [(x + dx, y + dy) for dx, dy in DELTAS.values()]
+        target = rng.choice([square for square in options if board.is_open(square)])
+        if target != shade.square:
+            commands.append(Command(shade.id, target))
+    return Order(tuple(commands))
+
+
+def _dump_command(command: Command) -> JSON:
+    if isinstance(command.to, Direction):
+        return {"id": command.shade, "move": command.to.value}
+    x, y = command.to
+    return {"id": command.shade, "target": {"x": x, "y": y}}
+
+
+def _parse_text(text: str) -> Order:
+    if text.strip().lower() in _NOTHING:
+        return Order()
+    clauses = [clause.strip() for clause in _SPLIT.split(text) if clause.strip()]
+    _check_count(len(clauses))
+    return Order(tuple(_text_command(clause) for clause in clauses))
+
+
+def _text_command(clause: str) -> Command:
+    match = _CLAUSE.match(clause.lower())
+    if match is None or not match.group(2):
+        raise InvalidOrderError(
+            f"cannot read {clause!r}: a command is a shade id and a move ({_EXAMPLES})"
+        )
+    shade, where = _number(int(match.group(1)), clause), match.group(2).strip()
+    if where in _WORDS:
+        return Command(shade, _WORDS[where])
+    target = _TARGET.match(where)
+    if target is None:
+        raise InvalidOrderError(
+            f"cannot read {clause!r}: {where!r} is neither a direction nor a square ({_EXAMPLES})"
+        )
+    return Command(
+        shade, (_number(int(target.group(1)), clause), _number(int(target.group(2)), clause))
+    )
+
+
+def _parse_json(data: Mapping[str, JSON]) -> Order:
+    if set(data) != {"data"}:
+        raise InvalidOrderError(
+            f'a JSON order is the protocol\'s reply {{"data": [...]}}, got keys {sorted(data)}'
+        )
+    commands = data["data"]
+    if not isinstance(commands, list):
+        raise InvalidOrderError(f"'data' must be a list of commands, not {commands!r}")
+    _check_count(len(commands))
+    return Order(tuple(_json_command(item) for item in commands))
+
+
+def _json_command(item: JSON) -> Command:
+    if not isinstance(item, dict):
+        raise InvalidOrderError(f"a command is a JSON object, not {item!r}")
+    unknown = sorted(set(item) - _COMMAND_KEYS)
+    if unknown or "id" not in item or ("target" in item) == ("move" in item):
+        raise InvalidOrderError(
+            'a command is {"id": N, "target": {"x": X, "y": Y}} '
+            f'(or {{"id": N, "move": "N"}}), got {item!r}'
+        )
+    shade = _json_number(item["id"], "'id'", item)
+    if "move" in item:
+        move = item["move"]
+        if not isinstance(move, str) or move.lower() not in _WORDS:
+            raise InvalidOrderError(f"'move' must be N, E, S, W or stay, not {move!r}")
+        return Command(shade, _WORDS[move.lower()])
+    target = item["target"]
+    if not isinstance(target, dict) or set(target) != {"x", "y"}:
+        raise InvalidOrderError(f'\'target\' must be {{"x": X, "y": Y}}, not {target!r}')
+    x, y = (_json_number(target[key], repr(key), item) for key in ("x", "y"))
+    return Command(shade, (x, y))
+
+
+def _json_number(value: JSON, key: str, item: JSON) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidOrderError(f"{key} must be an integer, not {value!r}, in {item!r}")
+    return _number(value, repr(item))
+
+
+def _number(value: int, where: str) -> int:
+    if abs(value) > MAX_NUMBER:
+        raise InvalidOrderError(f"{value} is out of range (at most {MAX_NUMBER}) in {where}")
+    return value
+
+
+def _check_count(count: int) -> None:
+    if count > MAX_COMMANDS:
+        raise InvalidOrderError(f"an order holds at most {MAX_COMMANDS} commands, got {count}")

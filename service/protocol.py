@@ -1,0 +1,74 @@
+"""Bot protocol messages over HTTP: what a remote bot reads, in its game's own protocol.
+
+Shades speaks the contest's protocol (SH-11): an init message before turn 0
+and a state message each turn, built from the match's current state by the
+game's `protocol` module. A bot reads them with its seat token
+(`GET /matches/{id}/protocol`) and sends its reply as an order, whose JSON
+form is the protocol's reply. Only games listed in `BOT_PROTOCOLS` have one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from domain.errors import MatchNotStartedError
+from domain.rules.contract import JSON
+from domain.rules.shades import protocol as shades_protocol
+from service import views
+from service.errors import NoBotProtocolError, SeatNeededError
+
+if TYPE_CHECKING:
+    from service.matches import Matches
+
+
+class Message(StrEnum):
+    """Which message of a bot protocol."""
+
+    INIT = "init"  # before turn 0: the map and the start
+    TURN = "turn"  # each turn: the state a seat sees
+
+
+Builder = Callable[[Any, int], JSON]
+BOT_PROTOCOLS: Mapping[str, Mapping[Message, Builder]] = {
+    "shades": {
+        Message.INIT: shades_protocol.init_message,
+        Message.TURN: shades_protocol.turn_message,
+    },
+}
+
+
+def protocol_message(
+    matches: Matches,
+    match_id: UUID | str,
+    token: str | None,
+    seat: int | None = None,
+    message: Message = Message.TURN,
+) -> JSON:
+    """Returns a seat's `message` of its game's bot protocol, built from the current state.
+
+    The seat is `seat` or the token's own; a seat may read only its own
+    messages, the referee any seat's (as for `Matches.state`). Raises
+    NoBotProtocolError for a game without one, MatchNotStartedError before
+    the start, SeatNeededError when no seat is named or implied.
+    """
+    match = matches.get_match(match_id)
+    builders = BOT_PROTOCOLS.get(match.ruleset)
+    if builders is None:
+        known = ", ".join(sorted(BOT_PROTOCOLS))
+        raise NoBotProtocolError(
+            f"match {match.id} plays {match.ruleset}, which has no bot protocol (games with "
+            f"one: {known})"
+        )
+    viewer = views.seat_view_of(match, matches.viewer(match, token), seat)
+    if viewer.seat is None:
+        raise SeatNeededError(
+            f"a protocol message is a seat's: send that seat's token, or name it with seat=N "
+            f"and the referee's token (match {match.id})"
+        )
+    if match.state is None:
+        raise MatchNotStartedError(f"match {match.id} has not started: it has no state yet")
+    rules = match.rules()
+    return builders[Message(message)](rules.load_state(match.state), viewer.seat)
