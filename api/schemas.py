@@ -656,9 +656,9 @@ class SeedSchema(ma.Schema):
 
 
 class ProtocolArgsSchema(ma.Schema):
-    seat = ma.fields.Integer(
+    seat = QueryInteger(
         load_default=None,
-        validate=ma.validate.Range(1, MAX_INT),
+        validate=ma.validate.Range(1, limits.MAX_SEATS),
         metadata={"description": "the seat (default: the token's; the referee names one)"},
     )
     message = ma.fields.String(
