@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from domain.rules.registry import REGISTRY
+from domain.rules.registry import get_ruleset
 from service.matches import Matches, utc_now
 from service.settings import Settings
 from tests.api.schemathesis_hooks import shape_problem
@@ -29,7 +29,7 @@ from tests.support.http import call
 
 GUNICORN_OWN = (414, 431)  # request line or headers too large: gunicorn's own page
 SEATS = {"district_war": 2, "drts_team23": 8}
-CONFIG_FIELDS = {name: [f.name for f in REGISTRY[name].info.config_fields] for name in SEATS}
+CONFIG_FIELDS = {name: [f.name for f in get_ruleset(name).info.config_fields] for name in SEATS}
 
 
 @dataclass

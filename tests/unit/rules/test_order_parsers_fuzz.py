@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from domain.errors import DrtsError, IllegalOrderError, InvalidOrderError
 from domain.rules.contract import Ruleset
-from domain.rules.registry import REGISTRY
+from domain.rules.registry import REGISTRY, get_ruleset
 from domain.rules.rng import Rng
 from tests.conformance.playout import fork, playout
 
@@ -116,7 +116,7 @@ def parses_or_says_why(ruleset: Ruleset[Any, Any], source: str | dict[str, Any])
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_parse_order_of_any_text_gives_an_order_or_invalid_order(name):
-    ruleset = REGISTRY[name]
+    ruleset = get_ruleset(name)
 
     @FUZZ
     @given(texts(ruleset))
@@ -128,7 +128,7 @@ def test_parse_order_of_any_text_gives_an_order_or_invalid_order(name):
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_parse_order_of_any_json_object_gives_an_order_or_invalid_order(name):
-    ruleset = REGISTRY[name]
+    ruleset = get_ruleset(name)
 
     @FUZZ
     @given(objects(ruleset))
@@ -140,7 +140,7 @@ def test_parse_order_of_any_json_object_gives_an_order_or_invalid_order(name):
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_check_order_of_a_parsed_order_raises_only_domain_errors(name):
-    ruleset = REGISTRY[name]
+    ruleset = get_ruleset(name)
     tables = _states(ruleset)
     sources = texts(ruleset) | objects(ruleset)
 
@@ -163,7 +163,7 @@ def test_check_order_of_a_parsed_order_raises_only_domain_errors(name):
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_order_met_in_play_parses_back_from_its_text_and_json(name):
     """The fuzzing is anchored: the game's real orders do parse (no parser refuses all)."""
-    ruleset = REGISTRY[name]
+    ruleset = get_ruleset(name)
     for table in _states(ruleset)[:-1]:
         for seat in ruleset.to_move(table.state).seats:
             order = ruleset.random_order(table.state, seat, Rng("fuzz", table.movement, "anchor"))
@@ -185,4 +185,4 @@ def test_every_order_met_in_play_parses_back_from_its_text_and_json(name):
 )
 def test_what_the_fuzzing_found_is_an_invalid_order(name, text):
     with pytest.raises(InvalidOrderError):
-        REGISTRY[name].parse_order(text)
+        get_ruleset(name).parse_order(text)
