@@ -68,6 +68,7 @@ class Receipt:
     movement: int
     digest: str
     received_at: datetime
+    ready: bool = False  # the movement may now close early: every owing seat has ordered
 
 
 def next_firing(origin: datetime, period_seconds: int, after: datetime) -> datetime:
@@ -455,8 +456,9 @@ class Match(Aggregate):
                 f"match {self.id} has not started; order from seat {seat} refused"
             )
         target = self.movement if movement is None else movement
-        if self.is_due(at):  # a late order first lets the deadline pass: strikes, resolution
-            self.close_movement(self.movement, at)
+        table = self.table()
+        if self._deadline_passed(at):  # a late order first lets the deadline pass
+            self._close(table, at)
         meta = {
             "seat": seat,
             "movement": target,
@@ -466,7 +468,6 @@ class Match(Aggregate):
         }
         try:
             self.check_open(target)
-            table = self.table()
             parsed = table.submit(seat, order)
         except REJECTABLE as error:
             self._record(self.OrderRejected, at, **meta, error=error.code, reason=str(error))
@@ -478,21 +479,14 @@ class Match(Aggregate):
         )
         if len(table.pending) == 1:
             self._arm(table, at)
-        return Receipt(seat, target, digest, at)
+        return Receipt(seat, target, digest, at, ready=table.is_ready())
 
     def close_movement(self, movement: int, at: datetime) -> DeadlinePassed | None:
-        """Closes `movement` if it is ready or its deadline has passed; None if nothing is due."""
-        if not self.started or self.finished or movement != self.movement:
+        """Closes `movement` if it is ready or its deadline has passed at `at`, and records
+        what closing did; returns it, or None if nothing was due."""
+        if not self.is_open() or movement != self.movement:
             return None
-        table = self.table()
-        if table.is_ready():
-            passed, reason = DeadlinePassed(resolution=table.resolve()), "all_ordered"
-        elif self.is_due(at):
-            passed, reason = table.pass_deadline(), "deadline"
-        else:
-            return None
-        self._record_passed(table, passed, reason, at)
-        return passed
+        return self._close(self.table(), at)
 
     def extend_deadline(
         self, referee_token_hash: str, movement: int, deadline: datetime, at: datetime
@@ -536,9 +530,9 @@ class Match(Aggregate):
             raise MatchNotStartedError(f"match {self.id} has not started: no referee action yet")
         if not reason.strip():
             raise InvalidActionError(f"referee action {action!r} needs a reason, got none")
-        if self.is_due(at):
-            self.close_movement(self.movement, at)
         table = self.table()
+        if self._deadline_passed(at):
+            self._close(table, at)
         steps = table.act(action, args)
         dumped = normalized(table.ruleset.dump_state(table.state))
         self._record(
@@ -615,9 +609,9 @@ class Match(Aggregate):
         )
 
     def is_due(self, now: datetime) -> bool:
-        """Returns whether the open movement's deadline has passed; a movement that re-arms
-        is due only with an order pending (without one, its firings do nothing)."""
-        if not (self.is_open() and self.deadline is not None and now >= self.deadline):
+        """Returns whether closing the open movement at `now` would do something because its
+        deadline has passed (a movement that re-arms is due only with an order pending)."""
+        if not self._deadline_passed(now):
             return False
         return bool(self.pending) or not self.table().to_move().policy.rearm_when_empty
 
@@ -715,17 +709,31 @@ class Match(Aggregate):
         )
         return seconds
 
+    def _deadline_passed(self, at: datetime) -> bool:
+        """Returns whether the open movement's deadline is set and has passed at `at`."""
+        return self.is_open() and self.deadline is not None and at >= self.deadline
+
+    def _close(self, table: Table, at: datetime) -> DeadlinePassed | None:
+        """Closes the table's movement if it is due at `at` (`Table.close`) and records what
+        that did; returns it, or None when nothing happened."""
+        silence = table.to_move().policy.silence
+        passed = table.close(self._deadline_passed(at))
+        if not passed.acted:
+            return None
+        reason = "all_ordered" if passed.early else "deadline"
+        self._record_passed(table, passed, reason, str(silence), at)
+        return passed
+
     def _record_passed(
-        self, table: Table, passed: DeadlinePassed, reason: str, at: datetime
+        self, table: Table, passed: DeadlinePassed, reason: str, silence: str, at: datetime
     ) -> None:
         movement = self.movement
         for seat in passed.strikes:
             self._record(
                 self.SeatStruck, at, seat=seat, movement=movement, strikes=table.strikes[seat]
             )
-        silence = table.ruleset.to_move(table.ruleset.load_state(self.state)).policy.silence
         for seat in passed.forfeited:
-            self._record(self.SeatEliminated, at, seat=seat, movement=movement, reason=str(silence))
+            self._record(self.SeatEliminated, at, seat=seat, movement=movement, reason=silence)
         if passed.resolution is None:
             self._record(
                 self.DeadlineSet,

@@ -254,7 +254,7 @@ class Matches(Application[UUID]):
                 message_id,
                 movement,
             )
-            return receipt, resolve_when_ready and match.is_ready()
+            return receipt, resolve_when_ready and receipt.ready
 
         receipt, ready = self._retrying(match_id, submit)
         closing = self.resolve(match_id, receipt.movement, now) if ready else None

@@ -173,6 +173,33 @@ def test_a_ready_movement_closes_with_one_event_per_step():
     assert match.movement == 2 and match.pending == []
 
 
+def test_the_match_closes_a_movement_as_its_table_does(monkeypatch):
+    """One referee path: Match.close_movement records what Table.close computes."""
+    from domain.table import Table
+
+    calls = []
+    real = Table.close
+
+    def spy(self, deadline_passed=True):
+        calls.append(deadline_passed)
+        return real(self, deadline_passed)
+
+    monkeypatch.setattr(Table, "close", spy)
+    match = started({"close_early": False})
+    match.submit_order(ALICE, "1", "aa", T0)
+    assert match.close_movement(1, T0 + timedelta(seconds=59)) is None
+    closed = match.close_movement(1, T0 + timedelta(seconds=60))
+    assert calls == [False, True] and closed is not None and closed.resolution is not None
+    reasons = [e.reason for e in match.pending_events if type(e).__name__ == "MovementClosed"]
+    assert reasons == ["deadline"]
+
+
+def test_an_order_that_makes_a_movement_ready_says_so_in_its_receipt():
+    match = started()
+    assert not match.submit_order(ALICE, "1", "aa", T0).ready
+    assert match.submit_order(BOB, "2", "bb", T0).ready
+
+
 def test_nothing_closes_before_the_deadline_unless_ready():
     match = started({"close_early": False})
     match.submit_order(ALICE, "1", "aa", T0)
