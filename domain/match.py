@@ -51,7 +51,7 @@ from domain.integrity import (
     normalized,
     receipt_digest,
 )
-from domain.rules.contract import JSON, MAX_SECONDS, Ruleset, Step, state_hash
+from domain.rules.contract import JSON, MAX_SECONDS, Ruleset, Step, asks_rematch, state_hash
 from domain.rules.registry import get_ruleset, ruleset_versions
 from domain.table import DeadlinePassed, Resolution, Table
 
@@ -93,6 +93,17 @@ def event_data(domain_event: object) -> dict[str, Any]:
 class Match(Aggregate):
     """One match under one ruleset, config and seed: seats, movements, orders, resolutions."""
 
+    # The shape of the attributes a snapshot stores (docs/contributing.md, rule 5): a
+    # snapshot of an older shape is brought up to date as it loads (`upcast_v1_v2`).
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Brings a snapshot's attributes from shape 1 to 2: `replay_id` / `replay_of` are
+        named `rematch_id` / `rematch_of`."""
+        state["rematch_id"] = state.pop("replay_id", None)
+        state["rematch_of"] = state.pop("replay_of", None)
+
     class Created(Aggregate.Created):
         ruleset: str
         ruleset_version: int
@@ -133,8 +144,8 @@ class Match(Aggregate):
         self.strikes: dict[str, int] = {}
         self.eliminated: list[int] = []
         self.movements: dict[str, dict[str, Any]] = {}
-        self.replay_id: str | None = None
-        self.replay_of: str | None = None
+        self.rematch_id: str | None = None
+        self.rematch_of: str | None = None
 
     class SeatJoined(Aggregate.Event):
         seat: int
@@ -316,22 +327,26 @@ class Match(Aggregate):
             match.state, match.outcome, match.chain = self.state, self.outcome, self.chain
 
     class ReplayLinked(Aggregate.Event):
-        """The drawn match is replayed as a new match with the same seats (DW-5)."""
+        """The drawn match is played again as a new match, its rematch (DW-5).
 
-        replay_id: str
+        Its stored name and field say "replay" (chained: they stay); they mean rematch.
+        """
+
+        replay_id: str  # the rematch's id
         chain: str
 
         def apply(self, match: Match) -> None:
-            match.replay_id, match.chain = self.replay_id, self.chain
+            match.rematch_id, match.chain = self.replay_id, self.chain
 
     class ReplayOf(Aggregate.Event):
-        """This match replays a drawn one (DW-5)."""
+        """This match is the rematch of a drawn one (DW-5); "replay" in the stored name
+        means rematch."""
 
         original_id: str
         chain: str
 
         def apply(self, match: Match) -> None:
-            match.replay_of, match.chain = self.original_id, self.chain
+            match.rematch_of, match.chain = self.original_id, self.chain
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -550,22 +565,23 @@ class Match(Aggregate):
         )
         return steps
 
-    def link_replay(self, replay_id: UUID, at: datetime) -> UUID | None:
-        """Records (once) the id of the match replaying this one if its outcome asks for a
-        replay (DW-5); returns the replay's id, or None when no replay is due."""
-        if self.replay_id is not None:
-            return UUID(self.replay_id)
-        if not (self.finished and (self.outcome or {}).get("replay")):
+    def link_rematch(self, rematch_id: UUID, at: datetime) -> UUID | None:
+        """Records (once) the id of this match's rematch if its outcome asks for one (DW-5);
+        returns the rematch's id (the one recorded first), or None when none is due."""
+        if self.rematch_id is not None:
+            return UUID(self.rematch_id)
+        if not self.wants_rematch():
             return None
-        self._record(self.ReplayLinked, at, replay_id=str(replay_id))
-        return replay_id
+        self._record(self.ReplayLinked, at, replay_id=str(rematch_id))
+        return rematch_id
 
     @classmethod
-    def replay(cls, original: Match, replay_id: UUID, seed: str, at: datetime) -> Match:
-        """Returns a started replay of a drawn match: same ruleset, config, referee and seats
-        (names and token hashes, so every token still works), a new seed (DW-5)."""
-        replay = cls.create(
-            replay_id,
+    def rematch(cls, original: Match, rematch_id: UUID, seed: str, at: datetime) -> Match:
+        """Returns the started rematch of a drawn match: same ruleset version, config,
+        referee and seats (names and token hashes, so every token still works), a new
+        seed (DW-5)."""
+        rematch = cls.create(
+            rematch_id,
             original.ruleset,
             original.config,
             seed,
@@ -575,11 +591,11 @@ class Match(Aggregate):
             original.schedule.get("deadline_seconds"),
             version=original.ruleset_version,
         )
-        replay._record(cls.ReplayOf, at, original_id=str(original.id))
+        rematch._record(cls.ReplayOf, at, original_id=str(original.id))
         for holder in original.seats:
-            replay.join(holder["name"], holder["token_hash"], at)
-        replay.start(original.referee_token_hash, at)
-        return replay
+            rematch.join(holder["name"], holder["token_hash"], at)
+        rematch.start(original.referee_token_hash, at)
+        return rematch
 
     def note_secret_viewed(self, viewer: str, what: str, at: datetime) -> None:
         """Records that the referee (or the operator) looked at secret data (seed, open orders)."""
@@ -618,6 +634,10 @@ class Match(Aggregate):
     def is_ready(self) -> bool:
         """Returns whether the open movement may close early now (every owing seat ordered)."""
         return self.is_open() and self.table().is_ready()
+
+    def wants_rematch(self) -> bool:
+        """Returns whether the match finished with an outcome that asks for a rematch."""
+        return self.finished and asks_rematch(self.outcome)
 
     def is_open(self) -> bool:
         """Returns whether a movement is open (started, not finished)."""

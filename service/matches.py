@@ -27,7 +27,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError, Recording
 from eventsourcing.utils import get_topic
 
-from domain.errors import DrtsError, InvalidDeadlineError, NotASeatError
+from domain.errors import DrtsError, InvalidDeadlineError, MovementClosedError, NotASeatError
 from domain.integrity import commitment
 from domain.match import Match, Receipt
 from domain.rules.contract import JSON
@@ -226,10 +226,16 @@ class Matches(Application[UUID]):
             token_hash = self._as_referee(match, referee_token)
             steps = match.act(token_hash, action, dict(args), reason, by, now)
             return ActionTaken(
-                match.id, match.movement, action, match.version, steps, match.outcome
+                match.id,
+                match.movement,
+                action,
+                match.version,
+                steps,
+                views.outcome_json(match.outcome),
             )
 
-        return self._retrying(match_id, act)
+        with self._rematch_if_finished(match_id):
+            return self._retrying(match_id, act)
 
     def submit_order(
         self,
@@ -256,7 +262,8 @@ class Matches(Application[UUID]):
             )
             return receipt, resolve_when_ready and receipt.ready
 
-        receipt, ready = self._retrying(match_id, submit)
+        with self._rematch_if_finished(match_id):
+            receipt, ready = self._retrying(match_id, submit)
         closing = self.resolve(match_id, receipt.movement, now) if ready else None
         return OrderReceipt(
             self.match_id(match_id),
@@ -270,40 +277,43 @@ class Matches(Application[UUID]):
     def resolve(
         self, match_id: UUID | str, movement: int, now: datetime | None = None
     ) -> Closing | None:
-        """Resolves `movement` if it is due (deadline passed, or ready to close early).
+        """Resolves `movement` if it is due (deadline passed, or ready to close early); a
+        match that finishes asking for a rematch then gets it (`create_rematch_if_due`).
 
-        Idempotent: once the movement has closed, it returns None and records nothing.
+        Idempotent: once the movement has closed, it returns None and records nothing
+        (but still creates a rematch that is due and missing, as after a crash).
         """
         at = now or self.clock()
 
-        def close(match: Match) -> Closing | None:
+        def close(match: Match) -> tuple[Closing | None, bool]:
             passed = match.close_movement(movement, at)
-            return None if passed is None else _closing(match, movement, passed)
+            closing = None if passed is None else _closing(match, movement, passed)
+            return closing, match.wants_rematch()
 
-        closing = self._retrying(match_id, close)
-        if closing is not None and closing.finished:
-            replay_id = self._load(match_id).replay_id  # created on saving Finished (_notify)
-            return replace(closing, replay_id=UUID(replay_id)) if replay_id else closing
-        return closing
+        closing, rematch_due = self._retrying(match_id, close)
+        rematch_id = self.create_rematch_if_due(match_id) if rematch_due else None
+        return None if closing is None else replace(closing, rematch_id=rematch_id)
 
-    def replay_if_drawn(self, match_id: UUID | str) -> UUID | None:
-        """Creates the replay of a match whose outcome asks for one (DW-5); returns its id.
+    def create_rematch_if_due(self, match_id: UUID | str) -> UUID | None:
+        """Creates the rematch of a match whose outcome asks for one (DW-5); returns its
+        id, or None when no rematch is due.
 
-        Idempotent: the drawn match records the replay's id first, and a second call
-        finds it there (and the replay, if the first call created it).
+        Idempotent: the drawn match first records the rematch's id (ReplayLinked); a
+        second call, or one after a crash between the two saves, finds that id and
+        creates the rematch only if it is missing.
         """
         now = self.clock()
-        replay_id = self._retrying(match_id, lambda m: m.link_replay(uuid4(), now))
-        if replay_id is None:
+        rematch_id = self._retrying(match_id, lambda m: m.link_rematch(uuid4(), now))
+        if rematch_id is None:
             return None
         try:
-            self._load(replay_id)
+            self._load(rematch_id)
         except MatchNotFoundError:
             original = self._load(match_id)
-            replay = Match.replay(original, replay_id, secrets.token_hex(32), now)
+            rematch = Match.rematch(original, rematch_id, secrets.token_hex(32), now)
             with contextlib.suppress(IntegrityError):  # a racing caller created it
-                self.save(replay)
-        return replay_id
+                self.save(rematch)
+        return rematch_id
 
     def resolve_due(self, now: datetime | None = None) -> list[Closing]:
         """Resolves every movement due at `now`; returns what each resolution did."""
@@ -405,7 +415,7 @@ class Matches(Application[UUID]):
             "version": version,
             "state": views.state_view(past, viewer),
             "steps": [],
-            "outcome": past.outcome,
+            "outcome": views.outcome_json(past.outcome),
             "orders": own,
         }
 
@@ -417,7 +427,7 @@ class Matches(Application[UUID]):
         return {
             "match_id": str(match.id),
             "movement": movement or match.movement,
-            "outcome": past.outcome,
+            "outcome": views.outcome_json(past.outcome),
         }
 
     def display(self, match_id: UUID | str, movement: int | None = None) -> str:
@@ -578,8 +588,8 @@ class Matches(Application[UUID]):
         raise ConcurrentWriteError(f"match {match_id} kept changing under {MAX_ATTEMPTS} attempts")
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
-        """Reacts to what was just stored: asks the scheduler to resolve each new deadline,
-        and replays a match that finished drawn-to-be-replayed (DW-5)."""
+        """Asks the scheduler to resolve each deadline just stored (whoever stored it: a
+        command, a rematch, a retried save)."""
         for recording in recordings:
             new = recording.domain_event
             if isinstance(new, Match.DeadlineSet) and new.reason != "periodic":
@@ -587,8 +597,16 @@ class Matches(Application[UUID]):
                 self.scheduler.deadline_set(
                     new.originator_id, new.movement, new.deadline, self.clock()
                 )
-            elif isinstance(new, Match.Finished) and (new.outcome or {}).get("replay"):
-                self.replay_if_drawn(new.originator_id)
+
+    @contextlib.contextmanager
+    def _rematch_if_finished(self, match_id: UUID | str) -> Iterator[None]:
+        """Creates a rematch that became due when a command refused as too late (the match
+        is over: MovementClosedError) had first let the due deadline pass and finish it."""
+        try:
+            yield
+        except MovementClosedError:
+            self.create_rematch_if_due(match_id)
+            raise
 
     def _saved(self, match: Match) -> bool:
         """Saves the match's new events; returns False if another writer got there first."""

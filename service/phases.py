@@ -27,7 +27,7 @@ from service.errors import (
     PhaseNotFoundError,
     PhasesDivergedError,
 )
-from service.views import Viewer, movement_entry
+from service.views import Viewer, movement_entry, outcome_json
 
 if TYPE_CHECKING:
     from service.matches import Matches
@@ -100,6 +100,6 @@ def phase_state(
         "version": run.version,
         "state": normalized(shown),
         "steps": [step.to_json() for p in run.phases[:phase] for step in p.steps],
-        "outcome": ruleset.outcome(state).to_json(),
+        "outcome": outcome_json(ruleset.outcome(state).to_json()),
         "orders": [],
     }

@@ -38,7 +38,12 @@ class Closing:
     resolved: bool
     steps: tuple[Step, ...]
     finished: bool
-    replay_id: UUID | None = None  # the new match replaying a drawn one (DW-5)
+    rematch_id: UUID | None = None  # the new match playing a drawn one again (DW-5)
+
+    @property
+    def replay_id(self) -> UUID | None:
+        """Returns `rematch_id` (its name before version 0.2; deprecated)."""
+        return self.rematch_id
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from uuid import UUID
 from domain.errors import NotYourSeatError, UnknownSeatError
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
 from domain.match import Match, event_data
-from domain.rules.contract import JSON
+from domain.rules.contract import JSON, asks_rematch
 from service.errors import MatchNotFoundError, MovementNotFoundError
 
 if TYPE_CHECKING:
@@ -136,13 +136,23 @@ def summary(match: Match) -> dict[str, JSON]:
         "to_move": to_move,
         "strikes": match.strikes,
         "eliminated": match.eliminated,
-        "outcome": match.outcome,
+        "outcome": outcome_json(match.outcome),
         "seed_commitment": match.seed_commitment,
         "version": match.version,
         "chain": match.chain,
-        "replay_id": match.replay_id,
-        "replay_of": match.replay_of,
+        "rematch_id": match.rematch_id,
+        "rematch_of": match.rematch_of,
+        "replay_id": match.rematch_id,  # deprecated aliases (docs/api.md)
+        "replay_of": match.rematch_of,
     }
+
+
+def outcome_json(outcome: JSON) -> JSON:
+    """Returns an outcome as the service shows it (None before the start): as stored, plus
+    `rematch`, the stored key "replay" under its name (the stored key stays, deprecated)."""
+    if outcome is None:
+        return None
+    return {**outcome, "rematch": asks_rematch(outcome)}
 
 
 def event_log(
@@ -287,7 +297,7 @@ def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> Replay
                     tuple(folded.steps),
                     state_view(folded, viewer or Viewer()),
                     domain_event.state_hash,
-                    folded.outcome,
+                    outcome_json(folded.outcome),
                 )
             )
     stored = app.get_match(match_id)

@@ -201,7 +201,7 @@ def dw_draw(matches: Matches, clock: ManualClock) -> list[Played]:
         (seat,) = desk.owing()
         receipt = desk.order(seat, order, 15)
     assert receipt is not None and receipt.closing is not None
-    rematch_id = receipt.closing.replay_id
+    rematch_id = receipt.closing.rematch_id
     assert rematch_id is not None and desk.match().outcome["result"] == "draw"
     rematch = Desk(matches, clock, rematch_id, desk.referee, desk.tokens)  # DW-5: same tokens
     while not rematch.finished():

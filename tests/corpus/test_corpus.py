@@ -200,8 +200,12 @@ def test_the_match_keeps_its_head_status_and_outcome(corpus: Corpus, entry: dict
     assert {"version": summary["version"], "chain": summary["chain"]} == entry["head"]
     assert summary["status"] == entry["status"]
     assert summary["movement"] == entry["movement"]
-    assert summary["outcome"] == entry["outcome"]
-    assert (summary["replay_id"], summary["replay_of"]) == (entry["replay_id"], entry["replay_of"])
+    assert corpus.app.get_match(entry["match_id"]).outcome == entry["outcome"]  # as stored
+    stored = entry["outcome"]  # the summary adds `rematch`: the stored key "replay" (DW-5)
+    assert summary["outcome"] == (stored and {**stored, "rematch": stored["replay"]})
+    links = (entry["replay_id"], entry["replay_of"])  # expected.json's names: rematch id, of
+    assert (summary["rematch_id"], summary["rematch_of"]) == links
+    assert (summary["replay_id"], summary["replay_of"]) == links  # the deprecated aliases
 
 
 # -- the read models ----------------------------------------------------------------------

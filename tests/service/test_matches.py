@@ -247,7 +247,8 @@ def test_state_and_scores_at_any_movement_and_phase(matches):
     assert after["state"] == matches.state(new.match_id, movement=2)["state"]
     assert matches.state(new.match_id)["state"]["round"] == 3
     resolved = [i for i in matches.event_log(new.match_id) if i["type"] == "MovementResolved"]
-    assert matches.scores(new.match_id, 2)["outcome"] == resolved[0]["data"]["outcome"]
+    stored = resolved[0]["data"]["outcome"]  # shown with `rematch`, its stored key "replay"
+    assert matches.scores(new.match_id, 2)["outcome"] == {**stored, "rematch": stored["replay"]}
     assert matches.scores(new.match_id, 1)["outcome"]["scores"] == {"1": 0, "2": 0}
     with pytest.raises(MovementNotFoundError, match="no movement 9"):
         matches.state(new.match_id, movement=9)

@@ -287,13 +287,13 @@ def test_a_deadline_longer_than_a_year_and_a_day_is_refused():
         Match.create(uuid4(), "toy", {}, "seed", REFEREE, T0, deadline_seconds=10**12)
 
 
-def test_the_replay_of_a_drawn_match_keeps_its_ruleset_version(monkeypatch):
-    """DW-5 replays a drawn match with the same ruleset: the same version, not the latest."""
+def test_the_rematch_of_a_drawn_match_keeps_its_ruleset_version(monkeypatch):
+    """DW-5 plays a drawn match again with the same ruleset: the same version, not the latest."""
     original = started({"rounds": 1})
     monkeypatch.setitem(registry.REGISTRY, "toy", {1: TOY_V1, 2: TOY_V2})
-    replay = Match.replay(original, uuid4(), "replay-seed", T0)
-    assert (original.ruleset_version, replay.ruleset_version) == (1, 1)
-    assert replay.rules() is TOY_V1
+    rematch = Match.rematch(original, uuid4(), "rematch-seed", T0)
+    assert (original.ruleset_version, rematch.ruleset_version) == (1, 1)
+    assert rematch.rules() is TOY_V1 and rematch.rematch_of == str(original.id)
 
 
 def test_a_match_is_created_under_the_version_asked_for_or_the_latest(monkeypatch):
