@@ -24,7 +24,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.persistence import IntegrityError, Recording
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Recording
 from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError, InvalidDeadlineError, MovementClosedError, NotASeatError
@@ -53,6 +53,7 @@ from service.results import (
 )
 from service.scheduling import NoScheduler, Scheduler, scheduler_for
 from service.settings import Settings, load_settings
+from service.transcodings import register_values
 
 SNAPSHOT_INTERVAL = 25
 MAX_ATTEMPTS = 10
@@ -102,6 +103,11 @@ class Matches(Application[UUID]):
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.operator_token_hash = commitment(operator_token) if operator_token else None
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        """Registers eventsourcing's transcodings and those of the Match's typed values."""
+        super().register_transcodings(transcoder)
+        register_values(transcoder)
 
     # -- commands ---------------------------------------------------------------------------
 

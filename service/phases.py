@@ -51,13 +51,13 @@ def traced(app: Matches, match: Match, movement: int) -> Traced:
     Raises MovementNotFoundError, MovementNotResolvedError or PhasesDivergedError.
     """
     entry = movement_entry(match, movement)
-    if "resolved" not in entry:
+    if entry.closed is None or entry.resolved is None:
         raise MovementNotResolvedError(
             f"movement {movement} of match {match.id} is not resolved (yet): "
             "only a resolved movement has phases"
         )
-    closed, resolved = int(entry["closed"]), int(entry["resolved"])
-    events = list(app.events.get(match.id, gt=int(entry["opened"]), lte=resolved))
+    closed, resolved = entry.closed, entry.resolved
+    events = list(app.events.get(match.id, gt=entry.opened, lte=resolved))
     forfeited = [e.seat for e in events if isinstance(e, Match.SeatEliminated)]
     stored = next(e for e in events if isinstance(e, Match.MovementResolved)).state_hash
     before = app.get_match(match.id, closed - 1).table()

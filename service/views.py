@@ -19,7 +19,7 @@ from uuid import UUID
 
 from domain.errors import NotYourSeatError, UnknownSeatError
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
-from domain.match import Match, event_data
+from domain.match import Match, MovementLog, event_data
 from domain.rules.contract import JSON, asks_rematch
 from service.errors import MatchNotFoundError, MovementNotFoundError
 
@@ -128,7 +128,7 @@ def summary(match: Match) -> dict[str, JSON]:
         "ruleset": match.ruleset,
         "ruleset_version": match.ruleset_version,
         "config": match.config,
-        "seats": [{"seat": s["seat"], "name": s["name"]} for s in match.seats],
+        "seats": [{"seat": s.number, "name": s.name} for s in match.seats],
         "seat_limits": match.seat_limits,
         "status": status,
         "movement": match.movement,
@@ -172,13 +172,13 @@ def event_log(
 
 def version_at(match: Match, movement: int | None) -> int:
     """Returns the version at which `movement` was open (now for None)."""
-    return match.version if movement is None else int(movement_entry(match, movement)["opened"])
+    return match.version if movement is None else movement_entry(match, movement).opened
 
 
-def movement_entry(match: Match, movement: int) -> dict[str, Any]:
+def movement_entry(match: Match, movement: int) -> MovementLog:
     """Returns the versions of a movement's events (opened, closed, resolved, steps);
     raises MovementNotFoundError for a movement the match has not reached."""
-    entry = match.movements.get(str(movement))
+    entry = match.movement_log(movement)
     if entry is None:
         raise MovementNotFoundError(
             f"match {match.id} has no movement {movement} "
@@ -194,14 +194,15 @@ def version_after(match: Match, movement: int | None) -> int:
     """
     if movement is None:
         return match.version
-    resolved = match.movements.get(str(movement), {}).get("resolved")
+    entry = match.movement_log(movement)
+    resolved = None if entry is None else entry.resolved
     if resolved is None:
-        done = [int(m) for m, entry in match.movements.items() if "resolved" in entry]
+        done = [log.number for log in match.movements if log.resolved is not None]
         so_far = f"{min(done)}..{max(done)}" if done else "none"
         raise MovementNotFoundError(
             f"movement {movement} of match {match.id} is not resolved (resolved so far: {so_far})"
         )
-    return int(resolved)
+    return resolved
 
 
 DISPLAY_WIDTH = 72  # columns of a mail or forum line
@@ -211,7 +212,7 @@ def display(match: Match, after: int | None = None) -> str:
     """Returns the Public Display of a (past) match: who plays what, where the match stands,
     then the ruleset's picture of the position (`after`: the movement just resolved)."""
     info = match.rules().info
-    seats = ", ".join(f"{s['seat']} {s['name']}" for s in match.seats) or "none joined yet"
+    seats = ", ".join(f"{s.number} {s.name}" for s in match.seats) or "none joined yet"
     lines = [
         f"{info.title} ({info.name} v{info.version}), match {match.id}",
         *textwrap.wrap(f"Seats: {seats}.", DISPLAY_WIDTH),
@@ -266,16 +267,16 @@ def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:
     """Returns a seat's own orders in the open movement (every seat's for None), with content."""
     return [
         {
-            "seat": p["seat"],
+            "seat": p.seat,
             "movement": match.movement,
-            "order": p["order"],
-            "digest": p["digest"],
-            "received_at": iso(p["received_at"]),
-            "source": p["source"],
-            "message_id": p["message_id"],
+            "order": p.order,
+            "digest": p.digest,
+            "received_at": iso(p.received_at),
+            "source": p.source,
+            "message_id": p.message_id,
         }
         for p in match.pending
-        if seat is None or p["seat"] == seat
+        if seat is None or p.seat == seat
     ]
 
 
@@ -333,5 +334,6 @@ def _is_revealed(match: Match, domain_event: Any) -> bool:
     if isinstance(domain_event, Match.Created):
         return match.finished
     if isinstance(domain_event, Match.OrderSubmitted):
-        return "closed" in match.movements.get(str(domain_event.movement), {})
+        entry = match.movement_log(domain_event.movement)
+        return entry is not None and entry.closed is not None
     return True

@@ -51,7 +51,7 @@ def open_movement(client, service):
     table = HttpMatch(client, names=("alice", "bob", "carol"))
     assert table.order(1, ALICE_ORDER).status_code == 201
     assert table.order(2, "1").status_code == 201
-    salt = service.get_match(table.id).pending[0]["salt"]
+    salt = service.get_match(table.id).pending[0].salt
     return table, salt
 
 

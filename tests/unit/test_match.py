@@ -92,7 +92,7 @@ def test_every_event_links_to_the_previous_one():
 
 def test_seats_are_numbered_in_join_order_and_hold_only_token_hashes():
     match = new_match()
-    assert [(s["seat"], s["name"]) for s in match.seats] == [(1, "alice"), (2, "bob")]
+    assert [(s.number, s.name) for s in match.seats] == [(1, "alice"), (2, "bob")]
     assert match.seat_of(BOB) == 2
     with pytest.raises(InvalidTokenError, match=str(match.id)):
         match.seat_of(commitment("nobody"))
