@@ -13,93 +13,17 @@ unrevealed secrets is recorded as a SecretViewed event.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from domain.errors import NotYourSeatError, UnknownSeatError
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
 from domain.match import Match, MovementLog, event_data
 from domain.rules.contract import JSON, asks_rematch
 from service.errors import MatchNotFoundError, MovementNotFoundError
+from service.results import ChainReport, Frame, MatchSummary, ReplayReport, Viewer
 
 if TYPE_CHECKING:
-    from service.matches import Matches
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: the referee (`name` says whether the operator), a seat, or anyone."""
-
-    referee: bool = False
-    seat: int | None = None
-    name: str = "referee"
-
-
-@dataclass(frozen=True)
-class ChainReport:
-    """The result of verifying a match's chain: sound, or the first broken event."""
-
-    match_id: UUID
-    events: int
-    head: str | None
-    broken: BrokenLink | None
-
-    @property
-    def ok(self) -> bool:
-        """Returns whether every event verified."""
-        return self.broken is None
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One resolved movement as replayed: its steps, state hash and outcome."""
-
-    movement: int
-    version: int
-    steps: tuple[JSON, ...]
-    state: JSON
-    state_hash: str
-    outcome: JSON
-
-
-@dataclass(frozen=True)
-class ReplayReport:
-    """A replay from the first event: the frames, and whether it agrees with the store."""
-
-    match_id: UUID
-    events: int
-    frames: tuple[Frame, ...]
-    state: JSON
-    agrees: bool
-
-
-def viewer_of(match: Match, token_hash: str | None) -> Viewer:
-    """Returns who holds the token (raises InvalidTokenError for an unknown one)."""
-    if token_hash is None:
-        return Viewer()
-    if match.is_referee(token_hash):
-        return Viewer(referee=True)
-    return Viewer(seat=match.seat_of(token_hash))
-
-
-def seat_view_of(match: Match, viewer: Viewer, seat: int | None) -> Viewer:
-    """Returns whose view of the state to show when `seat`'s is asked for (None: the viewer's).
-
-    The referee may see any seat's view; a seat only its own; anyone else none.
-    """
-    if seat is None or seat == viewer.seat:
-        return viewer
-    if not 1 <= seat <= len(match.seats):
-        raise UnknownSeatError(
-            f"match {match.id} has no seat {seat} ({len(match.seats)} seat(s) joined)"
-        )
-    if not viewer.referee:
-        who = f"seat {viewer.seat}" if viewer.seat else "a spectator"
-        raise NotYourSeatError(
-            f"{who} may not see seat {seat}'s view of match {match.id}: send that seat's token"
-        )
-    return Viewer(seat=seat)
+    from service.store import MatchStore
 
 
 def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
@@ -117,34 +41,32 @@ def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
     return item
 
 
-def summary(match: Match) -> dict[str, JSON]:
+def summary(match: Match) -> MatchSummary:
     """Returns the public summary of a match: ruleset, seats, status, clock, outcome."""
     to_move: list[int] = []
     if match.is_open():
         to_move = list(match.rules().to_move(match.rules().load_state(match.state)).seats)
     status = "finished" if match.finished else "started" if match.started else "open"
-    return {
-        "match_id": str(match.id),
-        "ruleset": match.ruleset,
-        "ruleset_version": match.ruleset_version,
-        "config": match.config,
-        "seats": [{"seat": s.number, "name": s.name} for s in match.seats],
-        "seat_limits": match.seat_limits,
-        "status": status,
-        "movement": match.movement,
-        "deadline": None if match.deadline is None else iso(match.deadline),
-        "to_move": to_move,
-        "strikes": match.strikes,
-        "eliminated": match.eliminated,
-        "outcome": outcome_json(match.outcome),
-        "seed_commitment": match.seed_commitment,
-        "version": match.version,
-        "chain": match.chain,
-        "rematch_id": match.rematch_id,
-        "rematch_of": match.rematch_of,
-        "replay_id": match.rematch_id,  # deprecated aliases (docs/api.md)
-        "replay_of": match.rematch_of,
-    }
+    return MatchSummary(
+        match_id=str(match.id),
+        ruleset=match.ruleset,
+        ruleset_version=match.ruleset_version,
+        config=match.config,
+        seats=[{"seat": s.number, "name": s.name} for s in match.seats],
+        seat_limits=match.seat_limits,
+        status=status,
+        movement=match.movement,
+        deadline=None if match.deadline is None else iso(match.deadline),
+        to_move=to_move,
+        strikes=match.strikes,
+        eliminated=match.eliminated,
+        outcome=outcome_json(match.outcome),
+        seed_commitment=match.seed_commitment,
+        version=match.version,
+        chain=match.chain,
+        rematch_id=match.rematch_id,
+        rematch_of=match.rematch_of,
+    )
 
 
 def outcome_json(outcome: JSON) -> JSON:
@@ -156,18 +78,17 @@ def outcome_json(outcome: JSON) -> JSON:
 
 
 def event_log(
-    app: Matches, match: Match, viewer: Viewer, after: int = 0, limit: int | None = None
-) -> list[dict[str, JSON]]:
-    """Returns the match's events after version `after`, sealed values shown as allowed."""
+    app: MatchStore, match: Match, viewer: Viewer, after: int = 0, limit: int | None = None
+) -> tuple[list[dict[str, JSON]], bool]:
+    """Returns the match's events after version `after`, sealed values shown as allowed, and
+    whether the referee saw some not yet revealed (a look the caller records)."""
     items, peeked = [], False
     for domain_event in app.events.get(match.id, gt=after or None, limit=limit):
         public = _is_revealed(match, domain_event)
         own = viewer.seat is not None and getattr(domain_event, "seat", None) == viewer.seat
         items.append(public_item(domain_event, public or own or viewer.referee))
         peeked |= viewer.referee and not public and bool(getattr(domain_event, "sealed", None))
-    if peeked:
-        app.note_secret_viewed(match.id, "event log with sealed values", viewer.name)
-    return items
+    return items, peeked
 
 
 def version_at(match: Match, movement: int | None) -> int:
@@ -280,7 +201,7 @@ def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:
     ]
 
 
-def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> ReplayReport:
+def replay(app: MatchStore, match_id: UUID, viewer: Viewer | None = None) -> ReplayReport:
     """Folds every stored event from the first (no snapshot) and checks it against the store.
 
     Each frame holds the state after its movement as the viewer may see it.
@@ -307,7 +228,7 @@ def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> Replay
     )
 
 
-def verify(app: Matches, match_id: UUID) -> ChainReport:
+def verify(app: MatchStore, match_id: UUID) -> ChainReport:
     """Recomputes the chain and the seals over the stored rows; names the first bad event."""
     items: list[dict[str, JSON]] = []
     unreadable = None

@@ -105,7 +105,7 @@ class Desk:
 
     def owing(self) -> tuple[int, ...]:
         """Returns the seats that owe orders in the open movement."""
-        return tuple(self.matches.summary(self.id)["to_move"])
+        return tuple(self.matches.summary(self.id).to_move)
 
     def order(
         self, seat: int, order: str, after: float = 5, source: str = "api", message: bool = False

@@ -54,12 +54,12 @@ def test_a_draw_on_every_size_creates_a_started_rematch_with_the_same_seats(matc
     rematch_id = last.closing.rematch_id
     assert last.closing.finished and rematch_id is not None and rematch_id != new.match_id
     drawn, rematch = matches.summary(new.match_id), matches.summary(rematch_id)
-    assert drawn["outcome"]["result"] == "draw" and drawn["outcome"]["rematch"] is True
-    assert drawn["rematch_id"] == str(rematch_id) and rematch["rematch_of"] == str(new.match_id)
-    assert rematch["status"] == "started" and rematch["movement"] == 1
-    assert [s["name"] for s in rematch["seats"]] == ["ada", "bo"]
-    assert rematch["config"] == drawn["config"]
-    assert rematch["seed_commitment"] != drawn["seed_commitment"]
+    assert drawn.outcome["result"] == "draw" and drawn.outcome["rematch"] is True
+    assert drawn.rematch_id == str(rematch_id) and rematch.rematch_of == str(new.match_id)
+    assert rematch.status == "started" and rematch.movement == 1
+    assert [s["name"] for s in rematch.seats] == ["ada", "bo"]
+    assert rematch.config == drawn.config
+    assert rematch.seed_commitment != drawn.seed_commitment
 
 
 def test_the_old_names_stay_as_deprecated_aliases_of_the_rematch_fields(matches):
@@ -67,8 +67,8 @@ def test_the_old_names_stay_as_deprecated_aliases_of_the_rematch_fields(matches)
     drawn = matches.summary(new.match_id)
     rematch = matches.summary(last.closing.rematch_id)
     assert last.closing.replay_id == last.closing.rematch_id
-    assert (drawn["replay_id"], rematch["replay_of"]) == (drawn["rematch_id"], str(new.match_id))
-    assert drawn["outcome"]["replay"] is drawn["outcome"]["rematch"] is True
+    assert (drawn.replay_id, rematch.replay_of) == (drawn.rematch_id, str(new.match_id))
+    assert drawn.outcome["replay"] is drawn.outcome["rematch"] is True
 
 
 def test_the_stored_outcome_keeps_its_key_replay(matches):
@@ -120,7 +120,7 @@ def test_a_crash_between_linking_and_creating_the_rematch_is_repaired_by_the_nex
     assert drawn.finished and drawn.rematch_id is not None
     before = len(list(matches.match_ids()))
     assert matches.resolve(new.match_id, drawn.movement - 1) is None
-    assert matches.summary(drawn.rematch_id)["rematch_of"] == str(new.match_id)
+    assert matches.summary(drawn.rematch_id).rematch_of == str(new.match_id)
     assert len(list(matches.match_ids())) == before + 1
     assert str(matches.create_rematch_if_due(new.match_id)) == drawn.rematch_id
 
@@ -140,7 +140,7 @@ def test_a_late_order_whose_deadline_finishes_the_draw_is_refused_and_the_rematc
         matches.submit_order(new.match_id, tokens[seat], order)
     drawn = matches.get_match(new.match_id)
     assert drawn.finished and drawn.rematch_id is not None
-    assert matches.summary(drawn.rematch_id)["status"] == "started"
+    assert matches.summary(drawn.rematch_id).status == "started"
 
 
 def test_both_chains_verify_and_name_the_link_events(matches):
