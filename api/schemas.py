@@ -387,9 +387,13 @@ class OutcomeSchema(ma.Schema):
     team_scores = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True)
     winning_teams = ma.fields.List(ma.fields.String(), required=True)
     reason = ma.fields.String(required=True)
+    rematch = ma.fields.Boolean(
+        required=True,
+        metadata={"description": "drawn: played again as a new match, same seats (DW-5)"},
+    )
     replay = ma.fields.Boolean(
         required=True,
-        metadata={"description": "drawn and replayed as a new match with the same seats (DW-5)"},
+        metadata={"description": "deprecated alias of `rematch`", "deprecated": True},
     )
 
 
@@ -429,15 +433,25 @@ class MatchSchema(MatchListItemSchema):
     outcome = ma.fields.Nested(OutcomeSchema, required=True, allow_none=True)
     seed_commitment = ma.fields.String(required=True)
     chain = ma.fields.String(required=True, metadata={"description": "the chain head"})
+    rematch_id = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the rematch of this drawn match (DW-5)"},
+    )
+    rematch_of = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the drawn match this one is the rematch of (DW-5)"},
+    )
     replay_id = ma.fields.String(
         required=True,
         allow_none=True,
-        metadata={"description": "the match replaying this drawn one (DW-5)"},
+        metadata={"description": "deprecated alias of `rematch_id`", "deprecated": True},
     )
     replay_of = ma.fields.String(
         required=True,
         allow_none=True,
-        metadata={"description": "the drawn match this one replays (DW-5)"},
+        metadata={"description": "deprecated alias of `rematch_of`", "deprecated": True},
     )
 
 
@@ -498,10 +512,15 @@ class ClosingSchema(ma.Schema):
     resolved = ma.fields.Boolean(required=True)
     steps = ma.fields.List(ma.fields.Nested(StepSchema), required=True)
     finished = ma.fields.Boolean(required=True)
+    rematch_id = ma.fields.UUID(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the rematch of the match this closing drew (DW-5), else null"},
+    )
     replay_id = ma.fields.UUID(
         required=True,
         allow_none=True,
-        metadata={"description": "the new match replaying a drawn one (DW-5), else null"},
+        metadata={"description": "deprecated alias of `rematch_id`", "deprecated": True},
     )
 
 

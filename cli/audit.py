@@ -13,7 +13,7 @@ import click
 from cli.match import echo_json, match_id_argument, referee_token_option, viewer_token_option
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
-from service.views import ReplayReport
+from service.results import ReplayReport
 
 
 @click.command("events")

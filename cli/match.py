@@ -148,8 +148,8 @@ def start(match_id: str, referee_token: str, state: str | None, movement: int) -
     app.start(match_id, referee_token, json_value(state), movement)
     summary = app.summary(match_id)
     click.echo(
-        f"started: movement {summary['movement']}, to move {summary['to_move']}, "
-        f"deadline {summary['deadline']}"
+        f"started: movement {summary.movement}, to move {summary.to_move}, "
+        f"deadline {summary.deadline}"
     )
 
 
@@ -236,7 +236,7 @@ def order(
 @reports_errors
 def show(match_id: str) -> None:
     """Prints the match summary: ruleset, seats, status, open movement, deadline, outcome."""
-    echo_json(matches().summary(match_id))
+    echo_json(matches().summary(match_id).to_json())
 
 
 @match.command("state")
@@ -279,7 +279,7 @@ def state(
             "--step was removed (it showed the state the movement started from, whatever "
             "its value): use --phase K, the state after phase K of the resolution"
         )
-    echo_json(matches().state(match_id, movement, phase, token, seat))
+    echo_json(matches().state(match_id, movement, phase, token, seat).to_json())
 
 
 @match.command("display")
@@ -299,7 +299,7 @@ def display(match_id: str, movement: int | None) -> None:
 @reports_errors
 def scores(match_id: str, movement: int | None) -> None:
     """Prints scores, ranking and result, now or when a movement was open."""
-    echo_json(matches().scores(match_id, movement))
+    echo_json(matches().scores(match_id, movement).to_json())
 
 
 @match.command("pending")
@@ -367,6 +367,6 @@ def list_matches() -> None:
     for match_id in app.match_ids():
         summary = app.summary(match_id)
         click.echo(
-            f"{match_id} {summary['ruleset']} {summary['status']} "
-            f"movement {summary['movement']} deadline {summary['deadline']}"
+            f"{match_id} {summary.ruleset} {summary.status} "
+            f"movement {summary.movement} deadline {summary.deadline}"
         )

@@ -3,9 +3,10 @@
 It holds the current state, the open movement's orders and the strike
 counts, and applies the ruleset contract's clock: who owes orders, early
 close, and what silence means when the deadline passes. It reads no clock:
-the caller says when a deadline has passed. The scenario runner drives it
-directly; the Match aggregate's commands use it to compute what its events
-record.
+the caller says whether the deadline has passed (`close(deadline_passed)`).
+It is the one referee: the scenario runner and the conformance playouts drive
+it directly, and the Match aggregate's commands build one per command and
+record what it computes.
 """
 
 from __future__ import annotations
@@ -75,19 +76,27 @@ def combine_orders(
 
 @dataclass(frozen=True)
 class DeadlinePassed:
-    """What a passed deadline did: strikes, forfeits, an extension or a resolution; or,
-    in a movement that re-arms, nothing at all (`rearmed`: no order was pending)."""
+    """What closing a movement did: strikes, forfeits, an extension or a resolution
+    (`early`: resolved before its deadline, every owing seat having ordered); or nothing
+    at all: not due yet, a finished match, or a movement that re-arms with no order
+    pending (`rearmed`)."""
 
     strikes: tuple[int, ...] = ()
     forfeited: tuple[int, ...] = ()
     extension_seconds: int = 0
     resolution: Resolution | None = None
     rearmed: bool = False
+    early: bool = False
 
     @property
     def steps(self) -> tuple[Step, ...]:
         """Returns the steps of the resolution, if the movement closed."""
         return self.resolution.steps if self.resolution else ()
+
+    @property
+    def acted(self) -> bool:
+        """Returns whether anything happened: a strike, a forfeit or a resolution."""
+        return bool(self.strikes or self.forfeited or self.resolution is not None)
 
 
 @dataclass
@@ -190,11 +199,16 @@ class Table:
         rng = Rng(self.seed, self.movement)
         return (*phases, *self.ruleset.phases(state, orders, rng))
 
-    def close(self) -> DeadlinePassed:
-        """Closes the movement now: resolves it if it is ready, else its deadline passes."""
+    def close(self, deadline_passed: bool = True) -> DeadlinePassed:
+        """Closes the movement if it is due: resolves it early if it is ready, else, once
+        its deadline has passed, applies what silence means (`pass_deadline`).
+
+        Returns what closing did; nothing (`acted` false) before the deadline of a
+        movement that is not ready.
+        """
         if self.is_ready():
-            return DeadlinePassed(resolution=self.resolve())
-        return self.pass_deadline()
+            return DeadlinePassed(resolution=self.resolve(), early=True)
+        return self.pass_deadline() if deadline_passed else DeadlinePassed()
 
     def pass_deadline(self) -> DeadlinePassed:
         """Applies the movement's silence policy to the seats that owe orders and sent none.

@@ -21,16 +21,17 @@ from typing import TYPE_CHECKING, Any
 
 from domain.integrity import normalized
 from domain.match import Match
-from domain.rules.contract import JSON, Phase, state_hash
+from domain.rules.contract import Phase, state_hash
 from service.errors import (
     MovementNotResolvedError,
     PhaseNotFoundError,
     PhasesDivergedError,
 )
-from service.views import Viewer, movement_entry
+from service.results import StateView, Viewer
+from service.views import movement_entry, outcome_json
 
 if TYPE_CHECKING:
-    from service.matches import Matches
+    from service.store import MatchStore
 
 BEFORE = "before the resolution"
 
@@ -45,19 +46,19 @@ class Traced:
     phases: tuple[Phase[Any], ...]
 
 
-def traced(app: Matches, match: Match, movement: int) -> Traced:
+def traced(app: MatchStore, match: Match, movement: int) -> Traced:
     """Returns the phases of a resolved movement, checked against its stored state hash.
 
     Raises MovementNotFoundError, MovementNotResolvedError or PhasesDivergedError.
     """
     entry = movement_entry(match, movement)
-    if "resolved" not in entry:
+    if entry.closed is None or entry.resolved is None:
         raise MovementNotResolvedError(
             f"movement {movement} of match {match.id} is not resolved (yet): "
             "only a resolved movement has phases"
         )
-    closed, resolved = int(entry["closed"]), int(entry["resolved"])
-    events = list(app.events.get(match.id, gt=int(entry["opened"]), lte=resolved))
+    closed, resolved = entry.closed, entry.resolved
+    events = list(app.events.get(match.id, gt=entry.opened, lte=resolved))
     forfeited = [e.seat for e in events if isinstance(e, Match.SeatEliminated)]
     stored = next(e for e in events if isinstance(e, Match.MovementResolved)).state_hash
     before = app.get_match(match.id, closed - 1).table()
@@ -74,8 +75,8 @@ def traced(app: Matches, match: Match, movement: int) -> Traced:
 
 
 def phase_state(
-    app: Matches, match: Match, movement: int, phase: int, viewer: Viewer
-) -> dict[str, JSON]:
+    app: MatchStore, match: Match, movement: int, phase: int, viewer: Viewer
+) -> StateView:
     """Returns the state after phase `phase` of `movement`'s resolution as the viewer may
     see it, with the steps of phases 1..phase and the names of every phase.
 
@@ -91,15 +92,15 @@ def phase_state(
     ruleset = match.rules()
     state = run.before if phase == 0 else run.phases[phase - 1].state
     shown = ruleset.dump_state(state) if viewer.referee else ruleset.view(state, viewer.seat)
-    return {
-        "match_id": str(match.id),
-        "movement": movement,
-        "phase": phase,
-        "phase_name": BEFORE if phase == 0 else run.phases[phase - 1].name,
-        "phases": [p.name for p in run.phases],
-        "version": run.version,
-        "state": normalized(shown),
-        "steps": [step.to_json() for p in run.phases[:phase] for step in p.steps],
-        "outcome": ruleset.outcome(state).to_json(),
-        "orders": [],
-    }
+    return StateView(
+        match_id=str(match.id),
+        movement=movement,
+        phase=phase,
+        phase_name=BEFORE if phase == 0 else run.phases[phase - 1].name,
+        phases=[p.name for p in run.phases],
+        version=run.version,
+        state=normalized(shown),
+        steps=[step.to_json() for p in run.phases[:phase] for step in p.steps],
+        outcome=outcome_json(ruleset.outcome(state).to_json()),
+        orders=[],
+    )

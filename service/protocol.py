@@ -17,8 +17,8 @@ from uuid import UUID
 from domain.errors import MatchNotStartedError
 from domain.rules.contract import JSON
 from domain.rules.shades import protocol as shades_protocol
-from service import views
 from service.errors import NoBotProtocolError, SeatNeededError
+from service.tokens import seat_view_of
 
 if TYPE_CHECKING:
     from service.matches import Matches
@@ -62,7 +62,7 @@ def protocol_message(
             f"match {match.id} plays {match.ruleset}, which has no bot protocol (games with "
             f"one: {known})"
         )
-    viewer = views.seat_view_of(match, matches.viewer(match, token), seat)
+    viewer = seat_view_of(match, matches.tokens.viewer(match, token), seat)
     if viewer.seat is None:
         raise SeatNeededError(
             f"a protocol message is a seat's: send that seat's token, or name it with seat=N "

@@ -63,7 +63,7 @@ class MatchesDriver:
             state=match.state,
             outcome=match.outcome,
             strikes={int(seat): n for seat, n in match.strikes.items()},
-            to_move=tuple(summary["to_move"]),
+            to_move=tuple(summary.to_move),
             movement=match.movement,
         )
 

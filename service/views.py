@@ -13,93 +13,17 @@ unrevealed secrets is recorded as a SecretViewed event.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from domain.errors import NotYourSeatError, UnknownSeatError
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
-from domain.match import Match, event_data
-from domain.rules.contract import JSON
+from domain.match import Match, MovementLog, event_data
+from domain.rules.contract import JSON, asks_rematch
 from service.errors import MatchNotFoundError, MovementNotFoundError
+from service.results import ChainReport, Frame, MatchSummary, ReplayReport, Viewer
 
 if TYPE_CHECKING:
-    from service.matches import Matches
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: the referee (`name` says whether the operator), a seat, or anyone."""
-
-    referee: bool = False
-    seat: int | None = None
-    name: str = "referee"
-
-
-@dataclass(frozen=True)
-class ChainReport:
-    """The result of verifying a match's chain: sound, or the first broken event."""
-
-    match_id: UUID
-    events: int
-    head: str | None
-    broken: BrokenLink | None
-
-    @property
-    def ok(self) -> bool:
-        """Returns whether every event verified."""
-        return self.broken is None
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One resolved movement as replayed: its steps, state hash and outcome."""
-
-    movement: int
-    version: int
-    steps: tuple[JSON, ...]
-    state: JSON
-    state_hash: str
-    outcome: JSON
-
-
-@dataclass(frozen=True)
-class ReplayReport:
-    """A replay from the first event: the frames, and whether it agrees with the store."""
-
-    match_id: UUID
-    events: int
-    frames: tuple[Frame, ...]
-    state: JSON
-    agrees: bool
-
-
-def viewer_of(match: Match, token_hash: str | None) -> Viewer:
-    """Returns who holds the token (raises InvalidTokenError for an unknown one)."""
-    if token_hash is None:
-        return Viewer()
-    if match.is_referee(token_hash):
-        return Viewer(referee=True)
-    return Viewer(seat=match.seat_of(token_hash))
-
-
-def seat_view_of(match: Match, viewer: Viewer, seat: int | None) -> Viewer:
-    """Returns whose view of the state to show when `seat`'s is asked for (None: the viewer's).
-
-    The referee may see any seat's view; a seat only its own; anyone else none.
-    """
-    if seat is None or seat == viewer.seat:
-        return viewer
-    if not 1 <= seat <= len(match.seats):
-        raise UnknownSeatError(
-            f"match {match.id} has no seat {seat} ({len(match.seats)} seat(s) joined)"
-        )
-    if not viewer.referee:
-        who = f"seat {viewer.seat}" if viewer.seat else "a spectator"
-        raise NotYourSeatError(
-            f"{who} may not see seat {seat}'s view of match {match.id}: send that seat's token"
-        )
-    return Viewer(seat=seat)
+    from service.store import MatchStore
 
 
 def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
@@ -117,58 +41,65 @@ def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
     return item
 
 
-def summary(match: Match) -> dict[str, JSON]:
+def summary(match: Match) -> MatchSummary:
     """Returns the public summary of a match: ruleset, seats, status, clock, outcome."""
     to_move: list[int] = []
     if match.is_open():
         to_move = list(match.rules().to_move(match.rules().load_state(match.state)).seats)
     status = "finished" if match.finished else "started" if match.started else "open"
-    return {
-        "match_id": str(match.id),
-        "ruleset": match.ruleset,
-        "ruleset_version": match.ruleset_version,
-        "config": match.config,
-        "seats": [{"seat": s["seat"], "name": s["name"]} for s in match.seats],
-        "seat_limits": match.seat_limits,
-        "status": status,
-        "movement": match.movement,
-        "deadline": None if match.deadline is None else iso(match.deadline),
-        "to_move": to_move,
-        "strikes": match.strikes,
-        "eliminated": match.eliminated,
-        "outcome": match.outcome,
-        "seed_commitment": match.seed_commitment,
-        "version": match.version,
-        "chain": match.chain,
-        "replay_id": match.replay_id,
-        "replay_of": match.replay_of,
-    }
+    return MatchSummary(
+        match_id=str(match.id),
+        ruleset=match.ruleset,
+        ruleset_version=match.ruleset_version,
+        config=match.config,
+        seats=[{"seat": s.number, "name": s.name} for s in match.seats],
+        seat_limits=match.seat_limits,
+        status=status,
+        movement=match.movement,
+        deadline=None if match.deadline is None else iso(match.deadline),
+        to_move=to_move,
+        strikes=match.strikes,
+        eliminated=match.eliminated,
+        outcome=outcome_json(match.outcome),
+        seed_commitment=match.seed_commitment,
+        version=match.version,
+        chain=match.chain,
+        rematch_id=match.rematch_id,
+        rematch_of=match.rematch_of,
+    )
+
+
+def outcome_json(outcome: JSON) -> JSON:
+    """Returns an outcome as the service shows it (None before the start): as stored, plus
+    `rematch`, the stored key "replay" under its name (the stored key stays, deprecated)."""
+    if outcome is None:
+        return None
+    return {**outcome, "rematch": asks_rematch(outcome)}
 
 
 def event_log(
-    app: Matches, match: Match, viewer: Viewer, after: int = 0, limit: int | None = None
-) -> list[dict[str, JSON]]:
-    """Returns the match's events after version `after`, sealed values shown as allowed."""
+    app: MatchStore, match: Match, viewer: Viewer, after: int = 0, limit: int | None = None
+) -> tuple[list[dict[str, JSON]], bool]:
+    """Returns the match's events after version `after`, sealed values shown as allowed, and
+    whether the referee saw some not yet revealed (a look the caller records)."""
     items, peeked = [], False
     for domain_event in app.events.get(match.id, gt=after or None, limit=limit):
         public = _is_revealed(match, domain_event)
         own = viewer.seat is not None and getattr(domain_event, "seat", None) == viewer.seat
         items.append(public_item(domain_event, public or own or viewer.referee))
         peeked |= viewer.referee and not public and bool(getattr(domain_event, "sealed", None))
-    if peeked:
-        app.note_secret_viewed(match.id, "event log with sealed values", viewer.name)
-    return items
+    return items, peeked
 
 
 def version_at(match: Match, movement: int | None) -> int:
     """Returns the version at which `movement` was open (now for None)."""
-    return match.version if movement is None else int(movement_entry(match, movement)["opened"])
+    return match.version if movement is None else movement_entry(match, movement).opened
 
 
-def movement_entry(match: Match, movement: int) -> dict[str, Any]:
+def movement_entry(match: Match, movement: int) -> MovementLog:
     """Returns the versions of a movement's events (opened, closed, resolved, steps);
     raises MovementNotFoundError for a movement the match has not reached."""
-    entry = match.movements.get(str(movement))
+    entry = match.movement_log(movement)
     if entry is None:
         raise MovementNotFoundError(
             f"match {match.id} has no movement {movement} "
@@ -184,14 +115,15 @@ def version_after(match: Match, movement: int | None) -> int:
     """
     if movement is None:
         return match.version
-    resolved = match.movements.get(str(movement), {}).get("resolved")
+    entry = match.movement_log(movement)
+    resolved = None if entry is None else entry.resolved
     if resolved is None:
-        done = [int(m) for m, entry in match.movements.items() if "resolved" in entry]
+        done = [log.number for log in match.movements if log.resolved is not None]
         so_far = f"{min(done)}..{max(done)}" if done else "none"
         raise MovementNotFoundError(
             f"movement {movement} of match {match.id} is not resolved (resolved so far: {so_far})"
         )
-    return int(resolved)
+    return resolved
 
 
 DISPLAY_WIDTH = 72  # columns of a mail or forum line
@@ -201,7 +133,7 @@ def display(match: Match, after: int | None = None) -> str:
     """Returns the Public Display of a (past) match: who plays what, where the match stands,
     then the ruleset's picture of the position (`after`: the movement just resolved)."""
     info = match.rules().info
-    seats = ", ".join(f"{s['seat']} {s['name']}" for s in match.seats) or "none joined yet"
+    seats = ", ".join(f"{s.number} {s.name}" for s in match.seats) or "none joined yet"
     lines = [
         f"{info.title} ({info.name} v{info.version}), match {match.id}",
         *textwrap.wrap(f"Seats: {seats}.", DISPLAY_WIDTH),
@@ -256,20 +188,20 @@ def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:
     """Returns a seat's own orders in the open movement (every seat's for None), with content."""
     return [
         {
-            "seat": p["seat"],
+            "seat": p.seat,
             "movement": match.movement,
-            "order": p["order"],
-            "digest": p["digest"],
-            "received_at": iso(p["received_at"]),
-            "source": p["source"],
-            "message_id": p["message_id"],
+            "order": p.order,
+            "digest": p.digest,
+            "received_at": iso(p.received_at),
+            "source": p.source,
+            "message_id": p.message_id,
         }
         for p in match.pending
-        if seat is None or p["seat"] == seat
+        if seat is None or p.seat == seat
     ]
 
 
-def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> ReplayReport:
+def replay(app: MatchStore, match_id: UUID, viewer: Viewer | None = None) -> ReplayReport:
     """Folds every stored event from the first (no snapshot) and checks it against the store.
 
     Each frame holds the state after its movement as the viewer may see it.
@@ -287,7 +219,7 @@ def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> Replay
                     tuple(folded.steps),
                     state_view(folded, viewer or Viewer()),
                     domain_event.state_hash,
-                    folded.outcome,
+                    outcome_json(folded.outcome),
                 )
             )
     stored = app.get_match(match_id)
@@ -296,7 +228,7 @@ def replay(app: Matches, match_id: UUID, viewer: Viewer | None = None) -> Replay
     )
 
 
-def verify(app: Matches, match_id: UUID) -> ChainReport:
+def verify(app: MatchStore, match_id: UUID) -> ChainReport:
     """Recomputes the chain and the seals over the stored rows; names the first bad event."""
     items: list[dict[str, JSON]] = []
     unreadable = None
@@ -323,5 +255,6 @@ def _is_revealed(match: Match, domain_event: Any) -> bool:
     if isinstance(domain_event, Match.Created):
         return match.finished
     if isinstance(domain_event, Match.OrderSubmitted):
-        return "closed" in match.movements.get(str(domain_event.movement), {})
+        entry = match.movement_log(domain_event.movement)
+        return entry is not None and entry.closed is not None
     return True

@@ -195,7 +195,7 @@ class Outcome:
     team_scores: Mapping[str, int] = field(default_factory=dict)
     winning_teams: tuple[str, ...] = ()
     reason: str = ""
-    replay: bool = False  # drawn, to be replayed as a new match with the same seats (DW-5)
+    rematch: bool = False  # drawn, to be played again as a new match, same seats (DW-5)
 
     @property
     def finished(self) -> bool:
@@ -203,7 +203,8 @@ class Outcome:
         return self.result is not Result.ONGOING
 
     def to_json(self) -> JSON:
-        """Returns the outcome as a JSON object (seat keys as strings)."""
+        """Returns the outcome as a JSON object (seat keys as strings), as events store it:
+        `rematch` under its stored key REMATCH_KEY."""
         return {
             "result": self.result.value,
             "finished": self.finished,
@@ -213,8 +214,19 @@ class Outcome:
             "team_scores": dict(self.team_scores),
             "winning_teams": list(self.winning_teams),
             "reason": self.reason,
-            "replay": self.replay,
+            REMATCH_KEY: self.rematch,
         }
+
+
+# The key of `Outcome.rematch` in an outcome's JSON form. Every stored outcome (in
+# Started, MovementResolved, RefereeActed and Finished events) has it under this name,
+# chained, so it stays "replay": in a stored outcome, "replay" means rematch.
+REMATCH_KEY = "replay"
+
+
+def asks_rematch(outcome: JSON) -> bool:
+    """Returns whether an outcome's JSON form (None before the start) asks for a rematch."""
+    return bool(outcome and outcome.get(REMATCH_KEY))
 
 
 Steps = tuple[Step, ...]

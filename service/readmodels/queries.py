@@ -7,7 +7,6 @@ PostgreSQL error, not an empty answer).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -16,17 +15,9 @@ from domain.integrity import iso
 from domain.rules.contract import JSON
 from service import limits
 from service.readmodels.runner import ReadModels
+from service.results import DueMovement
 
 STATUSES = ("open", "started", "finished")
-
-
-@dataclass(frozen=True)
-class Due:
-    """An open movement whose deadline has passed."""
-
-    match_id: UUID
-    movement: int
-    due_at: datetime
 
 
 def match_page(
@@ -66,7 +57,7 @@ def match_row(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
     return _match_item(rows[0], _seats(models, [match_id]).get(match_id, [])) if rows else None
 
 
-def due(models: ReadModels, now: datetime) -> list[Due]:
+def due(models: ReadModels, now: datetime) -> list[DueMovement]:
     """Returns the open movements due at `now`, earliest deadline first (one indexed query)."""
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
@@ -74,7 +65,7 @@ def due(models: ReadModels, now: datetime) -> list[Due]:
         "WHERE closed = FALSE AND due_at <= :now ORDER BY due_at, match_id",
         {"now": now},
     )
-    return [Due(row["match_id"], row["movement"], row["due_at"]) for row in rows]
+    return [DueMovement(row["match_id"], row["movement"], row["due_at"]) for row in rows]
 
 
 def scoreboard(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -29,7 +30,6 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
-    Table,
     Uuid,
     false,
     text,
@@ -56,7 +56,7 @@ def utc() -> DateTime:
     return DateTime(timezone=True)
 
 
-match_list = Table(
+match_list = sa.Table(
     "match_list",
     metadata,
     Column("match_id", Uuid, primary_key=True),
@@ -89,7 +89,7 @@ match_list = Table(
     Index("ix_match_list_ruleset_position", "ruleset", "position"),
 )
 
-match_seats = Table(
+match_seats = sa.Table(
     "match_seats",
     metadata,
     Column("match_id", Uuid, primary_key=True),
@@ -97,7 +97,7 @@ match_seats = Table(
     Column("name", String(200), nullable=False),
 )
 
-deadlines = Table(
+deadlines = sa.Table(
     "deadlines",
     metadata,
     Column("match_id", Uuid, primary_key=True),
@@ -109,7 +109,7 @@ deadlines = Table(
     Index("ix_deadlines_closed_due_at", "closed", "due_at"),
 )
 
-scoreboard_seats = Table(
+scoreboard_seats = sa.Table(
     "scoreboard_seats",
     metadata,
     Column("match_id", Uuid, primary_key=True),
@@ -119,7 +119,7 @@ scoreboard_seats = Table(
     Column("rank", Integer, nullable=False, comment="place in the outcome's ranking, from 1"),
 )
 
-scoreboard_teams = Table(
+scoreboard_teams = sa.Table(
     "scoreboard_teams",
     metadata,
     Column("match_id", Uuid, primary_key=True),
@@ -128,7 +128,7 @@ scoreboard_teams = Table(
     Column("score", Integer, nullable=False),
 )
 
-standings = Table(
+standings = sa.Table(
     "standings",
     metadata,
     Column("ruleset", String(64), primary_key=True),
@@ -141,14 +141,14 @@ standings = Table(
     Index("ix_standings_ruleset_points", "ruleset", "points"),
 )
 
-standings_matches = Table(
+standings_matches = sa.Table(
     "standings_matches",
     metadata,
     Column("match_id", Uuid, primary_key=True),
     Column("ruleset", String(64), nullable=False),
 )
 
-standings_seats = Table(
+standings_seats = sa.Table(
     "standings_seats",
     metadata,
     Column("match_id", Uuid, primary_key=True),
@@ -157,7 +157,7 @@ standings_seats = Table(
     Column("result", String(8), nullable=True, comment="win, draw or loss once finished"),
 )
 
-projection_quarantine = Table(
+projection_quarantine = sa.Table(
     "projection_quarantine",
     metadata,
     Column("projection", String(32), primary_key=True),
@@ -174,7 +174,7 @@ projection_quarantine = Table(
     comment="matches a projection leaves out since one of their events failed to apply",
 )
 
-PROJECTION_TABLES: dict[str, tuple[Table, ...]] = {
+PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {
     "match_list": (match_list, match_seats),
     "deadlines": (deadlines,),
     "scoreboards": (scoreboard_seats, scoreboard_teams),

@@ -54,8 +54,8 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     return body
 
 
-class Table:
-    """A match driven over HTTP: its id, referee token and seat tokens."""
+class HttpMatch:
+    """A match played over HTTP: its id, referee token and seat tokens."""
 
     def __init__(
         self,

@@ -12,7 +12,7 @@ import pytest
 from api.app import create_app
 from api.capacity import LongPollGate, RateLimitedError, RateLimiter, TooManyLongPollsError
 from service.settings import load_settings
-from tests.api.conftest import Table, assert_error, bearer
+from tests.api.conftest import HttpMatch, assert_error, bearer
 
 
 class FakeClock:
@@ -97,7 +97,7 @@ def test_requests_over_the_address_limit_get_429_with_retry_after(service):
 def test_requests_over_the_token_limit_get_429_whatever_the_address(service):
     app = app_with(service, DRTS_RATE_LIMIT_PER_ADDRESS=0, DRTS_RATE_LIMIT_PER_TOKEN=4)
     client = app.test_client()
-    table = Table(client)  # 1 create, 2 joins, 1 start with the referee token
+    table = HttpMatch(client)  # 1 create, 2 joins, 1 start with the referee token
     state = f"/matches/{table.id}/state"
 
     def look(token: str, address: str) -> Any:
@@ -133,7 +133,7 @@ def test_without_trusted_proxies_x_forwarded_for_is_ignored(service):
 def test_long_polls_beyond_the_cap_get_429_and_other_requests_go_on(service):
     app = app_with(service, DRTS_MAX_LONG_POLLS=1, DRTS_LONG_POLL_MAX_SECONDS=3)
     client = app.test_client()
-    table = Table(client)
+    table = HttpMatch(client)
     head = client.get(f"/matches/{table.id}/events").get_json()["version"]
     waiting = threading.Thread(
         target=lambda: app.test_client().get(f"/matches/{table.id}/events?after={head}&wait=3")

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from tests.api.conftest import OPERATOR, Table, assert_error, bearer
+from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
 
 
-def deadline_of(client, table: Table) -> datetime:
+def deadline_of(client, table: HttpMatch) -> datetime:
     return datetime.fromisoformat(client.get(f"/matches/{table.id}").get_json()["deadline"])
 
 
 def test_the_referee_extends_the_open_deadline_by_seconds(client):
-    table = Table(client, deadline_seconds=60)
+    table = HttpMatch(client, deadline_seconds=60)
     before = deadline_of(client, table)
     response = client.post(
         f"/matches/{table.id}/deadline", json={"seconds": 300}, headers=bearer(table.referee)
@@ -29,7 +29,7 @@ def test_the_referee_extends_the_open_deadline_by_seconds(client):
 
 
 def test_the_operator_extends_any_match_s_deadline(client):
-    table = Table(client)
+    table = HttpMatch(client)
     before = deadline_of(client, table)
     response = client.post(
         f"/matches/{table.id}/deadline",
@@ -41,7 +41,7 @@ def test_the_operator_extends_any_match_s_deadline(client):
 
 
 def test_only_the_open_movement_s_deadline_moves(client):
-    table = Table(client)
+    table = HttpMatch(client)
     assert_error(
         client.post(
             f"/matches/{table.id}/deadline",
@@ -54,7 +54,7 @@ def test_only_the_open_movement_s_deadline_moves(client):
 
 
 def test_only_the_referee_extends_a_deadline(client):
-    table = Table(client)
+    table = HttpMatch(client)
     url = f"/matches/{table.id}/deadline"
     assert_error(client.post(url, json={"seconds": 60}), 401, "missing_token")
     assert_error(
@@ -63,7 +63,7 @@ def test_only_the_referee_extends_a_deadline(client):
 
 
 def test_seconds_are_a_positive_whole_number(client):
-    table = Table(client)
+    table = HttpMatch(client)
     url = f"/matches/{table.id}/deadline"
     for body in ({}, {"seconds": 0}, {"seconds": "soon"}, {"movement": 1}):
         assert_error(
@@ -72,7 +72,7 @@ def test_seconds_are_a_positive_whole_number(client):
 
 
 def test_a_match_not_started_has_no_deadline_to_extend(client):
-    table = Table(client, start=False)
+    table = HttpMatch(client, start=False)
     assert_error(
         client.post(
             f"/matches/{table.id}/deadline", json={"seconds": 60}, headers=bearer(table.referee)

@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from api.app import create_app
-from tests.api.conftest import Table, assert_error, bearer
+from tests.api.conftest import HttpMatch, assert_error, bearer
 
 UNKNOWN = str(uuid.uuid4())
 
@@ -16,7 +16,7 @@ UNKNOWN = str(uuid.uuid4())
 def test_a_body_over_the_default_64_kib_is_refused_with_413(client):
     big = {"ruleset": "toy", "config": {"rounds": 1}, "x": "y" * (64 * 1024)}
     assert_error(client.post("/matches", json=big), 413, "payload_too_large")
-    table = Table(client)
+    table = HttpMatch(client)
     huge_order = {"order": "1" + " " * (65 * 1024)}
     assert_error(
         client.post(f"/matches/{table.id}/orders", json=huge_order, headers=bearer(table.seats[0])),
@@ -76,7 +76,7 @@ def test_game_level_refusals_have_their_own_codes(client):
     assert_error(
         client.post("/matches", json={"ruleset": "toy", "seats": 9}), 422, "invalid_config"
     )
-    table = Table(client)
+    table = HttpMatch(client)
     for order in ("", 7, None, [1]):
         assert_error(table.order(1, order), 422, "validation_error")
     assert_error(table.order(1, "nine"), 422, "invalid_order")
@@ -105,7 +105,7 @@ def test_a_malformed_match_id_is_a_404(client):
 
 
 def test_missing_and_wrong_tokens(client):
-    table = Table(client, start=False)
+    table = HttpMatch(client, start=False)
     start = f"/matches/{table.id}/start"
     response = client.post(start)
     assert_error(response, 401, "missing_token")
@@ -138,12 +138,12 @@ def test_missing_and_wrong_tokens(client):
 
 
 def test_an_order_before_the_start_is_a_409(client):
-    table = Table(client, start=False)
+    table = HttpMatch(client, start=False)
     assert_error(table.order(1, "1"), 409, "match_not_started")
 
 
 def test_query_arguments_are_checked(client):
-    table = Table(client)
+    table = HttpMatch(client)
     assert_error(client.get(f"/matches/{table.id}/events?after=-1"), 422, "validation_error")
     assert_error(client.get(f"/matches/{table.id}/events?wait=nan"), 422, "validation_error")
     assert_error(client.get(f"/matches/{table.id}/events?limit=0"), 422, "validation_error")

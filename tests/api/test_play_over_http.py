@@ -7,7 +7,7 @@ import threading
 import time
 
 from api.app import create_app
-from tests.api.conftest import OPERATOR, Table, assert_error, bearer
+from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
 
 
 def test_creating_returns_the_id_and_the_referee_token_once(client):
@@ -33,7 +33,7 @@ def test_a_retried_create_with_the_same_idempotency_key_finds_the_first_match(cl
 
 
 def test_plays_a_district_war_match_to_the_end(client):
-    table = Table(client, "district_war", config={"troops": 2})
+    table = HttpMatch(client, "district_war", config={"troops": 2})
     moves = [(2, "first 1"), (1, "e4"), (2, "b4"), (1, "g4"), (2, "g1")]
     receipts = [table.order(seat, order) for seat, order in moves]
     assert [r.status_code for r in receipts] == [201] * 5
@@ -50,7 +50,7 @@ def test_plays_a_district_war_match_to_the_end(client):
 
 
 def test_an_illegal_order_is_refused_with_its_reason_and_recorded(client):
-    table = Table(client, "district_war", config={"troops": 2})
+    table = HttpMatch(client, "district_war", config={"troops": 2})
     table.order(2, "first 1")
     table.order(1, "e4")
     body = assert_error(table.order(2, "a1"), 422, "illegal_order")
@@ -66,24 +66,24 @@ def test_an_illegal_order_is_refused_with_its_reason_and_recorded(client):
 
 
 def test_an_order_may_be_text_or_json(client):
-    table = Table(client)
+    table = HttpMatch(client)
     assert table.order(1, "2").status_code == 201
     assert table.order(2, {"pick": 3}).status_code == 201
 
 
 def test_an_order_after_its_movement_closed_is_a_409(client):
-    table = Table(client)
+    table = HttpMatch(client)
     table.order(1, "1")
     table.order(2, "2")  # every seat ordered: movement 1 closed
     assert_error(table.order(1, "3", movement=1), 409, "movement_closed")
-    finished = Table(client, config={"rounds": 1})
+    finished = HttpMatch(client, config={"rounds": 1})
     finished.order(1, "1")
     finished.order(2, "2")
     assert_error(finished.order(1, "3"), 409, "movement_closed")
 
 
 def test_the_state_at_any_past_movement_and_phase(client):
-    table = Table(client, "district_war", config={"troops": 2})
+    table = HttpMatch(client, "district_war", config={"troops": 2})
     table.order(2, "first 1")
     table.order(1, "e4")
     base = f"/matches/{table.id}/state"
@@ -105,7 +105,7 @@ def test_the_state_at_any_past_movement_and_phase(client):
 
 
 def test_a_seat_sees_its_own_view_and_the_referee_any_seat(client):
-    table = Table(client)
+    table = HttpMatch(client)
     base = f"/matches/{table.id}/state"
     assert client.get(f"{base}?seat=1", headers=bearer(table.seats[0])).status_code == 200
     assert_error(client.get(f"{base}?seat=2", headers=bearer(table.seats[0])), 403, "not_your_seat")
@@ -115,7 +115,7 @@ def test_a_seat_sees_its_own_view_and_the_referee_any_seat(client):
 
 
 def test_events_come_in_pages_with_their_chain(client):
-    table = Table(client)
+    table = HttpMatch(client)
     page = client.get(f"/matches/{table.id}/events?limit=2").get_json()
     assert [e["version"] for e in page["items"]] == [1, 2] and page["next"] == 2
     assert all(len(e["chain"]) == 64 for e in page["items"])
@@ -125,7 +125,7 @@ def test_events_come_in_pages_with_their_chain(client):
 
 
 def test_a_long_poll_answers_when_an_order_arrives(client, app):
-    table = Table(client)
+    table = HttpMatch(client)
     head = client.get(f"/matches/{table.id}/events").get_json()["version"]
     other = app.test_client()
     sender = threading.Timer(
@@ -146,7 +146,7 @@ def test_a_long_poll_waits_at_most_the_cap(service):
     client = create_app(
         {"TESTING": True, "DRTS_LONG_POLL_MAX_SECONDS": 0.3}, matches=service
     ).test_client()
-    table = Table(client)
+    table = HttpMatch(client)
     head = client.get(f"/matches/{table.id}/events").get_json()["version"]
     began = time.monotonic()
     page = client.get(f"/matches/{table.id}/events?after={head}&wait=30").get_json()
@@ -154,7 +154,7 @@ def test_a_long_poll_waits_at_most_the_cap(service):
 
 
 def test_replay_gives_every_movement_and_verify_checks_the_chain(client):
-    table = Table(client, "district_war", config={"troops": 2})
+    table = HttpMatch(client, "district_war", config={"troops": 2})
     for seat, order in [(2, "first 1"), (1, "e4"), (2, "b4")]:
         table.order(seat, order)
     replay = client.get(f"/matches/{table.id}/replay").get_json()
@@ -166,7 +166,7 @@ def test_replay_gives_every_movement_and_verify_checks_the_chain(client):
 
 
 def test_the_referee_reissues_a_lost_seat_token(client):
-    table = Table(client)
+    table = HttpMatch(client)
     response = client.post(f"/matches/{table.id}/seats/1/token", headers=bearer(table.referee))
     fresh = response.get_json()
     assert response.status_code == 200 and fresh["seat"] == 1
@@ -188,7 +188,7 @@ def test_the_referee_reissues_a_lost_seat_token(client):
 
 
 def test_the_operator_token_is_a_referee_on_every_match(client):
-    table = Table(client, start=False)
+    table = HttpMatch(client, start=False)
     assert client.post(f"/matches/{table.id}/start", headers=bearer(OPERATOR)).status_code == 200
     assert client.get(f"/matches/{table.id}/seed", headers=bearer(OPERATOR)).get_json()["seed"]
     as_operator = client.post(
@@ -198,8 +198,8 @@ def test_the_operator_token_is_a_referee_on_every_match(client):
 
 
 def test_matches_are_listed_by_page_with_filters(client):
-    ids = [Table(client, start=False).id for _ in range(3)]
-    started = Table(client).id
+    ids = [HttpMatch(client, start=False).id for _ in range(3)]
+    started = HttpMatch(client).id
     page = client.get("/matches?ruleset=toy&status=open&limit=2").get_json()
     assert [m["match_id"] for m in page["items"]] == ids[:2] and page["next"]
     rest = client.get(f"/matches?ruleset=toy&status=open&cursor={page['next']}").get_json()
@@ -212,15 +212,15 @@ def test_matches_are_listed_by_page_with_filters(client):
 
 
 def test_joining_a_started_or_full_match_is_a_409(client):
-    table = Table(client)
+    table = HttpMatch(client)
     assert_error(
         client.post(f"/matches/{table.id}/seats", json={"name": "carol"}),
         409,
         "match_already_started",
     )
-    duo = Table(client, "district_war", start=False)
+    duo = HttpMatch(client, "district_war", start=False)
     assert_error(client.post(f"/matches/{duo.id}/seats", json={"name": "carol"}), 409, "seat_taken")
-    solo = Table(client, names=("alice",), start=False)
+    solo = HttpMatch(client, names=("alice",), start=False)
     assert_error(
         client.post(f"/matches/{solo.id}/start", headers=bearer(solo.referee)),
         409,

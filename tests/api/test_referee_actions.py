@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from tests.api.conftest import OPERATOR, Table, assert_error, bearer
+from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
 
 GRANT = {"action": "grant", "args": {"seat": 1, "points": 2}, "reason": "a mack for a report"}
 
 
-def act(client, table: Table, token: str | None, body=GRANT, match_id: str | None = None):
+def act(client, table: HttpMatch, token: str | None, body=GRANT, match_id: str | None = None):
     return client.post(f"/matches/{match_id or table.id}/actions", json=body, headers=bearer(token))
 
 
 def test_the_referee_and_the_operator_act_and_each_act_is_an_event(client):
-    table = Table(client, "toy_ref")
+    table = HttpMatch(client, "toy_ref")
     first = act(client, table, table.referee)
     assert first.status_code == 201, first.get_json()
     body = first.get_json()
@@ -30,7 +30,7 @@ def test_the_referee_and_the_operator_act_and_each_act_is_an_event(client):
 
 
 def test_who_may_act_and_on_what(client):
-    table, other = Table(client, "toy_ref"), Table(client, "toy_ref")
+    table, other = HttpMatch(client, "toy_ref"), HttpMatch(client, "toy_ref")
     assert_error(act(client, table, table.seats[0]), 403, "not_referee")
     assert_error(act(client, table, None), 401, "missing_token")
     assert_error(act(client, table, other.referee), 401, "invalid_token")
@@ -39,7 +39,7 @@ def test_who_may_act_and_on_what(client):
 
 
 def test_a_bad_action_gets_a_clear_422(client):
-    table = Table(client, "toy_ref")
+    table = HttpMatch(client, "toy_ref")
     unknown = assert_error(
         act(client, table, table.referee, {**GRANT, "action": "smite"}), 422, "unknown_action"
     )
@@ -50,7 +50,7 @@ def test_a_bad_action_gets_a_clear_422(client):
     assert_error(act(client, table, table.referee, illegal), 422, "illegal_action")
     no_reason = {"action": "grant", "args": GRANT["args"]}
     assert_error(act(client, table, table.referee, no_reason), 422, "validation_error")
-    toy = Table(client, "toy")  # a game without actions
+    toy = HttpMatch(client, "toy")  # a game without actions
     assert (
         "toy has no referee action 'grant' (its actions: none)"
         in assert_error(act(client, toy, toy.referee), 422, "unknown_action")["message"]

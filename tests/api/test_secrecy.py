@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.conftest import OPERATOR, Table, bearer
+from tests.api.conftest import OPERATOR, HttpMatch, bearer
 
 ALICE_ORDER = {"pick": 3}
 PROBES: list[tuple[str, str, Any]] = [
@@ -50,14 +50,14 @@ PROBES: list[tuple[str, str, Any]] = [
 @pytest.fixture
 def open_movement(client, service):
     """A three-seat toy match where seats 1 and 2 have ordered and seat 3 has not."""
-    table = Table(client, names=("alice", "bob", "carol"))
+    table = HttpMatch(client, names=("alice", "bob", "carol"))
     assert table.order(1, ALICE_ORDER).status_code == 201
     assert table.order(2, "1").status_code == 201
-    salt = service.get_match(table.id).pending[0]["salt"]
+    salt = service.get_match(table.id).pending[0].salt
     return table, salt
 
 
-def responses(client, table: Table, token: str | None) -> list[tuple[str, int, str, Any]]:
+def responses(client, table: HttpMatch, token: str | None) -> list[tuple[str, int, str, Any]]:
     """Returns (method and url, status, text, JSON) of every probe with this token."""
     out = []
     for method, path, body in PROBES:
@@ -85,7 +85,7 @@ def shows(value: Any, order: dict[str, Any]) -> bool:
     return False
 
 
-def secret_looks(client, table: Table) -> list[dict[str, Any]]:
+def secret_looks(client, table: HttpMatch) -> list[dict[str, Any]]:
     items = client.get(f"/matches/{table.id}/events").get_json()["items"]
     return [item["data"] for item in items if item["type"] == "SecretViewed"]
 

@@ -4,11 +4,11 @@ malformed one refused and sent again before the deadline (SH-4, SH-10)."""
 
 from __future__ import annotations
 
-from tests.api.conftest import Table, assert_error, bearer
+from tests.api.conftest import HttpMatch, assert_error, bearer
 
 
 def shades_match(client, **config):
-    return Table(client, "shades", config={"map": "small", **config}, seats=2)
+    return HttpMatch(client, "shades", config={"map": "small", **config}, seats=2)
 
 
 def test_the_ruleset_lists_its_maps_and_the_contest_preset(client):
@@ -66,6 +66,6 @@ def test_protocol_messages_need_a_seat_and_a_game_with_a_protocol(client):
     assert_error(other, 403, "not_your_seat")
     referee = client.get(f"/matches/{match.id}/protocol?seat=2", headers=bearer(match.referee))
     assert referee.status_code == 200 and "food_count" in referee.get_json()
-    toy = Table(client)
+    toy = HttpMatch(client)
     response = client.get(f"/matches/{toy.id}/protocol?seat=1", headers=bearer(toy.referee))
     assert_error(response, 404, "no_bot_protocol")

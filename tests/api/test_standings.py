@@ -7,12 +7,12 @@ from typing import Any
 from api.app import create_app
 from api.context import EXTENSION
 from service.readmodels.runner import Timer
-from tests.api.conftest import Table, assert_error
+from tests.api.conftest import HttpMatch, assert_error
 
 
-def finish(client: Any, names: tuple[str, str], picks: tuple[str, str]) -> Table:
+def finish(client: Any, names: tuple[str, str], picks: tuple[str, str]) -> HttpMatch:
     """Plays a one-round toy match to its end: a unique pick scores its value."""
-    table = Table(client, names=names, config={"rounds": 1})
+    table = HttpMatch(client, names=names, config={"rounds": 1})
     for seat, pick in enumerate(picks, 1):
         assert table.order(seat, pick).status_code == 201
     return table
@@ -21,7 +21,7 @@ def finish(client: Any, names: tuple[str, str], picks: tuple[str, str]) -> Table
 def test_standings_count_each_players_finished_matches_per_ruleset(client):
     finish(client, ("alice", "bob"), ("3", "1"))  # alice 3 (+1 bonus?), bob 1 (+1?): alice wins
     finish(client, ("carol", "alice"), ("1", "3"))  # alice wins again
-    Table(client, names=("dave", "erin"))  # started, not finished: not counted
+    HttpMatch(client, names=("dave", "erin"))  # started, not finished: not counted
     body = client.get("/standings?ruleset=toy").get_json()
     assert body["next"] is None
     assert [
@@ -41,7 +41,7 @@ def test_standings_arguments_are_checked(client):
 
 
 def test_the_match_list_comes_from_its_table(client, service):
-    table = Table(client, names=("alice", "bob"))
+    table = HttpMatch(client, names=("alice", "bob"))
     [item] = client.get("/matches").get_json()["items"]
     assert item["match_id"] == table.id and item["created_at"] and item["started_at"]
     assert item["seats"] == [{"seat": 1, "name": "alice"}, {"seat": 2, "name": "bob"}]

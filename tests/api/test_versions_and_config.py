@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.rules import registry
-from tests.api.conftest import Table, assert_error, bearer
+from tests.api.conftest import HttpMatch, assert_error, bearer
 from tests.support.toy_ruleset import RULESET as TOY_V1
 from tests.support.toy_ruleset import RULESET_V2 as TOY_V2
 
@@ -66,8 +66,8 @@ def test_rulesets_list_the_installed_versions_and_describe_any_of_them(client):
 
 @pytest.mark.usefixtures("two_toy_versions")
 def test_a_match_may_name_its_version_and_an_unknown_one_is_a_422(client):
-    latest = Table(client, start=False)
-    pinned = Table(client, start=False, ruleset_version=1)
+    latest = HttpMatch(client, start=False)
+    pinned = HttpMatch(client, start=False, ruleset_version=1)
     assert client.get(f"/matches/{latest.id}").get_json()["ruleset_version"] == 2
     assert client.get(f"/matches/{pinned.id}").get_json()["ruleset_version"] == 1
     response = client.post("/matches", json={"ruleset": "toy", "ruleset_version": 3})
@@ -76,7 +76,7 @@ def test_a_match_may_name_its_version_and_an_unknown_one_is_a_422(client):
 
 def test_a_match_whose_version_is_not_installed_is_a_409_not_a_500(client, monkeypatch):
     monkeypatch.setitem(registry.REGISTRY, "toy", {1: TOY_V1, 2: TOY_V2})
-    table = Table(client)
+    table = HttpMatch(client)
     monkeypatch.setitem(registry.REGISTRY, "toy", {1: TOY_V1})
     for response in (
         client.get(f"/matches/{table.id}"),

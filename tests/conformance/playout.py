@@ -37,7 +37,7 @@ def playout(ruleset: Ruleset[Any, Any], seed: str) -> Iterator[Table]:
             raise AssertionError(f"{ruleset.name} seed {seed!r}: no end after {MAX_MOVEMENTS}")
         yield table
         submit_random_orders(table, seed)
-        table.close()
+        table.close(deadline_passed=True)
     yield table
 
 

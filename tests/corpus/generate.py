@@ -126,20 +126,20 @@ def match_expectation(app: Matches, played: Played) -> dict[str, Any]:
     an unfinished match, the tokens a test needs to play it on)."""
     summary = app.summary(played.match_id)
     chain, replay = app.verify_chain(played.match_id), app.replay(played.match_id)
-    assert chain.ok and replay.agrees and chain.head == summary["chain"], played.key
+    assert chain.ok and replay.agrees and chain.head == summary.chain, played.key
     entry = {
         "key": played.key,
         "match_id": str(played.match_id),
-        "game": summary["ruleset"],
-        "ruleset_version": summary["ruleset_version"],
+        "game": summary.ruleset,
+        "ruleset_version": summary.ruleset_version,
         "description": played.description,
-        "seats": summary["seats"],
-        "status": summary["status"],
-        "head": {"version": summary["version"], "chain": summary["chain"]},
-        "movement": summary["movement"],
-        "outcome": summary["outcome"],
-        "replay_id": summary["replay_id"],
-        "replay_of": summary["replay_of"],
+        "seats": summary.seats,
+        "status": summary.status,
+        "head": {"version": summary.version, "chain": summary.chain},
+        "movement": summary.movement,
+        "outcome": app.get_match(played.match_id).outcome,  # as stored
+        "replay_id": summary.rematch_id,  # expected.json's names for the rematch links
+        "replay_of": summary.rematch_of,
     }
     return {**entry, "tokens": played.tokens} if played.tokens else entry
 

@@ -105,7 +105,7 @@ class Desk:
 
     def owing(self) -> tuple[int, ...]:
         """Returns the seats that owe orders in the open movement."""
-        return tuple(self.matches.summary(self.id)["to_move"])
+        return tuple(self.matches.summary(self.id).to_move)
 
     def order(
         self, seat: int, order: str, after: float = 5, source: str = "api", message: bool = False
@@ -201,7 +201,7 @@ def dw_draw(matches: Matches, clock: ManualClock) -> list[Played]:
         (seat,) = desk.owing()
         receipt = desk.order(seat, order, 15)
     assert receipt is not None and receipt.closing is not None
-    rematch_id = receipt.closing.replay_id
+    rematch_id = receipt.closing.rematch_id
     assert rematch_id is not None and desk.match().outcome["result"] == "draw"
     rematch = Desk(matches, clock, rematch_id, desk.referee, desk.tokens)  # DW-5: same tokens
     while not rematch.finished():

@@ -195,13 +195,17 @@ def test_the_match_replays_in_agreement_with_the_store(
 @every_match()
 def test_the_match_keeps_its_head_status_and_outcome(corpus: Corpus, entry: dict[str, Any]) -> None:
     summary = corpus.app.summary(entry["match_id"])
-    assert summary["ruleset"] == entry["game"]
-    assert summary["ruleset_version"] == entry["ruleset_version"]
-    assert {"version": summary["version"], "chain": summary["chain"]} == entry["head"]
-    assert summary["status"] == entry["status"]
-    assert summary["movement"] == entry["movement"]
-    assert summary["outcome"] == entry["outcome"]
-    assert (summary["replay_id"], summary["replay_of"]) == (entry["replay_id"], entry["replay_of"])
+    assert summary.ruleset == entry["game"]
+    assert summary.ruleset_version == entry["ruleset_version"]
+    assert {"version": summary.version, "chain": summary.chain} == entry["head"]
+    assert summary.status == entry["status"]
+    assert summary.movement == entry["movement"]
+    assert corpus.app.get_match(entry["match_id"]).outcome == entry["outcome"]  # as stored
+    stored = entry["outcome"]  # the summary adds `rematch`: the stored key "replay" (DW-5)
+    assert summary.outcome == (stored and {**stored, "rematch": stored["replay"]})
+    links = (entry["replay_id"], entry["replay_of"])  # expected.json's names: rematch id, of
+    assert (summary.rematch_id, summary.rematch_of) == links
+    assert (summary.replay_id, summary.replay_of) == links  # the deprecated aliases
 
 
 # -- the read models ----------------------------------------------------------------------
@@ -222,7 +226,7 @@ def check_read_models(app: Matches) -> None:
         )
         assert item["result"] == (entry["outcome"]["result"] if finished else None)
         if finished:
-            last = app.scoreboard(entry["match_id"])["movements"][-1]
+            last = app.scoreboard(entry["match_id"]).movements[-1]
             scores = {str(row["seat"]): row["score"] for row in last["seats"]}
             assert scores == entry["outcome"]["scores"], entry["key"]
     standings = app.standings(limit=1000).items
@@ -273,7 +277,7 @@ def test_the_read_models_rebuild_from_the_corpus_to_the_same_answers(corpus: Cor
 def test_a_stored_running_district_war_match_plays_on(own_corpus: Corpus) -> None:
     entry, app = BY_KEY["dw-running"], own_corpus.app
     match = app.get_match(entry["match_id"])
-    (seat,) = app.summary(match.id)["to_move"]
+    (seat,) = app.summary(match.id).to_move
     assert match.deadline is not None
     own_corpus.clock.reach(match.deadline)
     closing = app.resolve(match.id, match.movement)
@@ -295,7 +299,7 @@ def test_a_stored_running_drts_match_resolves_its_sealed_orders(own_corpus: Corp
     assert closing is not None and closing.resolved
     closed = [e for e in app.event_log(match.id) if e["type"] == "MovementClosed"][-1]
     assert closed["data"]["movement"] == 4 and len(closed["data"]["orders"]) == 5
-    assert app.summary(match.id)["movement"] == 5
+    assert app.summary(match.id).movement == 5
     assert app.verify_chain(match.id).ok and app.replay(match.id).agrees
 
 
@@ -307,5 +311,5 @@ def test_a_stored_open_match_is_found_by_its_key_takes_a_seat_and_starts(
     assert not again.created and str(again.match_id) == entry["match_id"]
     app.join(entry["match_id"], "eve")
     app.start(entry["match_id"], entry["tokens"]["referee"])
-    assert app.summary(entry["match_id"])["status"] == "started"
+    assert app.summary(entry["match_id"]).status == "started"
     assert app.verify_chain(entry["match_id"]).ok

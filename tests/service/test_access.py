@@ -55,7 +55,7 @@ def test_the_operator_token_acts_as_referee_on_every_match(matches):
     matches.join(new.match_id, "alice")
     matches.join(new.match_id, "bob")
     matches.start(new.match_id, OPERATOR)
-    assert matches.summary(new.match_id)["status"] == "started"
+    assert matches.summary(new.match_id).status == "started"
     matches.reissue_seat_token(new.match_id, OPERATOR, 2)
     assert matches.referee_seed(new.match_id, OPERATOR)
     viewed = [i for i in matches.event_log(new.match_id) if i["type"] == "SecretViewed"]
@@ -95,12 +95,12 @@ def test_a_seat_sees_its_own_open_orders_and_the_referee_sees_all_on_record(matc
 
 def test_a_seat_sees_only_its_own_view_and_the_referee_any(matches):
     new, alice, _ = started(matches)
-    assert matches.state(new.match_id, token=alice.token, seat=1)["state"]["round"] == 1
+    assert matches.state(new.match_id, token=alice.token, seat=1).state["round"] == 1
     with pytest.raises(NotYourSeatError):
         matches.state(new.match_id, token=alice.token, seat=2)
     with pytest.raises(NotYourSeatError):
         matches.state(new.match_id, seat=2)
-    assert matches.state(new.match_id, token=new.referee_token, seat=2)["state"]
+    assert matches.state(new.match_id, token=new.referee_token, seat=2).state
 
 
 def test_matches_are_listed_by_page_and_filtered_by_ruleset_and_status(matches):

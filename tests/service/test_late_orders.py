@@ -47,7 +47,7 @@ def test_a_late_order_under_a_strike_policy_strikes_first_then_lands(matches, cl
     clock.advance(61)
     receipt = matches.submit_order(match_id, bob, "3")
     assert receipt.movement == 1
-    assert matches.summary(match_id)["strikes"] == {"2": 1}
+    assert matches.summary(match_id).strikes == {"2": 1}
     assert types(matches, match_id)[-3:] == ["SeatStruck", "DeadlineSet", "OrderSubmitted"]
 
 

@@ -45,7 +45,7 @@ def test_creates_a_match_with_a_random_id_and_a_referee_token(matches):
     first, second = matches.create_match("toy"), matches.create_match("toy")
     assert first.match_id != second.match_id and first.match_id.version == 4
     assert first.referee_token and first.created
-    assert matches.summary(first.match_id)["status"] == "open"
+    assert matches.summary(first.match_id).status == "open"
     assert list(matches.match_ids()) == [first.match_id, second.match_id]
 
 
@@ -149,7 +149,7 @@ def test_a_movement_that_may_close_early_resolves_once_every_seat_has_ordered(ma
     assert first.closing is None
     second = matches.submit_order(new.match_id, bob.token, "2")
     assert second.closing is not None and second.closing.resolved
-    assert matches.summary(new.match_id)["movement"] == 2
+    assert matches.summary(new.match_id).movement == 2
 
 
 def test_resolving_twice_gives_exactly_one_resolution(matches, clock):
@@ -169,7 +169,7 @@ def test_silence_strikes_extend_the_deadline_then_forfeit(matches, clock):
     matches.submit_order(new.match_id, alice.token, "1")
     first = matches.resolve(new.match_id, 1, clock.advance(60))
     assert first is not None and first.strikes == (2,) and not first.resolved
-    assert matches.summary(new.match_id)["deadline"] == clock.advance(30).isoformat()
+    assert matches.summary(new.match_id).deadline == clock.advance(30).isoformat()
     second = matches.resolve(new.match_id, 1, clock.now)
     assert second is not None and second.eliminated == (2,) and second.finished
     assert types(matches, new.match_id)[-6:] == [
@@ -190,7 +190,7 @@ def test_due_movements_are_found_and_resolved_by_resolve_due(matches, clock):
     assert {d.match_id for d in matches.due_movements()} == {new.match_id, other.match_id}
     assert len(matches.resolve_due()) == 2
     assert matches.resolve_due() == []
-    assert matches.summary(new.match_id)["movement"] == 2
+    assert matches.summary(new.match_id).movement == 2
 
 
 def test_open_orders_show_digests_not_contents_until_the_movement_resolves(matches):
@@ -233,7 +233,7 @@ def test_the_seed_is_revealed_when_the_match_finishes(matches):
     log = matches.event_log(new.match_id)
     assert log[-1]["type"] == "Finished" and log[-1]["data"]["seed"] == "test-seed"
     assert log[0]["sealed"] == {"seed": "test-seed"}
-    assert matches.summary(new.match_id)["outcome"]["winners"] == [1]
+    assert matches.summary(new.match_id).outcome["winners"] == [1]
 
 
 def test_state_and_scores_at_any_movement_and_phase(matches):
@@ -241,14 +241,15 @@ def test_state_and_scores_at_any_movement_and_phase(matches):
     for _ in range(2):
         matches.submit_order(new.match_id, alice.token, "3")
         matches.submit_order(new.match_id, bob.token, "1")
-    assert matches.state(new.match_id, movement=1)["state"]["scores"] == [0, 0]
+    assert matches.state(new.match_id, movement=1).state["scores"] == [0, 0]
     after = matches.state(new.match_id, movement=1, phase=1)
-    assert [s["text"] for s in after["steps"]][:2] == ["seat 1 picks 3", "seat 2 picks 1"]
-    assert after["state"] == matches.state(new.match_id, movement=2)["state"]
-    assert matches.state(new.match_id)["state"]["round"] == 3
+    assert [s["text"] for s in after.steps][:2] == ["seat 1 picks 3", "seat 2 picks 1"]
+    assert after.state == matches.state(new.match_id, movement=2).state
+    assert matches.state(new.match_id).state["round"] == 3
     resolved = [i for i in matches.event_log(new.match_id) if i["type"] == "MovementResolved"]
-    assert matches.scores(new.match_id, 2)["outcome"] == resolved[0]["data"]["outcome"]
-    assert matches.scores(new.match_id, 1)["outcome"]["scores"] == {"1": 0, "2": 0}
+    stored = resolved[0]["data"]["outcome"]  # shown with `rematch`, its stored key "replay"
+    assert matches.scores(new.match_id, 2).outcome == {**stored, "rematch": stored["replay"]}
+    assert matches.scores(new.match_id, 1).outcome["scores"] == {"1": 0, "2": 0}
     with pytest.raises(MovementNotFoundError, match="no movement 9"):
         matches.state(new.match_id, movement=9)
     with pytest.raises(PhaseNotFoundError, match=r"has phases 0\.\.1 "):

@@ -32,18 +32,18 @@ def test_each_step_of_a_drts_movement_can_be_seen_after_it_resolves(matches):
     for token, order in zip(tokens, orders, strict=True):
         matches.submit_order(new.match_id, token, order)
     before = matches.state(new.match_id, movement=1, phase=0)
-    assert before["state"] == matches.state(new.match_id, movement=1)["state"]
-    assert len(before["phases"]) == 12 and before["phase_name"] == "before the resolution"
-    assert before["phases"][2] == "step 1: team allocation (DRTS-19)"
+    assert before.state == matches.state(new.match_id, movement=1).state
+    assert len(before.phases) == 12 and before.phase_name == "before the resolution"
+    assert before.phases[2] == "step 1: team allocation (DRTS-19)"
     last = matches.state(new.match_id, movement=1, phase=12)
-    assert last["state"] == matches.state(new.match_id)["state"]
+    assert last.state == matches.state(new.match_id).state
     seat_1 = [
-        matches.state(new.match_id, movement=1, phase=k)["state"]["seats"]["1"] for k in range(13)
+        matches.state(new.match_id, movement=1, phase=k).state["seats"]["1"] for k in range(13)
     ]
     assert [seat["pieces"].get("fire") for seat in seat_1[:2]] == [2, 8]  # the operations
     assert [seat["team"] for seat in seat_1[2:4]] == [None, "green"]  # step 1
     assert [seat["score"] for seat in seat_1[7:9]] == [0, 1]  # step 6: the battle on square 8
-    steps = matches.state(new.match_id, movement=1, phase=12)["steps"]
+    steps = matches.state(new.match_id, movement=1, phase=12).steps
     resolved = [i for i in matches.event_log(new.match_id) if i["type"] == "StepApplied"]
     assert steps == [{k: i["data"][k] for k in ("rule", "text", "data")} for i in resolved]
 
@@ -56,9 +56,9 @@ def test_a_deadline_that_forfeits_a_seat_has_a_phase_for_the_forfeit(matches, cl
     matches.submit_order(new.match_id, bob, "2")
     assert matches.resolve(new.match_id, 1, clock.advance(60)).eliminated == (3,)
     phase = matches.state(new.match_id, movement=1, phase=1)
-    assert phase["phases"] == ["forfeit of seat 3", "resolution"]
-    assert phase["state"]["out"] == [3] and phase["state"]["round"] == 1
-    assert matches.state(new.match_id, movement=1, phase=2)["state"]["round"] == 2
+    assert phase.phases == ["forfeit of seat 3", "resolution"]
+    assert phase.state["out"] == [3] and phase.state["round"] == 1
+    assert matches.state(new.match_id, movement=1, phase=2).state["round"] == 2
 
 
 def test_an_open_movement_has_no_phases_and_shows_nothing_of_its_orders(matches):

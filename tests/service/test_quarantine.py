@@ -10,8 +10,8 @@ from uuid import UUID
 
 import pytest
 from click.testing import CliRunner
-from service.cli import main
 
+from cli.main import main
 from domain.integrity import commitment
 from service.clock import ManualClock
 from service.matches import Matches

@@ -102,12 +102,12 @@ def test_the_scoreboard_has_each_movements_scores_per_seat(matches):
         for item in matches.event_log(new.match_id)
         if item["type"] == "MovementResolved"
     ]
-    assert [m["movement"] for m in board["movements"]] == [1, 2]
-    for movement, outcome in zip(board["movements"], outcomes, strict=True):
+    assert [m["movement"] for m in board.movements] == [1, 2]
+    for movement, outcome in zip(board.movements, outcomes, strict=True):
         assert {str(s["seat"]): s["score"] for s in movement["seats"]} == outcome["scores"]
         assert [s["seat"] for s in movement["seats"]] == outcome["ranking"]
         assert movement["teams"] == []
-    assert board["seats"] == [{"seat": 1, "name": "alice"}, {"seat": 2, "name": "bob"}]
+    assert board.seats == [{"seat": 1, "name": "alice"}, {"seat": 2, "name": "bob"}]
     with pytest.raises(MatchNotFoundError):
         matches.scoreboard("00000000-0000-4000-8000-000000000000")
 
@@ -117,9 +117,9 @@ def test_the_scoreboard_has_team_scores_where_the_game_has_teams(matches, clock)
     new, _ = started(matches, "drts_team23", names, movements=1, max_movements=1)
     clock.advance(21)
     matches.resolve_due()
-    [movement] = matches.scoreboard(new.match_id)["movements"]
+    [movement] = matches.scoreboard(new.match_id).movements
     assert {team["team"] for team in movement["teams"]} == set(
-        matches.summary(new.match_id)["outcome"]["team_scores"]
+        matches.summary(new.match_id).outcome["team_scores"]
     )
     assert len(movement["seats"]) == 8
 

@@ -54,7 +54,7 @@ def test_a_granted_action_is_recorded_with_its_state_steps_and_reason(matches):
     )
     assert data["steps"][0]["rule"] == "TOY-5" and data["state"]["scores"] == [0, 3]
     assert data["state_hash"] == state_hash(normalized(data["state"]))
-    assert matches.summary(new.match_id)["outcome"]["scores"] == {"1": 0, "2": 3}
+    assert matches.summary(new.match_id).outcome["scores"] == {"1": 0, "2": 3}
     assert matches.verify_chain(new.match_id).ok and matches.replay(new.match_id).agrees
 
 
@@ -63,9 +63,9 @@ def test_the_movement_resolves_from_the_state_the_action_gave(matches):
     matches.submit_order(new.match_id, alice, "1")
     matches.act(new.match_id, new.referee_token, "grant", GRANT, "before the resolution")
     matches.submit_order(new.match_id, bob, "1")  # both pick 1: nobody scores a pick
-    scores = matches.state(new.match_id)["outcome"]["scores"]
+    scores = matches.state(new.match_id).outcome["scores"]
     assert scores["2"] >= 3 and sum(scores.values()) == 4  # the grant and the one bonus
-    before = matches.state(new.match_id, movement=1, phase=0)["state"]
+    before = matches.state(new.match_id, movement=1, phase=0).state
     assert before["scores"] == [0, 3]  # phase 0: the state the resolution started from
 
 

@@ -44,10 +44,10 @@ def test_a_match_keeps_playing_under_its_version_after_a_new_one_ships(matches, 
     monkeypatch.setitem(registry.REGISTRY, "toy", {1: TOY_V1, 2: TOY_V2})
 
     assert play_round(matches, old, old_tokens)[0].endswith("draws the bonus")  # still v1
-    assert matches.summary(old)["ruleset_version"] == 1
+    assert matches.summary(old).ruleset_version == 1
     assert matches.replay(old).agrees and matches.verify_chain(old).ok
     new, new_tokens = started(matches)
-    assert matches.summary(new)["ruleset_version"] == 2
+    assert matches.summary(new).ruleset_version == 2
     assert play_round(matches, new, new_tokens)[0].endswith("draws the bonus of 2")
     pinned, pinned_tokens = started(matches, version=1)
     assert play_round(matches, pinned, pinned_tokens)[0].endswith("draws the bonus")

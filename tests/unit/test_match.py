@@ -92,7 +92,7 @@ def test_every_event_links_to_the_previous_one():
 
 def test_seats_are_numbered_in_join_order_and_hold_only_token_hashes():
     match = new_match()
-    assert [(s["seat"], s["name"]) for s in match.seats] == [(1, "alice"), (2, "bob")]
+    assert [(s.number, s.name) for s in match.seats] == [(1, "alice"), (2, "bob")]
     assert match.seat_of(BOB) == 2
     with pytest.raises(InvalidTokenError, match=str(match.id)):
         match.seat_of(commitment("nobody"))
@@ -171,6 +171,33 @@ def test_a_ready_movement_closes_with_one_event_per_step():
     closed = match.pending_events[before]
     assert [o["order"] for o in closed.orders] == [{"pick": 1}, {"pick": 2}]
     assert match.movement == 2 and match.pending == []
+
+
+def test_the_match_closes_a_movement_as_its_table_does(monkeypatch):
+    """One referee path: Match.close_movement records what Table.close computes."""
+    from domain.table import Table
+
+    calls = []
+    real = Table.close
+
+    def spy(self, deadline_passed=True):
+        calls.append(deadline_passed)
+        return real(self, deadline_passed)
+
+    monkeypatch.setattr(Table, "close", spy)
+    match = started({"close_early": False})
+    match.submit_order(ALICE, "1", "aa", T0)
+    assert match.close_movement(1, T0 + timedelta(seconds=59)) is None
+    closed = match.close_movement(1, T0 + timedelta(seconds=60))
+    assert calls == [False, True] and closed is not None and closed.resolution is not None
+    reasons = [e.reason for e in match.pending_events if type(e).__name__ == "MovementClosed"]
+    assert reasons == ["deadline"]
+
+
+def test_an_order_that_makes_a_movement_ready_says_so_in_its_receipt():
+    match = started()
+    assert not match.submit_order(ALICE, "1", "aa", T0).ready
+    assert match.submit_order(BOB, "2", "bb", T0).ready
 
 
 def test_nothing_closes_before_the_deadline_unless_ready():
@@ -260,13 +287,13 @@ def test_a_deadline_longer_than_a_year_and_a_day_is_refused():
         Match.create(uuid4(), "toy", {}, "seed", REFEREE, T0, deadline_seconds=10**12)
 
 
-def test_the_replay_of_a_drawn_match_keeps_its_ruleset_version(monkeypatch):
-    """DW-5 replays a drawn match with the same ruleset: the same version, not the latest."""
+def test_the_rematch_of_a_drawn_match_keeps_its_ruleset_version(monkeypatch):
+    """DW-5 plays a drawn match again with the same ruleset: the same version, not the latest."""
     original = started({"rounds": 1})
     monkeypatch.setitem(registry.REGISTRY, "toy", {1: TOY_V1, 2: TOY_V2})
-    replay = Match.replay(original, uuid4(), "replay-seed", T0)
-    assert (original.ruleset_version, replay.ruleset_version) == (1, 1)
-    assert replay.rules() is TOY_V1
+    rematch = Match.rematch(original, uuid4(), "rematch-seed", T0)
+    assert (original.ruleset_version, rematch.ruleset_version) == (1, 1)
+    assert rematch.rules() is TOY_V1 and rematch.rematch_of == str(original.id)
 
 
 def test_a_match_is_created_under_the_version_asked_for_or_the_latest(monkeypatch):

@@ -28,6 +28,23 @@ def test_a_movement_that_may_close_early_is_ready_once_every_owing_seat_ordered(
     assert t.is_ready()
 
 
+def test_close_before_the_deadline_does_nothing_unless_the_movement_is_ready():
+    t = table(seats=2)
+    t.submit(1, "1")
+    waiting = t.close(deadline_passed=False)
+    assert not waiting.acted and t.movement == 1 and t.pending == [(1, 1)]
+    t.submit(2, "2")
+    early = t.close(deadline_passed=False)
+    assert early.acted and early.early and early.resolution is not None and t.movement == 2
+
+
+def test_close_once_the_deadline_passed_applies_silence():
+    t = table(seats=2)
+    t.submit(1, "1")
+    passed = t.close(deadline_passed=True)
+    assert passed.acted and not passed.early and passed.resolution is not None
+
+
 def test_a_movement_without_early_close_is_never_ready():
     t = table(seats=2, close_early=False)
     t.submit(1, "1")

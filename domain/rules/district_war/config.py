@@ -72,7 +72,7 @@ _NUMBERS = ("dmo", "troops", "placement_seconds", "extension_seconds", "max_stri
 
 
 @dataclass(frozen=True)
-class Settings:
+class GameSettings:
     """A match's validated config, as the state keeps it."""
 
     board: Board
@@ -83,13 +83,13 @@ class Settings:
     max_strikes: int = 3
 
 
-def settings_of(config: Config) -> Settings:
+def settings_of(config: Config) -> GameSettings:
     """Returns the settings of a validated config."""
     numbers = {name: config[name] for name in _NUMBERS}
-    return Settings(board=Board(tuple(config["board"])), **numbers)
+    return GameSettings(board=Board(tuple(config["board"])), **numbers)
 
 
-def config_of(settings: Settings) -> Config:
+def config_of(settings: GameSettings) -> Config:
     """Returns the config that `settings_of` turns into these settings."""
     numbers = {name: getattr(settings, name) for name in _NUMBERS}
     return {"board": list(settings.board.rows), **numbers}

@@ -61,7 +61,7 @@ def outcome(state: State) -> Outcome:
     if not is_over(state):
         return Outcome(Result.ONGOING, scores, ranking, reason=_waiting(state))
     if standing(state, 1) == standing(state, 2):
-        return Outcome(Result.DRAW, scores, ranking, reason=_DRAWN, replay=True)
+        return Outcome(Result.DRAW, scores, ranking, reason=_DRAWN, rematch=True)
     return Outcome(Result.WIN, scores, ranking, ranking[:1], reason=_win_reason(state, ranking[0]))
 
 
@@ -107,7 +107,7 @@ def _tie_break_steps(state: State) -> list[Step]:
             winner = 1 if won[1] > won[2] else 2
             return [*steps, Step("DW-5", f"{text}; seat {winner} wins", {**data, "winner": winner})]
         steps.append(Step("DW-5", f"{text}; equal", {**data, "winner": None}))
-    drawn = {"draw": True, "replay": True}
+    drawn = {"draw": True, "replay": True}  # stored step data: "replay" means rematch
     return [*steps, Step("DW-5", f"every size equal: {_DRAWN}", drawn)]
 
 

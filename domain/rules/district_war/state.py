@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from domain.errors import InvalidStateError
 from domain.rules.contract import JSON, load_config
 from domain.rules.district_war.board import CELLS
-from domain.rules.district_war.config import CONFIG_FIELDS, Settings, config_of, settings_of
+from domain.rules.district_war.config import CONFIG_FIELDS, GameSettings, config_of, settings_of
 
 SEATS = (1, 2)
 _KEYS = {"config", "first", "placements", "cells", "forfeited"}
@@ -31,7 +31,7 @@ _KEYS = {"config", "first", "placements", "cells", "forfeited"}
 class State:
     """A District War position: settings, who places first, the troops in order, any forfeit."""
 
-    settings: Settings
+    settings: GameSettings
     first: int | None = None
     placements: tuple[str, ...] = ()
     forfeited: int | None = None

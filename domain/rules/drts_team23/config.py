@@ -80,7 +80,7 @@ def check_config(config: Config) -> None:
 
 
 @dataclass(frozen=True)
-class Settings:
+class GameSettings:
     """A validated config as a value."""
 
     movements: int = 20
@@ -90,7 +90,7 @@ class Settings:
     close_early: bool = False
 
     @classmethod
-    def of(cls, config: Config) -> Settings:
+    def of(cls, config: Config) -> GameSettings:
         """Returns the settings of a validated config."""
         return cls(
             movements=config["movements"],

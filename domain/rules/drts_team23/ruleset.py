@@ -26,7 +26,7 @@ from domain.rules.drts_team23.board import start_squares
 from domain.rules.drts_team23.config import (
     CONFIG_FIELDS,
     PRESETS,
-    Settings,
+    GameSettings,
     Start,
     check_config,
 )
@@ -65,7 +65,7 @@ def initial_state(config: Config, seats: int, rng: Rng) -> State:
     """
     del rng
     check_seat_count(INFO, seats)
-    settings = Settings.of(RULESET.validate_config(config))
+    settings = GameSettings.of(RULESET.validate_config(config))
     pieces = []
     for seat in range(1, SEATS + 1):
         for kind, square in zip(KINDS, start_squares(seat), strict=True):

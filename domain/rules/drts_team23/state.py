@@ -33,7 +33,7 @@ from enum import StrEnum
 from domain.errors import InvalidStateError
 from domain.rules.contract import JSON, load_config
 from domain.rules.drts_team23.board import SQUARE_COUNT
-from domain.rules.drts_team23.config import CONFIG_FIELDS, Settings, check_config
+from domain.rules.drts_team23.config import CONFIG_FIELDS, GameSettings, check_config
 from domain.rules.statejson import json_integer as _integer
 from domain.rules.statejson import json_object as _object
 
@@ -115,7 +115,7 @@ class Seat:
 class State:
     """A match between movements: `movement` is the one open now (last resolved + 1)."""
 
-    settings: Settings
+    settings: GameSettings
     movement: int
     seats: tuple[Seat, ...]
     pieces: tuple[Piece, ...]
@@ -193,7 +193,7 @@ def _dump_seat(state: State, seat: Seat) -> JSON:
 def load_state(data: JSON) -> State:
     """Returns the state a dumped JSON form describes; raises InvalidStateError naming the fault."""
     top = _object(data, "the state", _TOP_KEYS)
-    settings = Settings.of(load_config(CONFIG_FIELDS, top["config"], check_config))
+    settings = GameSettings.of(load_config(CONFIG_FIELDS, top["config"], check_config))
     if top["board_items"] != []:
         raise InvalidStateError(
             "board items (DeathStars, Blackholes) are not supported by drts_team23 v1: "

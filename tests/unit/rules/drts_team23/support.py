@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from domain.rules.contract import Step
 from domain.rules.drts_team23 import RULESET
-from domain.rules.drts_team23.config import Settings
+from domain.rules.drts_team23.config import GameSettings
 from domain.rules.drts_team23.orders import Order, parse_order
 from domain.rules.drts_team23.resolve import resolve
 from domain.rules.drts_team23.state import KINDS, SEATS, Piece, Seat, State, Team
@@ -54,7 +54,7 @@ def position(
         for n in range(1, SEATS + 1)
     )
     return State(
-        Settings.of(RULESET.validate_config(config)), movement, seats, tuple(made), team_scores
+        GameSettings.of(RULESET.validate_config(config)), movement, seats, tuple(made), team_scores
     )
 
 

@@ -1,0 +1,255 @@
+"""The commands of a started match: orders, closing a movement, the referee's deadline and
+game actions, looks at secrets; and the recording of what a close did and of each new
+movement's deadline.
+
+A command builds the match's Table (domain/table.py, the one referee) once and passes it
+on: a late order or action first lets the due deadline pass on that table (`_close`),
+then goes on with it. Closing is `Table.close(deadline_passed)`; the match records what
+it did, one event per result.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from domain.errors import (
+    IllegalOrderError,
+    InvalidActionError,
+    InvalidDeadlineError,
+    InvalidOrderError,
+    MatchNotStartedError,
+    MovementClosedError,
+    NotYourSeatError,
+)
+from domain.integrity import normalized, receipt_digest
+from domain.match.queries import MatchQueries
+from domain.match.values import Receipt
+from domain.rules.contract import JSON, MAX_SECONDS, Step, state_hash
+from domain.table import DeadlinePassed, Resolution, Table
+
+REJECTABLE = (InvalidOrderError, IllegalOrderError, NotYourSeatError, MovementClosedError)
+MAX_DEADLINE_SECONDS = MAX_SECONDS  # a year and a day: longer is a typo, and overflows later
+
+
+def next_firing(origin: datetime, period_seconds: int, after: datetime) -> datetime:
+    """Returns the first instant `origin + k * period` (k = 0, 1, ...) later than `after`:
+    where a movement that re-arms fires next (a firing at the order's instant is too late
+    for it, as a deadline is for any order)."""
+    if origin > after:
+        return origin
+    period = timedelta(seconds=period_seconds)
+    return origin + ((after - origin) // period + 1) * period
+
+
+class MatchPlay(MatchQueries):
+    """The commands of a started match."""
+
+    def submit_order(
+        self,
+        token_hash: str,
+        order: str | dict[str, JSON],
+        salt: str,
+        at: datetime,
+        source: str = "api",
+        message_id: str | None = None,
+        movement: int | None = None,
+    ) -> Receipt:
+        """Records an order from the seat holding the token, or records its rejection and raises."""
+        seat = self.seat_of(token_hash)
+        if not self.started:
+            raise MatchNotStartedError(
+                f"match {self.id} has not started; order from seat {seat} refused"
+            )
+        target = self.movement if movement is None else movement
+        table = self.table()
+        if self._deadline_passed(at):  # a late order first lets the deadline pass
+            self._close(table, at)
+        meta = {
+            "seat": seat,
+            "movement": target,
+            "received_at": at,
+            "source": source,
+            "message_id": message_id,
+        }
+        try:
+            self.check_open(target)
+            parsed = table.submit(seat, order)
+        except REJECTABLE as error:
+            self._record(self.OrderRejected, at, **meta, error=error.code, reason=str(error))
+            raise
+        dumped = normalized(table.ruleset.dump_order(parsed))
+        digest = receipt_digest(salt, dumped)
+        self._record(
+            self.OrderSubmitted, at, **meta, digest=digest, sealed={"order": dumped, "salt": salt}
+        )
+        if len(table.pending) == 1:
+            self._arm(table, at)
+        return Receipt(seat, target, digest, at, ready=table.is_ready())
+
+    def close_movement(self, movement: int, at: datetime) -> DeadlinePassed | None:
+        """Closes `movement` if it is ready or its deadline has passed at `at`, and records
+        what closing did; returns it, or None if nothing was due."""
+        if not self.is_open() or movement != self.movement:
+            return None
+        return self._close(self.table(), at)
+
+    def extend_deadline(
+        self, referee_token_hash: str, movement: int, deadline: datetime, at: datetime
+    ) -> None:
+        """Moves the open movement's deadline later (the referee's act; reason "referee")."""
+        self.check_referee(referee_token_hash)
+        if not self.started:
+            raise MatchNotStartedError(f"match {self.id} has not started: no deadline to extend")
+        self.check_open(movement)
+        if self.deadline is not None and deadline <= self.deadline:
+            raise InvalidDeadlineError(
+                f"the new deadline {deadline.isoformat()} of movement "
+                f"{movement} is not later than the current one, "
+                f"{self.deadline.isoformat()}"
+            )
+        if (deadline - at).total_seconds() > MAX_DEADLINE_SECONDS:
+            raise InvalidDeadlineError(
+                f"the new deadline {deadline.isoformat()} is more than "
+                f"{MAX_DEADLINE_SECONDS} seconds away"
+            )
+        self._record(self.DeadlineSet, at, movement=movement, deadline=deadline, reason="referee")
+
+    def act(
+        self,
+        referee_token_hash: str,
+        action: str,
+        args: dict[str, JSON],
+        reason: str,
+        by: str,
+        at: datetime,
+    ) -> tuple[Step, ...]:
+        """Takes one of the game's referee actions (the referee's act) and records it with
+        the state it gives and its steps; returns the steps. A deadline already due passes
+        first, as for a late order (the action meets the movement then open).
+
+        Raises what Table.act raises, InvalidActionError without a reason, and
+        MatchNotStartedError before the start.
+        """
+        self.check_referee(referee_token_hash)
+        if not self.started:
+            raise MatchNotStartedError(f"match {self.id} has not started: no referee action yet")
+        if not reason.strip():
+            raise InvalidActionError(f"referee action {action!r} needs a reason, got none")
+        table = self.table()
+        if self._deadline_passed(at):
+            self._close(table, at)
+        steps = table.act(action, args)
+        dumped = normalized(table.ruleset.dump_state(table.state))
+        self._record(
+            self.RefereeActed,
+            at,
+            movement=self.movement,
+            action=action,
+            args=args,
+            reason=reason,
+            by=by,
+            steps=[step.to_json() for step in steps],
+            state=dumped,
+            state_hash=state_hash(dumped),
+            outcome=table.outcome().to_json(),
+        )
+        return steps
+
+    def note_secret_viewed(self, viewer: str, what: str, at: datetime) -> None:
+        """Records that the referee (or the operator) looked at secret data (seed, open orders)."""
+        self._record(self.SecretViewed, at, viewer=viewer, what=what)
+
+    # -- recording a close and a movement's deadline ----------------------------------------
+
+    def _close(self, table: Table, at: datetime) -> DeadlinePassed | None:
+        """Closes the table's movement if it is due at `at` (`Table.close`) and records what
+        that did; returns it, or None when nothing happened."""
+        silence = table.to_move().policy.silence
+        passed = table.close(self._deadline_passed(at))
+        if not passed.acted:
+            return None
+        reason = "all_ordered" if passed.early else "deadline"
+        self._record_passed(table, passed, reason, str(silence), at)
+        return passed
+
+    def _record_passed(
+        self, table: Table, passed: DeadlinePassed, reason: str, silence: str, at: datetime
+    ) -> None:
+        movement = self.movement
+        for seat in passed.strikes:
+            self._record(
+                self.SeatStruck, at, seat=seat, movement=movement, strikes=table.strikes[seat]
+            )
+        for seat in passed.forfeited:
+            self._record(self.SeatEliminated, at, seat=seat, movement=movement, reason=silence)
+        if passed.resolution is None:
+            self._record(
+                self.DeadlineSet,
+                at,
+                movement=movement,
+                reason="extended",
+                deadline=at + timedelta(seconds=passed.extension_seconds),
+            )
+            return
+        self._record_resolution(table, passed.resolution, reason, at)
+
+    def _record_resolution(
+        self, table: Table, resolution: Resolution, reason: str, at: datetime
+    ) -> None:
+        movement, fired = resolution.movement, self.deadline
+        revealed = [
+            {
+                "seat": p.seat,
+                "order": p.order,
+                "salt": p.salt,
+                "digest": p.digest,
+                "used": i in resolution.used,
+            }
+            for i, p in enumerate(self.pending)
+        ]
+        self._record(self.MovementClosed, at, movement=movement, reason=reason, orders=revealed)
+        for index, step in enumerate(resolution.steps, 1):
+            self._record(self.StepApplied, at, movement=movement, index=index, **step.to_json())
+        dumped = normalized(table.ruleset.dump_state(resolution.state))
+        self._record(
+            self.MovementResolved,
+            at,
+            movement=movement,
+            state=dumped,
+            state_hash=state_hash(dumped),
+            outcome=table.outcome().to_json(),
+        )
+        self._open(table, at, fired)
+
+    def _open(self, table: Table, at: datetime, origin: datetime | None = None) -> None:
+        """Opens the table's movement: its deadline, or Finished. A movement that re-arms
+        fires on the period grid of `origin` (the last movement's deadline), if any."""
+        outcome = table.outcome()
+        if outcome.finished:
+            self._record(self.Finished, at, outcome=outcome.to_json(), seed=self.seed)
+            return
+        seconds = self._period(table)
+        deadline, reason = at + timedelta(seconds=seconds), "opened"
+        if table.to_move().policy.rearm_when_empty:
+            deadline = deadline if origin is None else next_firing(origin, seconds, at)
+            reason = "periodic"
+        self._record(
+            self.DeadlineSet, at, movement=table.movement, deadline=deadline, reason=reason
+        )
+
+    def _arm(self, table: Table, at: datetime) -> None:
+        """Records, when the first order of a movement that re-arms arrives, the firing that
+        will resolve it: the first on the grid of its deadline later than the order."""
+        if self.deadline is None or not table.to_move().policy.rearm_when_empty:
+            return
+        deadline = next_firing(self.deadline, self._period(table), at)
+        self._record(
+            self.DeadlineSet, at, movement=self.movement, deadline=deadline, reason="armed"
+        )
+
+    def _period(self, table: Table) -> int:
+        """Returns the length in seconds of the table's movement (the match's, or the rules')."""
+        seconds: int = (
+            self.schedule.get("deadline_seconds") or table.to_move().policy.deadline_seconds
+        )
+        return seconds

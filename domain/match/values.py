@@ -1,0 +1,83 @@
+"""The typed values a Match holds: its seats, its movements' event versions, the open
+movement's pending orders, and the receipt of an accepted order.
+
+They are frozen: an event's `apply` replaces one rather than changing it. Snapshots
+store them through the Matches application's transcodings (service/transcodings.py);
+`upcast_v1_v2` turns a snapshot of the older, untyped shape into them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from domain.rules.contract import JSON
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A joined seat: its number (1..N in join order), the player's name, its token's hash."""
+
+    number: int
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class MovementLog:
+    """The versions of one movement's events: the one that opened it, its MovementClosed,
+    its StepApplied events and its MovementResolved (None until they happen)."""
+
+    number: int
+    opened: int
+    closed: int | None = None
+    resolved: int | None = None
+    steps: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class PendingOrder:
+    """An order of the open movement, as its OrderSubmitted event (at `version`) carries it:
+    the dumped order and its salt are secret until the movement closes."""
+
+    seat: int
+    order: JSON
+    salt: str
+    digest: str
+    received_at: datetime
+    source: str
+    message_id: str | None
+    version: int
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What a seat gets back for an accepted order."""
+
+    seat: int
+    movement: int
+    digest: str
+    received_at: datetime
+    ready: bool = False  # the movement may now close early: every owing seat has ordered
+
+
+def upcast_v1_v2(state: dict[str, Any]) -> None:
+    """Brings a Match snapshot's attributes from shape 1 to shape 2, in place: seats,
+    movements and pending orders as the values above (they were dicts; movements were
+    keyed by the movement number as a string), and `replay_id` / `replay_of` named
+    `rematch_id` / `rematch_of`."""
+    state["seats"] = [Seat(s["seat"], s["name"], s["token_hash"]) for s in state["seats"]]
+    state["pending"] = [PendingOrder(**order) for order in state["pending"]]
+    state["movements"] = [
+        MovementLog(
+            int(number),
+            log["opened"],
+            log.get("closed"),
+            log.get("resolved"),
+            tuple(log["steps"]),
+        )
+        for number, log in sorted(state["movements"].items(), key=lambda item: int(item[0]))
+    ]
+    state["rematch_id"] = state.pop("replay_id", None)
+    state["rematch_of"] = state.pop("replay_of", None)

@@ -1,0 +1,148 @@
+"""The store of matches: the eventsourcing application underneath the use cases.
+
+It opens the event store (checking its schema, service/schema.py), stores the Match's
+typed values in snapshots (service/transcodings.py), loads a match (at any version),
+runs a command with optimistic concurrency (`_retrying`), keeps the read models
+(service/readmodels/) it serves listings from, and knows the tokens (service/tokens.py).
+The queries build on it (service/reads.py), the commands on those (service/matches.py):
+together they are the Matches application.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from datetime import UTC, datetime
+from typing import Any, ClassVar, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, JSONTranscoder
+from eventsourcing.utils import get_topic
+
+from domain.errors import DrtsError
+from domain.match import Match
+from service import schema
+from service.errors import ConcurrentWriteError, MatchNotFoundError
+from service.readmodels.runner import ReadModels, read_models_for
+from service.scheduling import NoScheduler, Scheduler
+from service.tokens import Tokens
+from service.transcodings import register_values
+
+SNAPSHOT_INTERVAL = 25
+MAX_ATTEMPTS = 10
+
+T = TypeVar("T")
+
+
+def utc_now() -> datetime:
+    """Returns the current UTC instant."""
+    return datetime.now(UTC)
+
+
+class MatchStore(Application[UUID]):
+    """Loads and saves matches; the base of the Matches application."""
+
+    snapshotting_intervals: ClassVar[dict[Any, int]] = {Match: SNAPSHOT_INTERVAL}
+
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        scheduler: Scheduler | None = None,
+        operator_token: str | None = None,
+    ) -> None:
+        schema.prepare(env or {})
+        super().__init__(env)
+        self._read_models: ReadModels | None = None
+        self.clock = clock
+        self.scheduler: Scheduler = scheduler or NoScheduler()
+        self.tokens = Tokens(operator_token)
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        """Registers eventsourcing's transcodings and those of the Match's typed values."""
+        super().register_transcodings(transcoder)
+        register_values(transcoder)
+
+    def get_match(self, match_id: UUID | str, version: int | None = None) -> Match:
+        """Returns the match (at a past version if given); raises MatchNotFoundError."""
+        try:
+            match: object = self.repository.get(self.match_id(match_id), version=version)
+        except AggregateNotFoundError:
+            raise MatchNotFoundError(f"no match with id {str(match_id)!r}") from None
+        if not isinstance(match, Match):
+            raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
+        return match
+
+    def match_ids(self) -> Iterator[UUID]:
+        """Yields the id of every match in the store, oldest first (a scan of the log's
+        Created events; listings read the match list read model instead)."""
+        return (match_id for _, match_id in self._created_since(1))
+
+    @staticmethod
+    def match_id(match_id: UUID | str) -> UUID:
+        """Returns a match id as a UUID; raises MatchNotFoundError for a malformed one."""
+        if isinstance(match_id, UUID):
+            return match_id
+        try:
+            return UUID(match_id)
+        except ValueError:
+            raise MatchNotFoundError(f"no match with id {match_id!r} (not a UUID)") from None
+
+    @property
+    def read_models(self) -> ReadModels:
+        """Returns the read models of this store (made on first use)."""
+        if self._read_models is None:
+            self._read_models = read_models_for(self)
+        return self._read_models
+
+    def close(self) -> None:
+        """Stops following the log and closes the store."""
+        if self._read_models is not None:
+            self._read_models.close()
+        super().close()
+
+    # -- private ----------------------------------------------------------------------------
+
+    def _retrying(self, match_id: UUID | str, command: Callable[[Match], T]) -> T:
+        """Loads the match, runs the command, saves; reloads and retries on a lost race.
+
+        Events recorded before the command raises (a rejected order) are saved too.
+        """
+        for _ in range(MAX_ATTEMPTS):
+            match = self._load(match_id)
+            try:
+                result = command(match)
+            except DrtsError:
+                if self._saved(match):
+                    raise
+                continue
+            if self._saved(match):
+                return result
+        raise ConcurrentWriteError(f"match {match_id} kept changing under {MAX_ATTEMPTS} attempts")
+
+    def _saved(self, match: Match) -> bool:
+        """Saves the match's new events; returns False if another writer got there first."""
+        if not match.pending_events:
+            return True
+        try:
+            self.save(match)
+        except IntegrityError:
+            return False
+        return True
+
+    def _load(self, match_id: UUID | str) -> Match:
+        return self.get_match(match_id)
+
+    def _at_version(self, match: Match, version: int) -> Match:
+        """Returns the match as it was at `version` (itself when that is its latest)."""
+        return match if version == match.version else self.get_match(match.id, version)
+
+    def _created_since(self, start: int) -> Iterator[tuple[int, UUID]]:
+        """Yields (log position, match id) of every Created event from position `start` on."""
+        topic = get_topic(Match.Created)
+        while True:
+            notes = self.recorder.select_notifications(start=start, limit=500, topics=[topic])
+            yield from ((note.id, UUID(str(note.originator_id))) for note in notes)
+            if len(notes) < 500:
+                return
+            start = notes[-1].id + 1

@@ -1,0 +1,76 @@
+"""Snapshots hold the Match's typed values, and older snapshots of untyped attributes still
+load (docs/contributing.md, rule 5)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from eventsourcing.domain import Snapshot
+
+from domain.match import Match, MovementLog, PendingOrder, Seat
+from tests.service.test_matches import started
+
+
+def play_some(matches, clock) -> Match:
+    """Returns a match in movement 3 with an order pending."""
+    new, alice, bob = started(matches, {"rounds": 5})
+    for _ in range(2):
+        matches.submit_order(new.match_id, alice.token, "1")
+        matches.submit_order(new.match_id, bob.token, "2")
+    matches.submit_order(new.match_id, alice.token, "3")
+    return matches.get_match(new.match_id)
+
+
+def as_shape_1(match: Match) -> dict[str, Any]:
+    """Returns the attributes of a match as a snapshot stored them before typed values."""
+    state = {
+        k: v for k, v in vars(match).items() if k not in ("_id", "_version", "_pending_events")
+    }
+    state["seats"] = [
+        {"seat": s.number, "name": s.name, "token_hash": s.token_hash} for s in match.seats
+    ]
+    state["pending"] = [asdict(p) for p in match.pending]
+    state["movements"] = {
+        str(log.number): {
+            "opened": log.opened,
+            "steps": list(log.steps),
+            **({"closed": log.closed} if log.closed is not None else {}),
+            **({"resolved": log.resolved} if log.resolved is not None else {}),
+        }
+        for log in match.movements
+    }
+    state["replay_id"], state["replay_of"] = state.pop("rematch_id"), state.pop("rematch_of")
+    return state
+
+
+def test_a_snapshot_stores_the_typed_values_and_loads_them_back_equal(matches, clock):
+    match = play_some(matches, clock)
+    matches.take_snapshot(match.id)
+    (stored,) = matches.snapshots.recorder.select_events(match.id, desc=True, limit=1)
+    assert stored.originator_version == match.version
+    compressor = matches.mapper.compressor
+    body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
+    assert body["state"]["seats"][0]["_type_"] == "drts.seat"
+    assert body["state"]["movements"][0]["_type_"] == "drts.movement_log"
+    loaded = matches.get_match(match.id)
+    assert loaded == match and matches.replay(match.id).agrees
+    assert isinstance(loaded.seats[0], Seat) and isinstance(loaded.pending[0], PendingOrder)
+    assert isinstance(loaded.movements[1], MovementLog)
+    assert isinstance(loaded.movements[1].steps, tuple) and loaded.movements[1].steps
+
+
+def test_a_snapshot_of_the_untyped_shape_is_brought_up_to_date_as_it_loads(matches, clock):
+    match = play_some(matches, clock)
+    old = Snapshot(
+        originator_id=match.id,
+        originator_version=match.version,
+        timestamp=Snapshot.create_timestamp(),
+        topic="domain.match:Match",
+        state=as_shape_1(match),
+    )
+    matches.snapshots.put([old])
+    loaded = matches.get_match(match.id)
+    assert loaded == match and matches.replay(match.id).agrees
+    assert loaded.seats == match.seats and loaded.movements == match.movements
