@@ -69,7 +69,7 @@ _FIELDS = ("turn_seconds", "timeout", "extension_seconds", "max_strikes", "draw_
 
 
 @dataclass(frozen=True)
-class Settings:
+class GameSettings:
     """A match's validated config, as the state keeps it."""
 
     turn_seconds: int = 24 * 3600
@@ -79,11 +79,11 @@ class Settings:
     draw_turns: int = 100
 
 
-def settings_of(config: Config) -> Settings:
+def settings_of(config: Config) -> GameSettings:
     """Returns the settings of a validated config."""
-    return Settings(**{name: config[name] for name in _FIELDS})
+    return GameSettings(**{name: config[name] for name in _FIELDS})
 
 
-def config_of(settings: Settings) -> Config:
+def config_of(settings: GameSettings) -> Config:
     """Returns the config that `settings_of` turns into these settings."""
     return {name: getattr(settings, name) for name in _FIELDS}

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from domain.errors import DrtsError, InvalidStateError
 from domain.rules.contract import JSON, load_config
 from domain.rules.dris_et_tessa.board import ALPHABETICAL, INDEX, NAMES, mask_of, points_of
-from domain.rules.dris_et_tessa.config import CONFIG_FIELDS, Settings, config_of, settings_of
+from domain.rules.dris_et_tessa.config import CONFIG_FIELDS, GameSettings, config_of, settings_of
 from domain.rules.dris_et_tessa.engine import PIECES, START, Position
 from domain.rules.dris_et_tessa.notation import (
     Order,
@@ -46,7 +46,7 @@ _KEYS = _REQUIRED | {"position"}
 class State:
     """A Dris et-Tessa match between two turns."""
 
-    settings: Settings
+    settings: GameSettings
     position: Position = START
     turn: int = 0
     quiet_turns: int = 0

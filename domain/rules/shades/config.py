@@ -102,7 +102,7 @@ PRESETS = (
 
 
 @dataclass(frozen=True)
-class Settings:
+class GameSettings:
     """A validated config as a value."""
 
     rows: tuple[str, ...] = DEFAULT_MAP
@@ -112,7 +112,7 @@ class Settings:
     scoring: Scoring = Scoring.POINTS
 
     @classmethod
-    def of(cls, config: Config) -> Settings:
+    def of(cls, config: Config) -> GameSettings:
         """Returns the settings of a validated config."""
         return cls(
             rows=tuple(config["map"]),

@@ -27,7 +27,7 @@ from domain.rules.contract import (
     check_seat_number,
 )
 from domain.rules.rng import Rng
-from domain.rules.shades.config import CONFIG_FIELDS, PRESETS, Settings
+from domain.rules.shades.config import CONFIG_FIELDS, PRESETS, GameSettings
 from domain.rules.shades.display import display
 from domain.rules.shades.orders import (
     Order,
@@ -83,7 +83,7 @@ def initial_state(config: Config, seats: int, rng: Rng) -> State:
     tombs than seats.
     """
     check_seat_count(INFO, seats)
-    settings = Settings.of(RULESET.validate_config(config))
+    settings = GameSettings.of(RULESET.validate_config(config))
     squares = settings.board.tombs
     per_seat = len(squares) // seats
     if per_seat < 1:

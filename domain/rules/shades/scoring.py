@@ -16,13 +16,13 @@ from dataclasses import replace
 from fractions import Fraction
 
 from domain.rules.contract import JSON, Outcome, Result, Step
-from domain.rules.shades.config import Scoring, Settings
+from domain.rules.shades.config import GameSettings, Scoring
 from domain.rules.shades.state import Elimination, Reason, State, dump_score
 
 NORMALISED_TOTAL = 100  # SH-6 option: the original's x100
 
 
-def start_score(settings: Settings, tombs_per_seat: int) -> Fraction:
+def start_score(settings: GameSettings, tombs_per_seat: int) -> Fraction:
     """Returns a seat's score at the start: its tombs (SH-6), or 100 when normalised."""
     if settings.scoring is Scoring.NORMALISED:
         return Fraction(NORMALISED_TOTAL)

@@ -37,7 +37,7 @@ from fractions import Fraction
 from domain.errors import InvalidStateError
 from domain.rules.contract import JSON, load_config
 from domain.rules.shades.board import Board, Square
-from domain.rules.shades.config import CONFIG_FIELDS, Settings
+from domain.rules.shades.config import CONFIG_FIELDS, GameSettings
 from domain.rules.statejson import json_integer as _integer
 from domain.rules.statejson import json_object as _object
 
@@ -134,7 +134,7 @@ class State:
     """A match between turns: `turn` is the open turn's number, counting from 0 (the
     protocol's `turn_num`; the match's movement number is turn + 1)."""
 
-    settings: Settings
+    settings: GameSettings
     turn: int
     human_cap: int  # SH-8: drawn once per match
     seats: tuple[Seat, ...]
@@ -210,7 +210,7 @@ _FRACTION = re.compile(r"^-?[0-9]{1,12}/[1-9][0-9]{0,11}$")
 def load_state(data: JSON) -> State:
     """Returns the state a dumped JSON form describes; raises InvalidStateError naming the fault."""
     top = _object(data, "the state", _TOP_KEYS)
-    settings = Settings.of(load_config(CONFIG_FIELDS, top["config"]))
+    settings = GameSettings.of(load_config(CONFIG_FIELDS, top["config"]))
     board = settings.board
     turn = _integer(top["turn"], "'turn'", 0, settings.turns)
     seats = _load_seats(top["seats"], turn)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from domain.rules.contract import Step
 from domain.rules.rng import Rng
 from domain.rules.shades import RULESET
-from domain.rules.shades.config import Settings
+from domain.rules.shades.config import GameSettings
 from domain.rules.shades.orders import parse_order
 from domain.rules.shades.resolve import resolve
 from domain.rules.shades.scoring import start_score
@@ -43,7 +43,7 @@ def position(
     order given; `humans` as (x, y); the human cap defaults to the humans there are (so no
     births), scores to the start score, tombs to the map's four corners for seats 1, 2, 1, 2.
     """
-    settings = Settings.of(RULESET.validate_config({"map": list(rows), **config}))
+    settings = GameSettings.of(RULESET.validate_config({"map": list(rows), **config}))
     corners = [(1, 0, 0), (2, 6, 0), (1, 0, 4), (2, 6, 4)]
     tomb_list = tuple(
         Tomb(i + 1, owner, x, y, (razed or {}).get(i + 1))
