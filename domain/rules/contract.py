@@ -29,6 +29,15 @@ The functions, in contract order:
   benchmarks;
 - `legal_orders(state, seat)`: every legal order of a seat now, where the game
   can list them (None: it cannot);
+- `legal_commands(state, seat) -> {piece: (command, ...)}`, with
+  `order_of_commands(commands) -> order` and `commands_of_order(order) ->
+  (command, ...)`: optional, all three or none, for a game whose order is a
+  free combination of one command a piece (Shades), so that its orders are too
+  many to list: each piece the seat may command now (by a JSON-native id)
+  with every command legal for it now, in a fixed order; empty for a seat
+  that owes no order. Any order of at most one listed command a piece is
+  legal and resolves without setting one of its commands aside (a step whose
+  data holds a `refused` list);
 - `display(state)`: the plain-text Public Display for mail and forum posts
   (None: the public view as indented JSON);
 - `merge_orders(earlier, later) -> order`: only under `OrderPolicy.MERGE`
@@ -291,6 +300,10 @@ class Ruleset(Generic[StateT, OrderT]):
     # issue 11 (typed config, legal orders, Public Display); each optional, default stated:
     check_config: ConfigCheck | None = None  # a cross-field check after the typed one (none)
     legal_orders: Callable[[StateT, int], tuple[OrderT, ...]] | None = None  # None: cannot list
+    # per-piece commands (issue 22): all three or none (module docstring)
+    legal_commands: Callable[[StateT, int], Mapping[Any, tuple[Any, ...]]] | None = None
+    order_of_commands: Callable[[Sequence[Any]], OrderT] | None = None
+    commands_of_order: Callable[[OrderT], tuple[Any, ...]] | None = None
     display: Callable[[StateT], str] | None = None  # None: the public view as indented JSON
     # order policy (issue 11): required under OrderPolicy.MERGE, unused otherwise
     merge_orders: Callable[[OrderT, OrderT], OrderT] | None = None
@@ -304,6 +317,12 @@ class Ruleset(Generic[StateT, OrderT]):
     def __post_init__(self) -> None:
         if self.info.order_policy is OrderPolicy.MERGE and self.merge_orders is None:
             raise ValueError(f"{self.info.name}: OrderPolicy.MERGE needs merge_orders")
+        commands = (self.legal_commands, self.order_of_commands, self.commands_of_order)
+        if any(f is None for f in commands) and any(f is not None for f in commands):
+            raise ValueError(
+                f"{self.info.name}: legal_commands, order_of_commands and commands_of_order "
+                "come together"
+            )
 
     @property
     def name(self) -> str:

@@ -5,7 +5,8 @@ what silence means is a legal resolution in every movement; orders
 round-trip through their text and JSON forms. The optional parts of the
 contract (docs/rulesets.md) are held to what they promise: typed config
 fields are bounded and strictly checked, presets expand to valid configs,
-listed orders are legal and random orders are among them, the Public
+listed orders are legal and random orders are among them, listed per-piece
+commands combine into legal orders that resolve with none set aside, the Public
 Display is deterministic plain text, and the same fault (an unknown seat, a
 state that does not load) raises the same error in every game. A seat's
 several orders combine by the game's order policy.
@@ -231,12 +232,78 @@ def test_every_listed_order_is_legal(ruleset):
 def test_random_orders_are_among_the_listed_ones(ruleset):
     if ruleset.legal_orders is None:
         pytest.skip(f"{ruleset.name} cannot list its legal orders (legal_orders is None)")
+    for table, seat, rng in _owing_seats(ruleset, SEEDS[8:11], "listed"):
+        listed = set(ruleset.legal_orders(table.state, seat))
+        assert ruleset.random_order(table.state, seat, rng) in listed
+
+
+def test_every_listed_command_alone_is_legal_and_resolves_without_being_set_aside(ruleset):
+    """Issue 22: each command `legal_commands` lists, in an order alone, passes `check_order`
+    and resolves with no step setting a command aside; a seat that owes no order lists none."""
+    if ruleset.legal_commands is None:
+        pytest.skip(f"{ruleset.name} lists no per-piece commands (legal_commands is None)")
+    for table in playout(ruleset, SEEDS[7]):
+        for seat in range(1, ruleset.info.max_seats + 1):
+            listed = ruleset.legal_commands(table.state, seat)
+            if seat not in table.to_move().seats:
+                assert listed == {}, (seat, table.movement)
+            for piece, commands in listed.items():
+                assert commands and len(set(commands)) == len(commands), (piece, commands)
+                for command in commands:
+                    order = ruleset.order_of_commands([command])
+                    assert ruleset.commands_of_order(order) == (command,)
+                    _assert_resolves_untouched(ruleset, table, [(seat, order)])
+
+
+def test_random_combinations_of_listed_commands_are_legal_and_none_is_set_aside(ruleset):
+    """Issue 22: one listed command for each of some pieces, in any order, is a legal order;
+    every seat's together resolve without a command set aside."""
+    if ruleset.legal_commands is None:
+        pytest.skip(f"{ruleset.name} lists no per-piece commands (legal_commands is None)")
     for seed in SEEDS[8:11]:
         for table in playout(ruleset, seed):
-            rng = Rng("listed", table.movement)
+            rng = Rng("combined", table.movement)
+            orders = []
             for seat in table.to_move().seats:
-                listed = set(ruleset.legal_orders(table.state, seat))
-                assert ruleset.random_order(table.state, seat, rng) in listed
+                listed = list(ruleset.legal_commands(table.state, seat).values())
+                pieces = rng.sample(listed, rng.between(0, len(listed)))
+                order = ruleset.order_of_commands([rng.choice(c) for c in pieces])
+                assert ruleset.parse_order(ruleset.dump_order(order)) == order
+                orders.append((seat, order))
+            _assert_resolves_untouched(ruleset, table, orders)
+
+
+def test_random_orders_pick_only_listed_commands_at_most_one_a_piece(ruleset):
+    """Issue 22: `random_order` draws among the listed commands, never two for one piece."""
+    if ruleset.legal_commands is None:
+        pytest.skip(f"{ruleset.name} lists no per-piece commands (legal_commands is None)")
+    for table, seat, rng in _owing_seats(ruleset, SEEDS[8:11], "listed"):
+        listed = ruleset.legal_commands(table.state, seat)
+        piece_of = {command: piece for piece, cs in listed.items() for command in cs}
+        commands = ruleset.commands_of_order(ruleset.random_order(table.state, seat, rng))
+        assert all(c in piece_of for c in commands), (seat, table.movement, commands)
+        pieces = [piece_of[command] for command in commands]
+        assert len(pieces) == len(set(pieces)), (seat, table.movement, pieces)
+
+
+def _owing_seats(ruleset, seeds, label):
+    """Yields (table, seat, rng) for each seat owing an order in each movement of random
+    playouts of `seeds`; the seats of one movement share its rng, labelled `label`."""
+    for seed in seeds:
+        for table in playout(ruleset, seed):
+            rng = Rng(label, table.movement)
+            for seat in table.to_move().seats:
+                yield table, seat, rng
+
+
+def _assert_resolves_untouched(ruleset, table, orders):
+    """Asserts each order passes `check_order` and that resolving them all sets no command
+    aside (no step data holding a non-empty `refused` list, the contract's convention)."""
+    for seat, order in orders:
+        ruleset.check_order(table.state, seat, order)
+    _, steps = ruleset.resolve(table.state, orders, Rng("untouched", table.movement))
+    refused = [(step.rule, step.data["refused"]) for step in steps if step.data.get("refused")]
+    assert refused == [], (table.movement, [(s, ruleset.format_order(o)) for s, o in orders])
 
 
 def test_the_public_display_is_deterministic_plain_text(ruleset):
@@ -267,6 +334,9 @@ def test_an_unknown_seat_is_one_error_in_every_game(ruleset):
         if ruleset.legal_orders is not None:
             with pytest.raises(UnknownSeatError, match=message):
                 ruleset.legal_orders(table.state, seat)
+        if ruleset.legal_commands is not None:
+            with pytest.raises(UnknownSeatError, match=message):
+                ruleset.legal_commands(table.state, seat)
 
 
 def test_a_seat_count_outside_the_game_is_refused_alike(ruleset):

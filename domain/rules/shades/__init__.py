@@ -7,7 +7,8 @@ implemented: docs/games/shades.md.
 The package follows the ruleset skeleton (docs/rulesets.md): `config` (the
 map, clock, razing and scoring options, the `contest` preset: SH-1, SH-2,
 SH-5, SH-6, SH-10), `state` (values and state JSON), `orders` (commands in
-the protocol's reply shape and a text syntax, SH-4, SH-11), `resolve` (the
+the protocol's reply shape and a text syntax, each shade's legal commands:
+SH-1, SH-4, SH-11), `resolve` (the
 turn's phases in the order of SH-3), `display` and `ruleset` (the contract
 and its metadata, SH-2 tomb assignment, SH-4 elimination of a silent seat,
 SH-8 human cap), with the game's own concerns in `board` (maps: SH-1, SH-2),

@@ -6,7 +6,9 @@ stands when the turn is resolved. A shade not named stays. Commands are kept
 as sent: judging them is the resolution's work (SH-4: an invalid command
 leaves its shade in place, only the first command for a shade counts, a
 command for an unknown or foreign shade is ignored), so an order that parses
-is legal whenever its seat owes one.
+is legal whenever its seat owes one. What a seat can be sure is valid is
+listed shade by shade (`legal_commands`: stay, or a step N/E/S/W onto a
+square on the map and not water, SH-1).
 
 JSON form, the contest's reply (SH-11), with one drts addition, `move`:
 
@@ -23,7 +25,7 @@ Text form, case-insensitive, commands separated by ";" or new lines:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -119,32 +121,66 @@ def check_order(state: State, seat: int, order: Order) -> None:
     is alive (UnknownSeatError for a seat outside the match). The commands themselves are
     judged by the resolution (SH-4), so any order that parses passes."""
     del order
-    check_seat_number("shades", seat, len(state.seats))
-    if is_finished(state):
-        raise IllegalOrderError(f"the match is finished after turn {state.turn - 1}")
-    eliminated = state.seat(seat).eliminated
-    if eliminated is not None:
-        raise IllegalOrderError(
-            f"seat {seat} was eliminated in turn {eliminated.turn} ({eliminated.reason.value}): "
-            "it is no longer asked for orders"
-        )
+    reason = _why_no_order(state, seat)
+    if reason is not None:
+        raise IllegalOrderError(reason)
+
+
+def legal_commands(state: State, seat: int) -> dict[int, tuple[Command, ...]]:
+    """Returns, by shade id, every command valid now for each shade of a seat that owes an
+    order: a step N, E, S or W onto a square on the map and not water, then staying, each
+    in the protocol's form (a target square; staying targets the shade's own square).
+
+    SH-1: only water and the map's edge (which does not wrap) take a step away;
+    a square held by a shade, a human or a tomb is open (shades meeting there
+    collide, SH-3). SH-4: any order of at most one listed command a shade
+    moves every named shade where it says. Empty for a seat that owes no order
+    (the match is over, or the seat is eliminated: its shades stay, SH-7, but
+    take no commands); UnknownSeatError for a seat outside the match.
+    """
+    if _why_no_order(state, seat) is not None:
+        return {}
+    board = state.settings.board
+    listed = {}
+    for shade in state.shades:
+        if shade.owner == seat:
+            x, y = shade.square
+            targets = ((x + dx, y + dy) for dx, dy in DELTAS.values())  # N, E, S, W, stay
+            listed[shade.id] = tuple(Command(shade.id, t) for t in targets if board.is_open(t))
+    return listed
+
+
+def order_of_commands(commands: Sequence[Command]) -> Order:
+    """Returns the order holding `commands`, in the order given."""
+    return Order(tuple(commands))
+
+
+def commands_of_order(order: Order) -> tuple[Command, ...]:
+    """Returns an order's commands, in the order sent."""
+    return order.commands
 
 
 def random_order(state: State, seat: int, rng: Rng) -> Order:
     """Returns a random order of valid commands for a seat that owes one: each shade of the
-    seat, in id order, draws among staying and its open neighbouring squares; a shade that
+    seat, in id order, draws one of its legal commands (`legal_commands`); a shade that
     draws to stay is left out (it stays)."""
-    board = state.settings.board
-    commands = []
-    for shade in state.shades:
-        if shade.owner != seat:
-            continue
-        x, y = shade.square
-        options = [(x + dx, y + dy) for dx, dy in DELTAS.values()]
-        target = rng.choice([square for square in options if board.is_open(square)])
-        if target != shade.square:
-            commands.append(Command(shade.id, target))
-    return Order(tuple(commands))
+    drawn = [rng.choice(commands) for commands in legal_commands(state, seat).values()]
+    squares = {shade.id: shade.square for shade in state.shades}
+    return Order(tuple(command for command in drawn if command.to != squares[command.shade]))
+
+
+def _why_no_order(state: State, seat: int) -> str | None:
+    """Returns why `seat` may not order now, or None when it owes an order."""
+    check_seat_number("shades", seat, len(state.seats))
+    if is_finished(state):
+        return f"the match is finished after turn {state.turn - 1}"
+    eliminated = state.seat(seat).eliminated
+    if eliminated is not None:
+        return (
+            f"seat {seat} was eliminated in turn {eliminated.turn} ({eliminated.reason.value}): "
+            "it is no longer asked for orders"
+        )
+    return None
 
 
 def _dump_command(command: Command) -> JSON:

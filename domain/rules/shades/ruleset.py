@@ -5,7 +5,8 @@ state, orders, resolve, display) and in scoring; `RULESET` at the bottom
 binds them. `legal_orders` is left out (None): any order that parses is
 legal (SH-4 judges commands at resolution), so the legal orders of a seat
 are endless, and even its valid ones number up to 5 to the power of its
-shades; `random_order` draws valid commands instead.
+shades. The game lists its valid commands shade by shade instead
+(`legal_commands`), and `random_order` draws among them.
 """
 
 from __future__ import annotations
@@ -32,8 +33,11 @@ from domain.rules.shades.display import display
 from domain.rules.shades.orders import (
     Order,
     check_order,
+    commands_of_order,
     dump_order,
     format_order,
+    legal_commands,
+    order_of_commands,
     parse_order,
     random_order,
 )
@@ -172,6 +176,9 @@ RULESET: Ruleset[State, Order] = Ruleset(
     dump_state=dump_state,
     load_state=load_state,
     random_order=random_order,
+    legal_commands=legal_commands,
+    order_of_commands=order_of_commands,
+    commands_of_order=commands_of_order,
     display=display,
     resolve_phases=resolve_phases,
 )
