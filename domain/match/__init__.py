@@ -122,6 +122,9 @@ class Match(MatchLobby, Aggregate):
         state_hash: str
         outcome: JSON
         chain: str
+        # the steps explaining the start's random draws (Ruleset.setup_steps, e.g. Shades'
+        # tombs and human cap); () for events stored before it existed (docs/contributing.md)
+        steps: JSON = ()
 
         def apply(self, match: Match) -> None:
             match.started, match.movement = True, self.movement

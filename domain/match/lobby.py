@@ -107,8 +107,9 @@ class MatchLobby(MatchPlay):
                 f"to start, {len(self.seats)} joined"
             )
         table = Table.start(self.rules(), self.config, len(self.seats), self.seed)
-        if state is not None:
-            table.state = table.ruleset.load_state(state)
+        drawn = table.ruleset.initial_steps(table.state)
+        if state is not None:  # a state given by the referee: the start drew nothing
+            table.state, drawn = table.ruleset.load_state(state), ()
         table.movement = movement
         dumped = normalized(table.ruleset.dump_state(table.state))
         self._record(
@@ -119,6 +120,7 @@ class MatchLobby(MatchPlay):
             state=dumped,
             state_hash=state_hash(dumped),
             outcome=table.outcome().to_json(),
+            steps=[step.to_json() for step in drawn],  # passed always: the chain covers it
         )
         self._open(table, at)
 

@@ -29,6 +29,9 @@ The functions, in contract order:
   benchmarks;
 - `legal_orders(state, seat)`: every legal order of a seat now, where the game
   can list them (None: it cannot);
+- `setup_steps(state) -> steps`: optional, the steps that explain the random
+  draws `initial_state` made (Shades draws its tombs and its human cap); the
+  Match records them in its Started event. None: the start draws nothing;
 - `legal_commands(state, seat) -> {piece: (command, ...)}`, with
   `order_of_commands(commands) -> order` and `commands_of_order(order) ->
   (command, ...)`: optional, all three or none, for a game whose order is a
@@ -313,6 +316,8 @@ class Ruleset(Generic[StateT, OrderT]):
     ) = None
     # referee actions (issue 11): what a referee may do inside the game's rules
     actions: tuple[RefereeAction[StateT], ...] = ()
+    # the start's draws (issue 22): steps explaining initial_state's random draws (none)
+    setup_steps: Callable[[StateT], Steps] | None = None
 
     def __post_init__(self) -> None:
         if self.info.order_policy is OrderPolicy.MERGE and self.merge_orders is None:
@@ -354,6 +359,11 @@ class Ruleset(Generic[StateT, OrderT]):
         raise UnknownActionError(
             f"{self.info.name} has no referee action {name!r} (its actions: {known})"
         )
+
+    def initial_steps(self, state: StateT) -> Steps:
+        """Returns the steps explaining the random draws of a new match's initial state
+        (`setup_steps`; none for a game whose start draws nothing)."""
+        return () if self.setup_steps is None else self.setup_steps(state)
 
     def phases(
         self, state: StateT, orders: Sequence[tuple[int, OrderT]], rng: Rng

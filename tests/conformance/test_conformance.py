@@ -81,6 +81,20 @@ def test_every_visited_state_round_trips_through_dump_and_load(ruleset):
         )
 
 
+def test_the_starts_draws_are_explained_by_deterministic_steps(ruleset):
+    """Every random draw is recorded in a step: those of `initial_state` by `setup_steps`
+    (none for a game whose start draws nothing)."""
+    for seed in SEEDS[:3]:
+        table = new_table(ruleset, seed)
+        steps = ruleset.initial_steps(table.state)
+        again = ruleset.initial_steps(new_table(ruleset, seed).state)
+        assert [s.to_json() for s in steps] == [s.to_json() for s in again]
+        assert all(step.rule and step.text for step in steps)
+        canonical_json([step.to_json() for step in steps])  # JSON-native
+        if ruleset.setup_steps is None:
+            assert steps == ()
+
+
 def test_resolve_is_deterministic(ruleset):
     for table in playout(ruleset, SEEDS[1]):
         submit_random_orders(table, "determinism")

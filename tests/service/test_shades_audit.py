@@ -62,11 +62,15 @@ def readjudicate(log: list[dict[str, JSON]]) -> list[str]:
     seed = by_type["Finished"][0]["data"]["seed"]
     ruleset = get_ruleset(created["ruleset"], created["ruleset_version"])
     table = Table.start(ruleset, created["config"], started["seats"], seed)
+    problems = []
+    if [step.to_json() for step in ruleset.initial_steps(table.state)] != started["steps"]:
+        problems.append("start: the draws' steps differ")  # SH-2, SH-8
+    if state_hash(ruleset.dump_state(table.state)) != started["state_hash"]:
+        problems.append("start: state hash differs")
     steps: dict[int, list[JSON]] = defaultdict(list)
     for item in by_type["StepApplied"]:
         data = item["data"]
         steps[data["movement"]].append(Step(data["rule"], data["text"], data["data"]).to_json())
-    problems = []
     for closed, resolved in zip(
         by_type["MovementClosed"], by_type["MovementResolved"], strict=True
     ):
@@ -100,3 +104,9 @@ def test_a_300_turn_4_seat_match_replays_to_identical_bytes_and_re_adjudicates(s
     step = next(i for i, item in enumerate(tampered) if item["type"] == "StepApplied")
     tampered[step] = {**tampered[step], "data": {**tampered[step]["data"], "text": "forged"}}
     assert readjudicate(tampered) == ["movement 1: steps differ"]
+    started = next(i for i, item in enumerate(log) if item["type"] == "Started")
+    drawn = log[started]["data"]["steps"]
+    assert [step["rule"] for step in drawn] == ["SH-2", "SH-8"]
+    forged = [dict(item) for item in log]
+    forged[started] = {**log[started], "data": {**log[started]["data"], "steps": drawn[:1]}}
+    assert readjudicate(forged) == ["start: the draws' steps differ"]

@@ -110,6 +110,30 @@ def initial_state(config: Config, seats: int, rng: Rng) -> State:
     )
 
 
+def setup_steps(state: State) -> tuple[Step, ...]:
+    """Returns the steps that record the start's random draws: each seat's tombs (SH-2) and
+    the human cap (SH-8), read from the initial state they made."""
+    per_seat = {
+        seat.number: [t for t in state.tombs if t.owner == seat.number] for seat in state.seats
+    }
+    tombs = "; ".join(
+        f"seat {seat}: " + ", ".join(f"tomb {t.id} at ({t.x},{t.y})" for t in owned)
+        for seat, owned in per_seat.items()
+    )
+    drawn: dict[str, JSON] = {
+        str(seat): [[t.id, t.x, t.y] for t in owned] for seat, owned in per_seat.items()
+    }
+    seats = len(state.seats)
+    return (
+        Step("SH-2", f"tombs drawn at random, a shade on each: {tombs}", {"tombs": drawn}),
+        Step(
+            "SH-8",
+            f"human cap drawn at random from {seats}..{3 * seats}: {state.human_cap}",
+            {"human_cap": state.human_cap},
+        ),
+    )
+
+
 def to_move(state: State) -> ToMove:
     """Returns every seat still alive, while the match goes on (none once it is over).
 
@@ -181,4 +205,5 @@ RULESET: Ruleset[State, Order] = Ruleset(
     commands_of_order=commands_of_order,
     display=display,
     resolve_phases=resolve_phases,
+    setup_steps=setup_steps,
 )
