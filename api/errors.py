@@ -55,6 +55,8 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.ConcurrentWriteError, 409),
     (domain_errors.RulesetVersionNotInstalledError, 409),
     (service_errors.PhasesDivergedError, 409),
+    (domain_errors.MatchQuarantinedError, 409),
+    (domain_errors.NotQuarantinedError, 409),
     (domain_errors.DrtsError, 422),
     (RateLimitedError, 429),
 )

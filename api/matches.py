@@ -131,3 +131,16 @@ class Deadline(MethodView):
         app = matches()
         app.extend_deadline(match_id, bearer_token(), body["seconds"], movement=body["movement"])
         return app.summary(match_id)
+
+
+@blp.route("/<uuid:match_id>/retry")
+class Retry(MethodView):
+    @blp.response(200, MatchSchema)
+    @documents_errors(blp, 401, 403, 404, 409)
+    @blp.doc(operationId="retryMatch", security=TOKEN_REQUIRED)
+    def post(self, match_id: UUID) -> Any:
+        """Lifts the quarantine of a match whose resolution kept failing (referee or operator
+        token), recorded as a QuarantineLifted event; the sweep then tries it again."""
+        app = matches()
+        app.retry(match_id, bearer_token())
+        return app.summary(match_id)

@@ -424,6 +424,18 @@ class MatchListItemSchema(ma.Schema):
     result = ma.fields.String(allow_none=True, metadata={"description": "the outcome's result"})
 
 
+class QuarantineSchema(ma.Schema):
+    movement = ma.fields.Integer(
+        required=True, metadata={"description": "the movement whose resolution kept failing"}
+    )
+    error = ma.fields.String(required=True, metadata={"description": "the exception's name"})
+    message = ma.fields.String(required=True, metadata={"description": "the exception, as text"})
+    failures = ma.fields.Integer(
+        required=True, metadata={"description": "identical failures in a row"}
+    )
+    at = ma.fields.String(required=True, metadata={"description": "when it was quarantined"})
+
+
 class MatchSchema(MatchListItemSchema):
     to_move = ma.fields.List(ma.fields.Integer(), required=True)
     version = ma.fields.Integer(required=True, metadata={"description": "events so far"})
@@ -442,6 +454,15 @@ class MatchSchema(MatchListItemSchema):
         required=True,
         allow_none=True,
         metadata={"description": "the drawn match this one is the rematch of (DW-5)"},
+    )
+    quarantined = ma.fields.Nested(
+        QuarantineSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "why the service stopped resolving the match (null when it did "
+            "not): its resolution kept failing; the referee's POST /matches/{id}/retry lifts it"
+        },
     )
     replay_id = ma.fields.String(
         required=True,

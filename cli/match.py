@@ -174,6 +174,17 @@ def extend(
     click.echo(f"deadline {deadline.isoformat()}")
 
 
+@match.command("retry")
+@match_id_argument
+@referee_token_option
+@reports_errors
+def retry(match_id: str, referee_token: str) -> None:
+    """Lifts the quarantine of a match whose resolution kept failing (referee or operator);
+    the sweep then tries its movement again."""
+    movement = matches().retry(match_id, referee_token)
+    click.echo(f"quarantine lifted: movement {movement} will be tried again")
+
+
 @match.command("reissue")
 @match_id_argument
 @click.argument("seat", type=int)

@@ -136,3 +136,16 @@ class IllegalActionError(DrtsError, ValueError):
     """Raised when a well-formed referee action is not allowed in the current state; says why."""
 
     code = "illegal_action"
+
+
+class MatchQuarantinedError(DrtsError):
+    """Raised when a match is quarantined (its resolution kept failing) and a command
+    would need it resolved; the referee's retry lifts the quarantine."""
+
+    code = "match_quarantined"
+
+
+class NotQuarantinedError(DrtsError):
+    """Raised when a retry asks to lift the quarantine of a match that is not quarantined."""
+
+    code = "not_quarantined"

@@ -12,7 +12,8 @@ public JSON form of the events that the service lists.
 - An event whose data holds `state` and `state_hash` must satisfy
   `state_hash = SHA-256(canonical_json(state))`.
 - A sealed value is bound by a digest in its event's data: an order by
-  `digest = SHA-256(ascii(salt) || canonical_json(order))`, the seed by
+  `digest = SHA-256(ascii(salt) || canonical_json(order))` (a refused order:
+  of `{"order": as sent, "reason": why refused}`), the seed by
   `seed_commitment = SHA-256(utf8(seed))`; the orders revealed by
   MovementClosed and the seed revealed by Finished must match the same way.
 """
@@ -134,12 +135,22 @@ def content_problem(item: Mapping[str, JSON]) -> str | None:
         return "the state does not match its state_hash"
     if "seed" in sealed and commitment(sealed["seed"]) != data.get("seed_commitment"):
         return "the sealed seed does not match the seed commitment"
-    if "order" in sealed and receipt_digest(sealed["salt"], sealed["order"]) != data.get("digest"):
+    if "order" in sealed and receipt_digest(sealed["salt"], sealed_order(sealed)) != data.get(
+        "digest"
+    ):
         return "the sealed order and salt do not match the receipt digest"
     for order in data.get("orders") or []:
         if receipt_digest(order["salt"], order["order"]) != order["digest"]:
             return f"the revealed order of seat {order['seat']} does not match its digest"
     return None
+
+
+def sealed_order(sealed: Mapping[str, JSON]) -> JSON:
+    """Returns what a sealed order's digest covers: the order (OrderSubmitted), or the
+    order as sent with the reason it was refused, `{"order", "reason"}` (OrderRejected)."""
+    if "reason" in sealed:
+        return {"order": sealed["order"], "reason": sealed["reason"]}
+    return sealed["order"]
 
 
 def _key(key: object) -> str:

@@ -16,6 +16,7 @@ latest migration (service/schema.py).
 from __future__ import annotations
 
 import contextlib
+import logging
 import secrets
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
@@ -30,17 +31,29 @@ from domain.match import Match, Receipt
 from domain.rules.contract import JSON
 from domain.rules.registry import get_ruleset
 from domain.table import DeadlinePassed
-from service import limits, views
-from service.errors import MatchNotFoundError
+from service import limits, quarantine, views
+from service.errors import ConcurrentWriteError, MatchNotFoundError
 from service.idempotency import IdempotencyKey, keyed_match
 from service.maps import expand_map
+from service.readmodels.recorders import OUTAGES, error_text
 from service.reads import MatchReads
-from service.results import ActionTaken, Closing, NewMatch, NewSeat, OrderReceipt
+from service.results import (
+    ActionTaken,
+    Closing,
+    NewMatch,
+    NewSeat,
+    OrderReceipt,
+    QuarantinedMatch,
+)
 from service.scheduling import Scheduler, scheduler_for
 from service.settings import Settings, load_settings
 from service.store import SNAPSHOT_INTERVAL, utc_now
 
 __all__ = ["SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now"]
+
+logger = logging.getLogger(__name__)
+# a lost race or a database outage: raised, never counted against the match
+NOT_THE_MATCHS_FAULT: tuple[type[Exception], ...] = (ConcurrentWriteError, *OUTAGES)
 
 
 class Matches(MatchReads):
@@ -218,7 +231,7 @@ class Matches(MatchReads):
 
         with self._rematch_if_finished(match_id):
             receipt, ready = self._retrying(match_id, submit)
-        closing = self.resolve(match_id, receipt.movement, now) if ready else None
+        closing = self.resolve_isolated(match_id, receipt.movement, now) if ready else None
         return OrderReceipt(
             self.match_id(match_id),
             receipt.seat,
@@ -235,11 +248,14 @@ class Matches(MatchReads):
         match that finishes asking for a rematch then gets it (`create_rematch_if_due`).
 
         Idempotent: once the movement has closed, it returns None and records nothing
-        (but still creates a rematch that is due and missing, as after a crash).
+        (but still creates a rematch that is due and missing, as after a crash). A
+        quarantined match is left alone: None.
         """
         at = now or self.clock()
 
         def close(match: Match) -> tuple[Closing | None, bool]:
+            if match.quarantined is not None:
+                return None, False
             passed = match.close_movement(movement, at)
             closing = None if passed is None else _closing(match, movement, passed)
             return closing, match.wants_rematch()
@@ -269,11 +285,51 @@ class Matches(MatchReads):
                 self.save(rematch)
         return rematch_id
 
+    def resolve_isolated(
+        self, match_id: UUID | str, movement: int, now: datetime | None = None
+    ) -> Closing | None:
+        """Resolves like `resolve`, but a failure is counted instead of raised (returning
+        None), and the match quarantined once it has failed the same way
+        `quarantine_after` times in a row (service/quarantine.py). A lost race
+        (ConcurrentWriteError) and a database outage are raised: not the match's fault.
+        """
+        try:
+            closing = self.resolve(match_id, movement, now)
+        except NOT_THE_MATCHS_FAULT:
+            raise
+        except Exception as error:
+            self._count_failure(self.match_id(match_id), movement, error)
+            return None
+        if closing is not None:
+            quarantine.forget(self.read_models, closing.match_id)
+        return closing
+
     def resolve_due(self, now: datetime | None = None) -> list[Closing]:
-        """Resolves every movement due at `now`; returns what each resolution did."""
+        """Resolves every movement due at `now`, each on its own (`resolve_isolated`: one
+        that fails is counted and the rest go on); returns what each resolution did."""
         at = now or self.clock()
-        closings = (self.resolve(due.match_id, due.movement, at) for due in self.due_movements(at))
+        closings = (
+            self.resolve_isolated(due.match_id, due.movement, at) for due in self.due_movements(at)
+        )
         return [closing for closing in closings if closing is not None]
+
+    def retry(self, match_id: UUID | str, referee_token: str | None) -> int:
+        """Lifts the match's quarantine (referee or operator token), recorded as a
+        QuarantineLifted event; the sweep then tries its movement again, which it returns.
+        Raises NotQuarantinedError when the match is not quarantined."""
+        by, now = self.tokens.referee_name(referee_token), self.clock()
+        movement = self._retrying(
+            match_id,
+            lambda m: m.lift_quarantine(self.tokens.referee_hash(m, referee_token), by, now),
+        )
+        quarantine.forget(self.read_models, self.match_id(match_id))
+        return movement
+
+    def quarantined_matches(self) -> list[QuarantinedMatch]:
+        """Returns the quarantined matches, the earliest quarantined first: for each, the
+        movement that kept failing, the last error, the failures in a row and when (one
+        query of the `match_failures` table; what /health counts)."""
+        return quarantine.quarantined(self.read_models)
 
     # -- private ----------------------------------------------------------------------------
 
@@ -287,6 +343,31 @@ class Matches(MatchReads):
                 self.scheduler.deadline_set(
                     new.originator_id, new.movement, new.deadline, self.clock()
                 )
+
+    def _count_failure(self, match_id: UUID, movement: int, error: Exception) -> None:
+        """Counts a failed resolution and quarantines the match once it has failed the same
+        way `quarantine_after` times in a row."""
+        now = self.clock()
+        failures = quarantine.count_failure(self.read_models, match_id, movement, error, now)
+        logger.error(
+            "resolving movement %s of match %s failed (%s in a row): %s",
+            movement,
+            match_id,
+            failures,
+            error_text(error),
+            exc_info=error,
+        )
+        if failures < self.quarantine_after:
+            return
+        name, text = type(error).__name__, error_text(error)
+
+        def quarantine_match(match: Match) -> bool:
+            match.quarantine(movement, name, text, failures, now)
+            return match.quarantined is not None
+
+        if self._retrying(match_id, quarantine_match):
+            quarantine.mark_quarantined(self.read_models, match_id, now)
+            logger.error("match %s is quarantined: the sweep leaves it until a retry", match_id)
 
     @contextlib.contextmanager
     def _rematch_if_finished(self, match_id: UUID | str) -> Iterator[None]:
@@ -314,6 +395,7 @@ def connect(
         clock=clock,
         scheduler=scheduler or scheduler_for(settings),
         operator_token=settings.operator_token,
+        quarantine_after=settings.quarantine_after,
     )
 
 

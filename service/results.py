@@ -112,7 +112,7 @@ class ActionTaken(Result):
 @dataclass(frozen=True)
 class MatchSummary(Result):
     """The public summary of a match: ruleset, seats, status, open movement, deadline,
-    outcome, chain head, and the rematch links (DW-5)."""
+    outcome, chain head, the rematch links (DW-5), and its quarantine, if any."""
 
     match_id: str
     ruleset: str
@@ -132,6 +132,7 @@ class MatchSummary(Result):
     chain: str
     rematch_id: str | None
     rematch_of: str | None
+    quarantined: JSON = None  # {"movement", "error", "message", "failures", "at"} or None
 
     @property
     def replay_id(self) -> str | None:
@@ -264,3 +265,19 @@ class DueMovement(Result):
     match_id: UUID
     movement: int
     deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class QuarantinedMatch(Result):
+    """A quarantined match (service/quarantine.py): the movement whose resolution kept
+    failing, the last failure (the exception's name and text), how many in a row, when
+    the first and the last were seen, and when the match was quarantined."""
+
+    match_id: UUID
+    movement: int
+    error: str
+    message: str
+    failures: int
+    first_seen: datetime
+    last_seen: datetime
+    quarantined_at: datetime

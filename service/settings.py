@@ -28,6 +28,8 @@ and `DRTS_RATE_LIMIT_PER_TOKEN` (default 600) the requests a minute each
 client address and each bearer token may send (0 turns a limit off), and
 `DRTS_TRUSTED_PROXIES` (default 0) how many reverse proxies in front of the
 API set X-Forwarded-For, so that the client's own address is the one limited.
+`DRTS_QUARANTINE_AFTER` (default 3) is how many identical failures in a row of
+a match's resolution quarantine it (service/quarantine.py).
 docs/operations.md lists every setting.
 """
 
@@ -51,6 +53,7 @@ DEFAULT_LONG_POLL_MAX_SECONDS = 30.0
 DEFAULT_MAX_LONG_POLLS = 4
 DEFAULT_RATE_LIMIT_PER_ADDRESS = 1200  # requests a minute
 DEFAULT_RATE_LIMIT_PER_TOKEN = 600
+DEFAULT_QUARANTINE_AFTER = 3  # identical failures in a row
 
 
 class SettingsError(ValueError):
@@ -75,6 +78,7 @@ class Settings:
     rate_limit_per_address: int = DEFAULT_RATE_LIMIT_PER_ADDRESS
     rate_limit_per_token: int = DEFAULT_RATE_LIMIT_PER_TOKEN
     trusted_proxies: int = 0
+    quarantine_after: int = DEFAULT_QUARANTINE_AFTER  # DRTS_QUARANTINE_AFTER
 
     @property
     def broker_url(self) -> str:
@@ -142,7 +146,15 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
             environ, "DRTS_RATE_LIMIT_PER_TOKEN", DEFAULT_RATE_LIMIT_PER_TOKEN
         ),
         trusted_proxies=_count(environ, "DRTS_TRUSTED_PROXIES", 0),
+        quarantine_after=_at_least_one(environ, "DRTS_QUARANTINE_AFTER", DEFAULT_QUARANTINE_AFTER),
     )
+
+
+def _at_least_one(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = _count(environ, name, default)
+    if value < 1:
+        raise SettingsError(f"{name}={value}: give a whole number, 1 or more")
+    return value
 
 
 def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:

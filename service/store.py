@@ -50,6 +50,7 @@ class MatchStore(Application[UUID]):
         clock: Callable[[], datetime] = utc_now,
         scheduler: Scheduler | None = None,
         operator_token: str | None = None,
+        quarantine_after: int = 3,
     ) -> None:
         schema.prepare(env or {})
         super().__init__(env)
@@ -57,6 +58,7 @@ class MatchStore(Application[UUID]):
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.tokens = Tokens(operator_token)
+        self.quarantine_after = quarantine_after  # identical failures in a row (quarantine.py)
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         """Registers eventsourcing's transcodings and those of the Match's typed values."""

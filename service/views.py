@@ -4,8 +4,10 @@ states come from folding the stored events (the phases of a resolution, which ru
 it again, are in service/phases.py).
 
 Secrecy of the event log (docs/integrity.md): an event's `sealed` field (the
-seed; an order and its salt) is shown only once revealed — the seed when the
-match finishes, an order when its movement closes — except to the seat that
+seed; an order and its salt; a refused order with its reason and salt) is shown
+only once revealed — the seed when the match finishes, an order or a refusal when
+the movement it was aimed at closes (at once for one aimed at a closed movement) —
+except to the seat that
 sent the order and to the referee (or the operator), whose look at
 unrevealed secrets is recorded as a SecretViewed event.
 """
@@ -66,7 +68,16 @@ def summary(match: Match) -> MatchSummary:
         chain=match.chain,
         rematch_id=match.rematch_id,
         rematch_of=match.rematch_of,
+        quarantined=quarantine_json(match.quarantined),
     )
+
+
+def quarantine_json(quarantined: dict[str, Any] | None) -> JSON:
+    """Returns a match's quarantine as the service shows it (None when not quarantined):
+    the movement, error, message, failures and the time (`at`, ISO 8601)."""
+    if quarantined is None:
+        return None
+    return jsonable(quarantined)
 
 
 def outcome_json(outcome: JSON) -> JSON:
@@ -254,7 +265,13 @@ def verify(app: MatchStore, match_id: UUID) -> ChainReport:
 def _is_revealed(match: Match, domain_event: Any) -> bool:
     if isinstance(domain_event, Match.Created):
         return match.finished
-    if isinstance(domain_event, Match.OrderSubmitted):
-        entry = match.movement_log(domain_event.movement)
-        return entry is not None and entry.closed is not None
+    if isinstance(domain_event, Match.OrderSubmitted | Match.OrderRejected):
+        return match.finished or _has_closed(match, domain_event.movement)
     return True
+
+
+def _has_closed(match: Match, movement: int) -> bool:
+    """Returns whether `movement` has closed (one the match has gone past, or never
+    reached before a later start, counts as closed)."""
+    entry = match.movement_log(movement)
+    return movement < match.movement or (entry is not None and entry.closed is not None)

@@ -1,9 +1,11 @@
 """The deadline tasks: thin, named, taking ids, each calling one service method.
 
-- `workers.resolve_movement(match_id, movement)`: `Matches.resolve`, which
-  re-checks the movement number and the deadline and records nothing once
-  the movement has closed, so duplicates, redeliveries and races with the
-  sweep give one resolution. A lost optimistic-concurrency race retries.
+- `workers.resolve_movement(match_id, movement)`: `Matches.resolve_isolated`,
+  which re-checks the movement number and the deadline and records nothing
+  once the movement has closed, so duplicates, redeliveries and races with the
+  sweep give one resolution. A lost optimistic-concurrency race retries; any
+  other failure is counted and, repeated, quarantines the match, which the
+  sweep then leaves (service/quarantine.py).
 - `workers.sweep_due()`: beat's sweep; queues one `resolve_movement` per
   movement `Matches.due_movements(now)` reports.
 
@@ -43,8 +45,9 @@ _queued: dict[tuple[str, int], float] = {}
     max_retries=5,
 )
 def resolve_movement(self: Any, match_id: str, movement: int) -> str:
-    """Resolves `movement` of the match if it is due; says what happened."""
-    return describe(service(self.app).resolve(match_id, movement))
+    """Resolves `movement` of the match if it is due; says what happened ("nothing due"
+    also when the resolution failed: the failure is counted and logged)."""
+    return describe(service(self.app).resolve_isolated(match_id, movement))
 
 
 @shared_task(name="workers.sweep_due", bind=True)

@@ -30,7 +30,15 @@ from eventsourcing.domain import Aggregate, event
 from domain.match.base import event_data
 from domain.match.lobby import MatchLobby
 from domain.match.play import MAX_DEADLINE_SECONDS, REJECTABLE, next_firing
-from domain.match.values import MovementLog, PendingOrder, Receipt, Seat, upcast_v1_v2
+from domain.match.quarantine import MatchQuarantine
+from domain.match.values import (
+    MovementLog,
+    PendingOrder,
+    Receipt,
+    Seat,
+    upcast_v1_v2,
+    upcast_v2_v3,
+)
 from domain.rules.contract import JSON
 
 __all__ = [
@@ -46,13 +54,14 @@ __all__ = [
 ]
 
 
-class Match(MatchLobby, Aggregate):
+class Match(MatchLobby, MatchQuarantine, Aggregate):
     """One match under one ruleset, config and seed: seats, movements, orders, resolutions."""
 
     # The shape of the attributes a snapshot stores (docs/contributing.md, rule 5): a
     # snapshot of an older shape is brought up to date as it loads.
-    class_version = 2
+    class_version = 3
     upcast_v1_v2 = staticmethod(upcast_v1_v2)
+    upcast_v2_v3 = staticmethod(upcast_v2_v3)
 
     class Created(Aggregate.Created):
         ruleset: str
@@ -94,6 +103,7 @@ class Match(MatchLobby, Aggregate):
         self.eliminated = []
         self.movements = []
         self.rematch_id = self.rematch_of = None
+        self.quarantined = None
 
     class SeatJoined(Aggregate.Event):
         seat: int
@@ -170,6 +180,11 @@ class Match(MatchLobby, Aggregate):
             match.chain = self.chain
 
     class OrderRejected(Aggregate.Event):
+        """An order refused, with its error code. Since refusals are sealed, `reason` is
+        empty and the order as sent and the reason are in `sealed` ({"order", "reason",
+        "salt"}), bound by `digest`; events stored before that keep their public `reason`
+        and have neither (digest "", sealed None)."""
+
         seat: int
         movement: int
         received_at: datetime
@@ -178,6 +193,8 @@ class Match(MatchLobby, Aggregate):
         error: str
         reason: str
         chain: str
+        digest: str = ""  # "" for a refusal stored before refusals were sealed
+        sealed: dict[str, Any] | None = None  # None for a refusal stored before then
 
         def apply(self, match: Match) -> None:
             match.chain = self.chain
@@ -296,3 +313,34 @@ class Match(MatchLobby, Aggregate):
 
         def apply(self, match: Match) -> None:
             match.rematch_of, match.chain = self.original_id, self.chain
+
+    class Quarantined(Aggregate.Event):
+        """The service stopped resolving the match: resolving `movement` failed `failures`
+        times in a row with the same `error` (the exception's name; `message` its text)."""
+
+        movement: int
+        error: str
+        message: str
+        failures: int
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.quarantined = {
+                "movement": self.movement,
+                "error": self.error,
+                "message": self.message,
+                "failures": self.failures,
+                "at": self.timestamp,
+            }
+            match.chain = self.chain
+
+    class QuarantineLifted(Aggregate.Event):
+        """The referee (`by`: "referee" or "operator") asked the service to try `movement`
+        again."""
+
+        movement: int
+        by: str
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.quarantined, match.chain = None, self.chain

@@ -66,6 +66,7 @@ class MatchBase(_Layer):
         movements: list[MovementLog]  # in movement order, from the one it started at
         rematch_id: str | None
         rematch_of: str | None
+        quarantined: dict[str, Any] | None  # movement, error, message, failures, at
 
         SeatJoined: type[Aggregate.Event]
         SeatTokenReissued: type[Aggregate.Event]
@@ -83,6 +84,8 @@ class MatchBase(_Layer):
         RefereeActed: type[Aggregate.Event]
         ReplayLinked: type[Aggregate.Event]
         ReplayOf: type[Aggregate.Event]
+        Quarantined: type[Aggregate.Event]
+        QuarantineLifted: type[Aggregate.Event]
 
     def _record(self, event_class: type[Aggregate.Event], at: datetime, **data: Any) -> None:
         """Triggers an event stamped `at`, with its chain link computed over its body."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from domain.errors import (
+    DrtsError,
     IllegalOrderError,
     InvalidActionError,
     InvalidDeadlineError,
@@ -60,6 +61,7 @@ class MatchPlay(MatchQueries):
             raise MatchNotStartedError(
                 f"match {self.id} has not started; order from seat {seat} refused"
             )
+        self.check_not_quarantined()
         target = self.movement if movement is None else movement
         table = self.table()
         if self._deadline_passed(at):  # a late order first lets the deadline pass
@@ -75,7 +77,7 @@ class MatchPlay(MatchQueries):
             self.check_open(target)
             parsed = table.submit(seat, order)
         except REJECTABLE as error:
-            self._record(self.OrderRejected, at, **meta, error=error.code, reason=str(error))
+            self._record_refusal(meta, order, salt, error, at)
             raise
         dumped = normalized(table.ruleset.dump_order(parsed))
         digest = receipt_digest(salt, dumped)
@@ -158,6 +160,27 @@ class MatchPlay(MatchQueries):
     def note_secret_viewed(self, viewer: str, what: str, at: datetime) -> None:
         """Records that the referee (or the operator) looked at secret data (seed, open orders)."""
         self._record(self.SecretViewed, at, viewer=viewer, what=what)
+
+    def _record_refusal(
+        self,
+        meta: dict[str, object],
+        order: str | dict[str, JSON],
+        salt: str,
+        error: DrtsError,
+        at: datetime,
+    ) -> None:
+        """Records a refused order sealed like an accepted one: the order as sent and the
+        reason in `sealed`, bound by a digest (docs/integrity.md); public: the error code."""
+        refusal = {"order": normalized(order), "reason": str(error)}
+        self._record(
+            self.OrderRejected,
+            at,
+            **meta,
+            error=error.code,
+            reason="",
+            digest=receipt_digest(salt, refusal),
+            sealed={**refusal, "salt": salt},
+        )
 
     # -- recording a close and a movement's deadline ----------------------------------------
 

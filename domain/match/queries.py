@@ -9,6 +9,7 @@ from typing import Any
 from domain.errors import (
     InvalidTokenError,
     MatchAlreadyStartedError,
+    MatchQuarantinedError,
     MovementClosedError,
     NotASeatError,
     NotRefereeError,
@@ -111,6 +112,15 @@ class MatchQueries(MatchBase):
         if movement != self.movement:
             raise MovementClosedError(
                 f"movement {movement} of match {self.id} is not open (movement {self.movement} is)"
+            )
+
+    def check_not_quarantined(self) -> None:
+        """Raises MatchQuarantinedError while the match is quarantined."""
+        if self.quarantined is not None:
+            raise MatchQuarantinedError(
+                f"match {self.id} is quarantined: resolving movement "
+                f"{self.quarantined['movement']} failed ({self.quarantined['error']}); "
+                "send the order again once the referee has retried it"
             )
 
     def _deadline_passed(self, at: datetime) -> bool:

@@ -81,3 +81,9 @@ def upcast_v1_v2(state: dict[str, Any]) -> None:
     ]
     state["rematch_id"] = state.pop("replay_id", None)
     state["rematch_of"] = state.pop("replay_of", None)
+
+
+def upcast_v2_v3(state: dict[str, Any]) -> None:
+    """Brings a Match snapshot's attributes from shape 2 to shape 3, in place: `quarantined`
+    (None: a match snapshotted before quarantines existed was not quarantined)."""
+    state["quarantined"] = None

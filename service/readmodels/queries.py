@@ -58,11 +58,14 @@ def match_row(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
 
 
 def due(models: ReadModels, now: datetime) -> list[DueMovement]:
-    """Returns the open movements due at `now`, earliest deadline first (one indexed query)."""
+    """Returns the open movements due at `now`, earliest deadline first, leaving out the
+    quarantined matches (service/quarantine.py; one indexed query)."""
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
         "SELECT match_id, movement, due_at FROM {deadlines} "
-        "WHERE closed = FALSE AND due_at <= :now ORDER BY due_at, match_id",
+        "WHERE closed = FALSE AND due_at <= :now AND match_id NOT IN "
+        "(SELECT match_id FROM {match_failures} WHERE quarantined_at IS NOT NULL) "
+        "ORDER BY due_at, match_id",
         {"now": now},
     )
     return [DueMovement(row["match_id"], row["movement"], row["due_at"]) for row in rows]

@@ -43,10 +43,17 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
 from sqlalchemy import Boolean, DateTime, Uuid
 
-from service.readmodels.tables import PROJECTION_TABLES, metadata, projection_quarantine
+from service.readmodels.tables import (
+    PROJECTION_TABLES,
+    match_failures,
+    metadata,
+    projection_quarantine,
+)
 
 Statement = tuple[str, Mapping[str, Any]]
 QUARANTINE = projection_quarantine.name
+FAILURES = match_failures.name
+SHARED = (QUARANTINE, FAILURES)  # tables of no one projection: a reset leaves them
 MAX_ERROR_CHARS = 1000
 # The database cannot be used now: raised, never a reason to leave a match out.
 OUTAGES: tuple[type[Exception], ...] = (
@@ -96,7 +103,7 @@ class View(TrackingRecorder):
         own = PROJECTION_TABLES[projection]
         self.tables = {table.name: self._table_name(table.name) for table in own}
         self.match_tables = [self.tables[table.name] for table in own if "match_id" in table.c]
-        self.tables[QUARANTINE] = self._table_name(QUARANTINE)
+        self.tables.update({name: self._table_name(name) for name in SHARED})
         self.tracking_table = f"{projection}_tracking"
         self._local = threading.local()
 
@@ -169,7 +176,7 @@ class View(TrackingRecorder):
                 {"name": application_name},
             )
             for name, table in self.tables.items():
-                if name != QUARANTINE:
+                if name not in SHARED:
                     self._execute(cursor, f"DELETE FROM {table}", {})
             self._execute(
                 cursor,
@@ -186,6 +193,16 @@ class View(TrackingRecorder):
             return [
                 {key: self._decode(key, value) for key, value in dict(row).items()}
                 for row in cursor.fetchall()
+            ]
+
+    def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Runs one statement in its own transaction and commits; returns the rows of its
+        RETURNING clause (none without one), decoded as `query` decodes them."""
+        with self._transaction(commit=True) as cursor:
+            self._execute(cursor, sql, params or {})
+            rows = cursor.fetchall() if " RETURNING " in sql else []
+            return [
+                {key: self._decode(key, value) for key, value in dict(row).items()} for row in rows
             ]
 
     def position(self, application_name: str) -> int:
@@ -245,7 +262,7 @@ class View(TrackingRecorder):
         self, cursor: Any, match_id: UUID, tracking: Tracking, event_type: str, error: Exception
     ) -> None:
         """Deletes what this projection holds of the match and records why it is left out."""
-        text = _error_text(error)
+        text = error_text(error)
         logger.error(
             "projection %s leaves out match %s: applying %s at log position %s failed: %s",
             self.projection,
@@ -379,7 +396,7 @@ class SQLiteView(View, SQLiteTrackingRecorder):
         return bool(value)
 
 
-def _error_text(error: Exception) -> str:
+def error_text(error: Exception) -> str:
     """Returns the error as text any database stores: no NUL nor other control character,
     no lone surrogate, at most MAX_ERROR_CHARS characters."""
     text = f"{type(error).__name__}: {error}".encode("utf-8", "backslashreplace").decode()

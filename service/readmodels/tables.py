@@ -14,6 +14,11 @@ eventsourcing stores them.
 `projection_quarantine` belongs to no one projection: it lists, per
 projection, the matches it leaves out because applying one of their events
 failed (service/readmodels/recorders.py).
+
+`match_failures` is not a projection either: it is the service's count of the
+failed resolutions of a match, which record no event, and marks the matches
+whose Quarantined event it recorded (service/quarantine.py). Nothing rebuilds
+it from the events; a rebuild leaves it alone.
 """
 
 from __future__ import annotations
@@ -172,6 +177,30 @@ projection_quarantine = sa.Table(
     Column("error", String(1000), nullable=False, comment="the exception, as text"),
     Column("quarantined_at", utc(), nullable=False),
     comment="matches a projection leaves out since one of their events failed to apply",
+)
+
+match_failures = sa.Table(
+    "match_failures",
+    metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("movement", Integer, nullable=False, comment="the movement whose resolution failed"),
+    Column("error", String(200), nullable=False, comment="the exception's name"),
+    Column("message", String(1000), nullable=False, comment="the exception, as text"),
+    Column(
+        "failures",
+        Integer,
+        nullable=False,
+        comment="failures in a row with this movement and error",
+    ),
+    Column("first_seen", utc(), nullable=False),
+    Column("last_seen", utc(), nullable=False),
+    Column(
+        "quarantined_at",
+        utc(),
+        nullable=True,
+        comment="when the match's Quarantined event was recorded; NULL before",
+    ),
+    comment="the matches whose resolution failed last time they were tried, and quarantined ones",
 )
 
 PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {

@@ -42,6 +42,7 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/matches/{id}/orders", {"order": "9"}),  # illegal: refused, nothing replaced
     ("post", "/matches/{id}/deadline", {"seconds": 60}),
     ("post", "/matches/{id}/actions", {"action": "grant", "args": {}, "reason": "probe"}),
+    ("post", "/matches/{id}/retry", None),  # not quarantined: 409 to the referee
     ("post", "/matches", {"ruleset": "toy"}),
     ("get", "/standings", None),
 ]
@@ -158,3 +159,60 @@ def test_the_probes_cover_every_operation_of_the_document(client):
     }
     probed = {(method, path.split("?")[0]) for method, path, _ in PROBES}
     assert documented <= probed, documented - probed
+
+
+REFUSED = "seventy-seven"  # what alice sends and the movement refuses: quoted in the reason
+
+
+@pytest.fixture
+def refused(client, open_movement):
+    """The open movement of `open_movement`, where alice's second order was refused."""
+    table, _ = open_movement
+    response = table.order(1, REFUSED)
+    assert response.status_code == 422
+    assert REFUSED in response.get_json()["message"]  # the sender gets the full reason
+    return table, response.get_json()["message"]
+
+
+def refusals(client, table: HttpMatch, token: str | None = None) -> list[dict[str, Any]]:
+    items = client.get(f"/matches/{table.id}/events", headers=bearer(token)).get_json()["items"]
+    return [item for item in items if item["type"] == "OrderRejected"]
+
+
+@pytest.mark.parametrize("who", ["anyone", "a wrong token", "another seat"])
+def test_a_refused_order_is_sealed_while_its_movement_is_open(client, refused, who):
+    table, reason = refused
+    token = {"anyone": None, "a wrong token": "guess", "another seat": table.seats[1]}[who]
+    for url, status, text, _ in responses(client, table, token):
+        assert status < 500, (url, text)
+        assert REFUSED not in text and reason not in text, url
+    [public] = [r for r in refusals(client, table) if r["data"]["seat"] == 1]
+    assert "sealed" not in public
+    assert public["data"]["error"] == "invalid_order" and public["data"]["reason"] == ""
+    assert public["data"]["received_at"] and public["data"]["digest"]
+
+
+def test_the_seat_that_was_refused_sees_its_refusal_in_the_log(client, refused):
+    table, reason = refused
+    [own] = refusals(client, table, table.seats[0])
+    assert own["sealed"]["order"] == REFUSED and own["sealed"]["reason"] == reason
+
+
+def test_a_refused_order_is_shown_to_everyone_once_its_movement_resolves(client, refused):
+    table, reason = refused
+    assert table.order(3, "2").status_code == 201  # the last seat: the movement resolves
+    [public] = [r for r in refusals(client, table) if r["data"]["seat"] == 1]
+    assert public["sealed"]["order"] == REFUSED and public["sealed"]["reason"] == reason
+    assert client.get(f"/matches/{table.id}/verify").get_json()["broken"] is None
+
+
+def test_a_refusal_aimed_at_a_closed_movement_is_public_at_once(client, open_movement):
+    table, _ = open_movement
+    assert table.order(3, "2").status_code == 201  # movement 1 resolves
+    late = table.order(2, "3", movement=1)
+    assert late.status_code == 409
+    [public] = [r for r in refusals(client, table) if r["data"]["movement"] == 1]
+    assert public["data"]["error"] == "movement_closed"
+    assert public["sealed"]["order"] == "3"
+    assert "movement 1" in public["sealed"]["reason"]
+    assert client.get(f"/matches/{table.id}/verify").get_json()["broken"] is None

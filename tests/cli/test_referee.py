@@ -29,6 +29,7 @@ TOKEN_OPERATIONS = {
     "getSeed": "seed",
     "takeRefereeAction": "action",
     "getProtocolMessage": "protocol",
+    "retryMatch": "retry",
 }
 
 

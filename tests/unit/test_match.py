@@ -22,7 +22,7 @@ from domain.errors import (
     SeatTakenError,
     UnknownSeatError,
 )
-from domain.integrity import commitment, first_broken_link, receipt_digest
+from domain.integrity import commitment, content_problem, first_broken_link, receipt_digest
 from domain.match import Match
 from domain.rules import registry
 from domain.rules.contract import canonical_json
@@ -150,6 +150,37 @@ def test_an_illegal_order_is_recorded_as_rejected_and_raised():
     assert type(rejected).__name__ == "OrderRejected"
     assert (rejected.seat, rejected.error) == (1, "illegal_order")
     assert match.pending == []
+
+
+def test_a_refused_order_is_sealed_with_its_reason_and_bound_by_a_digest():
+    match = started()
+    with pytest.raises(IllegalOrderError) as refused:
+        match.submit_order(ALICE, "9", "aa", T0)
+    rejected = match.pending_events[-1]
+    reason = str(refused.value)
+    assert rejected.reason == ""
+    assert rejected.sealed == {"order": "9", "reason": reason, "salt": "aa"}
+    assert rejected.digest == receipt_digest("aa", {"order": "9", "reason": reason})
+    item = public_item(rejected, with_sealed=True)
+    assert first_broken_link(match.id, [public_item(e, True) for e in match.pending_events]) is None
+    item["sealed"] = {**rejected.sealed, "reason": "a reason the service never gave"}
+    assert content_problem(item) == "the sealed order and salt do not match the receipt digest"
+
+
+def test_a_refusal_stored_before_refusals_were_sealed_reads_with_its_public_reason():
+    fields = {"seat": 1, "movement": 1, "received_at": T0, "source": "api", "message_id": None}
+    old = Match.OrderRejected(
+        originator_id=uuid4(),
+        originator_version=5,
+        timestamp=T0,
+        **fields,
+        error="illegal_order",
+        reason="pick 9 is out of range",
+        chain="c",
+    )
+    assert (old.digest, old.sealed) == ("", None)
+    assert public_item(old, with_sealed=True)["data"]["reason"] == "pick 9 is out of range"
+    assert "sealed" not in public_item(old, with_sealed=True)
 
 
 def test_an_order_for_another_movement_is_rejected_as_closed():

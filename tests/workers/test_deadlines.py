@@ -149,7 +149,8 @@ def test_an_order_racing_the_deadline_is_in_the_movement_or_rejected_with_a_reas
     assert landed and {receipt.digest for receipt in landed} == revealed
     assert refused and "movement 1" in str(refused[0]) and "not open" in str(refused[0])
     rejected = events(service, new.match_id, "OrderRejected")
-    assert rejected[0]["data"]["error"] == "movement_closed" and rejected[0]["data"]["reason"]
+    assert rejected[0]["data"]["error"] == "movement_closed" and rejected[0]["data"]["reason"] == ""
+    assert "not open" in rejected[0]["sealed"]["reason"]  # aimed at a closed movement: public
 
 
 def test_district_war_strikes_and_extends_when_its_clock_runs_out(cluster: Cluster):
