@@ -129,14 +129,16 @@ class MatchPlay(MatchQueries):
         the state it gives and its steps; returns the steps. A deadline already due passes
         first, as for a late order (the action meets the movement then open).
 
-        Raises what Table.act raises, InvalidActionError without a reason, and
-        MatchNotStartedError before the start.
+        Raises what Table.act raises, InvalidActionError without a reason,
+        MatchNotStartedError before the start, and MatchQuarantinedError while the
+        match is quarantined (the referee retries it first).
         """
         self.check_referee(referee_token_hash)
         if not self.started:
             raise MatchNotStartedError(f"match {self.id} has not started: no referee action yet")
         if not reason.strip():
             raise InvalidActionError(f"referee action {action!r} needs a reason, got none")
+        self.check_not_quarantined()  # its due deadline would fail again: retry it first
         table = self.table()
         if self._deadline_passed(at):
             self._close(table, at)

@@ -115,7 +115,7 @@ def test_the_referees_retry_lifts_the_quarantine_and_a_fixed_ruleset_then_resolv
 
 
 @pytest.mark.usefixtures("fragile")
-def test_orders_to_a_quarantined_match_are_refused_with_a_clear_error(
+def test_orders_and_referee_actions_to_a_quarantined_match_are_refused_with_a_clear_error(
     matches: Matches, clock: ManualClock
 ) -> None:
     bad, referee = started(matches, "toy_fragile")
@@ -124,6 +124,8 @@ def test_orders_to_a_quarantined_match_are_refused_with_a_clear_error(
         sweep(matches, clock)
     with pytest.raises(MatchQuarantinedError, match="quarantined"):
         matches.submit_order(bad, token, "2")
+    with pytest.raises(MatchQuarantinedError, match="quarantined"):  # not a 500 in the sweep
+        matches.act(bad, referee, "grant", {"seat": 1, "points": 1}, "a mack")
 
 
 @pytest.mark.usefixtures("fragile")
