@@ -14,6 +14,8 @@ eventsourcing stores them.
 `projection_quarantine` belongs to no one projection: it lists, per
 projection, the matches it leaves out because applying one of their events
 failed (service/readmodels/recorders.py).
+`sweep_status` is no projection either: the sweep task records there when it
+last succeeded and how many times in a row it failed (service/health.py).
 """
 
 from __future__ import annotations
@@ -85,6 +87,13 @@ match_list = sa.Table(
     Column("started_at", utc(), nullable=True),
     Column("finished_at", utc(), nullable=True),
     Column("result", String(16), nullable=True, comment="win, draw or no_winner once finished"),
+    Column(
+        "rematch_due",
+        Boolean,
+        nullable=False,
+        server_default=false(),
+        comment="finished asking for a rematch (DW-5) that does not exist yet",
+    ),
     Index("ix_match_list_status_position", "status", "position"),
     Index("ix_match_list_ruleset_position", "ruleset", "position"),
 )
@@ -106,6 +115,13 @@ deadlines = sa.Table(
     Column("extensions", Integer, nullable=False, server_default=text("0")),
     Column("closed", Boolean, nullable=False, server_default=false()),
     Column("closed_at", utc(), nullable=True),
+    Column(
+        "ready",
+        Boolean,
+        nullable=False,
+        server_default=false(),
+        comment="may close early: every owing seat has ordered (due now)",
+    ),
     Index("ix_deadlines_closed_due_at", "closed", "due_at"),
 )
 
@@ -172,6 +188,17 @@ projection_quarantine = sa.Table(
     Column("error", String(1000), nullable=False, comment="the exception, as text"),
     Column("quarantined_at", utc(), nullable=False),
     comment="matches a projection leaves out since one of their events failed to apply",
+)
+
+sweep_status = sa.Table(
+    "sweep_status",
+    metadata,
+    Column("sweep", String(32), primary_key=True, comment="which sweep: 'due'"),
+    Column("last_success_at", utc(), nullable=True),
+    Column("last_failure_at", utc(), nullable=True),
+    Column("failures_in_row", Integer, nullable=False, server_default=text("0")),
+    Column("last_error", String(1000), nullable=True, comment="the last failure, as text"),
+    comment="the sweep's bookkeeping, written by the worker, read by /health",
 )
 
 PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {
