@@ -28,6 +28,9 @@ and `DRTS_RATE_LIMIT_PER_TOKEN` (default 600) the requests a minute each
 client address and each bearer token may send (0 turns a limit off), and
 `DRTS_TRUSTED_PROXIES` (default 0) how many reverse proxies in front of the
 API set X-Forwarded-For, so that the client's own address is the one limited.
+`DRTS_HEALTH_SWEEP_SECONDS` (default 30), `DRTS_HEALTH_OVERDUE_SECONDS`
+(default 60) and `DRTS_HEALTH_PROJECTION_LAG` (default 100 events) are the
+thresholds of /health and `drts status` (service/health.py).
 docs/operations.md lists every setting.
 """
 
@@ -51,6 +54,9 @@ DEFAULT_LONG_POLL_MAX_SECONDS = 30.0
 DEFAULT_MAX_LONG_POLLS = 4
 DEFAULT_RATE_LIMIT_PER_ADDRESS = 1200  # requests a minute
 DEFAULT_RATE_LIMIT_PER_TOKEN = 600
+DEFAULT_SWEEP_STALE_SECONDS = 30.0
+DEFAULT_OVERDUE_SECONDS = 60.0
+DEFAULT_PROJECTION_LAG = 100  # events; at most 500 are counted
 
 
 class SettingsError(ValueError):
@@ -75,6 +81,11 @@ class Settings:
     rate_limit_per_address: int = DEFAULT_RATE_LIMIT_PER_ADDRESS
     rate_limit_per_token: int = DEFAULT_RATE_LIMIT_PER_TOKEN
     trusted_proxies: int = 0
+    # health (docs/operations.md): a sweep older than this, a movement later than this,
+    # a projection with more waiting events than this make the service unhealthy
+    sweep_stale_seconds: float = DEFAULT_SWEEP_STALE_SECONDS
+    overdue_seconds: float = DEFAULT_OVERDUE_SECONDS
+    projection_lag: int = DEFAULT_PROJECTION_LAG
 
     @property
     def broker_url(self) -> str:
@@ -142,6 +153,11 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
             environ, "DRTS_RATE_LIMIT_PER_TOKEN", DEFAULT_RATE_LIMIT_PER_TOKEN
         ),
         trusted_proxies=_count(environ, "DRTS_TRUSTED_PROXIES", 0),
+        sweep_stale_seconds=_seconds(
+            environ, "DRTS_HEALTH_SWEEP_SECONDS", DEFAULT_SWEEP_STALE_SECONDS
+        ),
+        overdue_seconds=_seconds(environ, "DRTS_HEALTH_OVERDUE_SECONDS", DEFAULT_OVERDUE_SECONDS),
+        projection_lag=_count(environ, "DRTS_HEALTH_PROJECTION_LAG", DEFAULT_PROJECTION_LAG),
     )
 
 

@@ -43,10 +43,16 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
 from sqlalchemy import Boolean, DateTime, Uuid
 
-from service.readmodels.tables import PROJECTION_TABLES, metadata, projection_quarantine
+from service.readmodels.tables import (
+    PROJECTION_TABLES,
+    metadata,
+    projection_quarantine,
+    sweep_status,
+)
 
 Statement = tuple[str, Mapping[str, Any]]
 QUARANTINE = projection_quarantine.name
+SWEEP_STATUS = sweep_status.name  # no projection's: every view may name it
 MAX_ERROR_CHARS = 1000
 # The database cannot be used now: raised, never a reason to leave a match out.
 OUTAGES: tuple[type[Exception], ...] = (
@@ -97,6 +103,7 @@ class View(TrackingRecorder):
         self.tables = {table.name: self._table_name(table.name) for table in own}
         self.match_tables = [self.tables[table.name] for table in own if "match_id" in table.c]
         self.tables[QUARANTINE] = self._table_name(QUARANTINE)
+        self.shared = {SWEEP_STATUS: self._table_name(SWEEP_STATUS)}
         self.tracking_table = f"{projection}_tracking"
         self._local = threading.local()
 
@@ -187,6 +194,14 @@ class View(TrackingRecorder):
                 {key: self._decode(key, value) for key, value in dict(row).items()}
                 for row in cursor.fetchall()
             ]
+
+    def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        """Runs one statement on a table no projection owns (`sweep_status`), committed."""
+        with self._transaction(commit=True) as cursor:
+            cursor.execute(
+                self._statement(sql.format_map(self.shared)),
+                {key: self._encode(value) for key, value in (params or {}).items()},
+            )
 
     def position(self, application_name: str) -> int:
         """Returns the last log position processed (0 when none)."""
@@ -285,7 +300,7 @@ class View(TrackingRecorder):
 
     def _execute(self, cursor: Any, sql: str, params: Mapping[str, Any]) -> None:
         cursor.execute(
-            self._statement(sql.format_map(self.tables)),
+            self._statement(sql.format_map({**self.tables, **self.shared})),
             {key: self._encode(value) for key, value in params.items()},
         )
 
