@@ -91,6 +91,9 @@ def after_call(context: Any, case: Any, response: Any) -> None:
     with _lock:
         _tally["requests"] += 1
         _statuses[status] += 1
+        if _is_health_report(case, response):
+            _tally["health_reports_503"] += 1  # documented: no sweep runs here
+            return
         if status >= 500:
             _tally["5xx"] += 1
         if status >= 400 and shape_problem(status, _body(response)):
