@@ -108,10 +108,11 @@ def run(host: str, port: int, loglevel: str) -> None:
     sys.exit(code)
 
 
-def last_sweep(matches: Matches) -> tuple[datetime | None, int]:
-    """Returns when the sweep last succeeded (None if never) and its failures in a row."""
+def last_sweep(matches: Matches) -> tuple[datetime | None, datetime | None, int]:
+    """Returns when the sweep last succeeded and failed (None if never) and its failures
+    in a row."""
     status = sweep_status(matches.read_models)
-    return status["last_success_at"], int(status["failures_in_row"])
+    return status["last_success_at"], status["last_failure_at"], int(status["failures_in_row"])
 
 
 @click.command("worker", context_settings={"ignore_unknown_options": True})

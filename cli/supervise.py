@@ -50,10 +50,12 @@ class Part:
     command: list[str]
     process: subprocess.Popen[bytes] | None = None
     started_at: float = 0.0
+    started_wall: datetime | None = None
     restarts: list[float] = field(default_factory=list)
 
 
-SweepProbe = Callable[[], tuple[datetime | None, int]]  # (last success, failures in row)
+# (last success, last failure, failures in a row) of the sweep, from the database
+SweepProbe = Callable[[], tuple[datetime | None, datetime | None, int]]
 
 
 class Supervisor:
@@ -135,7 +137,7 @@ class Supervisor:
         part.process = subprocess.Popen(
             part.command, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
-        part.started_at = time.monotonic()
+        part.started_at, part.started_wall = time.monotonic(), datetime.now(UTC)
         self.say(f"started {name} (pid {part.process.pid}): {' '.join(part.command[1:])}")
         threading.Thread(target=self._relay, args=(part,), daemon=True).start()
         return part
@@ -152,15 +154,17 @@ class Supervisor:
 
     def _watch_sweep(self) -> None:
         try:
-            last, failures = self.sweep_probe()
+            last, last_failure, failures = self.sweep_probe()
         except Exception as error:  # the database is the store's check, not a reason to stop
             self.say(f"cannot read the sweep's state: {error}")
             return
-        since = self.parts["beat"].started_at
-        quiet = time.monotonic() - since
+        beat = self.parts["beat"]
+        quiet = time.monotonic() - beat.started_at
         if last is not None:
             quiet = min(quiet, (datetime.now(UTC) - last).total_seconds())
-        if failures >= SWEEP_FAILURES:
+        since = beat.started_wall or datetime.now(UTC)
+        recent = last_failure is not None and last_failure > since  # not before the restart
+        if recent and failures >= SWEEP_FAILURES:
             self._restart(["worker", "beat"], f"the sweep failed {failures} times in a row")
         elif quiet > self.stale_seconds:
             self._restart(["worker", "beat"], f"no sweep succeeded for {quiet:.0f} s")
