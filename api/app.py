@@ -21,7 +21,19 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import actions, audit, errors, events, orders, protocol, rulesets, seats, standings, state
+from api import (
+    actions,
+    audit,
+    errors,
+    events,
+    health,
+    orders,
+    protocol,
+    rulesets,
+    seats,
+    standings,
+    state,
+)
 from api import matches as matches_resource
 from api.capacity import Capacity
 from api.context import CAPACITY, EXTENSION, capacity
@@ -40,6 +52,7 @@ BLUEPRINTS = (
     audit.blp,
     standings.blp,
     protocol.blp,
+    health.blp,
 )
 
 
@@ -107,6 +120,9 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
         )
         matches.read_models.start()  # follows the log: live on PostgreSQL, a timer on SQLite
     app.extensions[EXTENSION] = matches
+    app.extensions[health.SETTINGS] = replace(
+        settings, database_url=app.config["DRTS_DATABASE_URL"]
+    )
     api = DrtsApi(app)
     errors.register_error_handlers(app)
     for blueprint in BLUEPRINTS:

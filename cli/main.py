@@ -21,6 +21,7 @@ from cli.match import match
 from cli.perft import perft
 from cli.protocol import register as register_protocol_command
 from cli.run import api, beat, run, worker
+from cli.status import status
 from domain.errors import DrtsError
 from domain.rules.contract import ConfigKind
 from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions
@@ -100,6 +101,7 @@ main.add_command(api)
 main.add_command(run)
 main.add_command(worker)
 main.add_command(beat)
+main.add_command(status)
 register_db_commands(main)
 register_map_commands(main)
 

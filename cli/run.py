@@ -1,11 +1,13 @@
 """`drts api`, `drts run`, `drts worker`, `drts beat`: the service's processes.
 
-`drts run` is the embedded default: the API, and one Celery worker with its
-beat embedded (`-B`, solo pool) on the SQLite broker `drts-broker.sqlite`,
-over the SQLite event store `drts.sqlite`, all in the working directory
-unless DRTS_DATABASE_URL / DRTS_BROKER_URL say otherwise. The parts are child
-processes of this one, in its process group: Ctrl-C or SIGTERM stops them
-all, and if one part dies the others are stopped too.
+`drts run` is the embedded default: the API, one Celery worker (solo pool)
+and beat on the SQLite broker `drts-broker.sqlite`, over the SQLite event
+store `drts.sqlite`, all in the working directory unless DRTS_DATABASE_URL /
+DRTS_BROKER_URL say otherwise. The parts are child processes of this one,
+supervised (cli/supervise.py): the broker is asked first, beat starts once
+the worker is ready, a part that exits or a sweep that stops succeeding is
+restarted with a logged line, and a part that keeps failing stops everything
+with exit status 1. Ctrl-C or SIGTERM stops them all.
 
 `drts api`, `drts worker` and `drts beat` run the parts separately for
 production (docs/operations.md). Each first makes the store ready
@@ -19,15 +21,18 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 
 import click
 
 from cli.store import prepare_store, reports_errors
+from cli.supervise import Supervisor
+from service.health import sweep_status
+from service.matches import Matches, connect
+from service.scheduling import NoScheduler
 from service.settings import (
     BROKER_URL_VARIABLE,
     DEFAULT_BROKER_URL,
@@ -37,7 +42,7 @@ from service.settings import (
 
 CELERY = [sys.executable, "-m", "celery", "-A", "workers.app"]
 BEAT_SCHEDULE_FILE = "drts-beat-schedule"
-STOP_SECONDS = 20.0
+MIN_STALE_SECONDS, STALE_SWEEPS = 10.0, 5  # no sweep for this long: restart worker and beat
 
 
 def worker_command(
@@ -74,66 +79,40 @@ def embedded_environment(environ: dict[str, str]) -> dict[str, str]:
     return {**environ, BROKER_URL_VARIABLE: broker}
 
 
-class Parts:
-    """Child processes started and stopped together."""
-
-    def __init__(self) -> None:
-        self.children: dict[str, subprocess.Popen[bytes]] = {}
-        self.stopping = False
-
-    def start(self, name: str, command: list[str], env: dict[str, str]) -> None:
-        click.echo(f"drts run: starting {name}: {' '.join(command[1:])}", err=True)
-        self.children[name] = subprocess.Popen(command, env=env)
-
-    def stop(self, *_: object) -> None:
-        """Asks every living part to stop (SIGTERM: Celery's warm shutdown)."""
-        self.stopping = True
-        for child in self.children.values():
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-
-    def wait(self) -> int:
-        """Waits until a part exits or a stop is asked; stops the rest; returns the exit status."""
-        while not self.stopping:  # the signal handler sets it
-            exited = [
-                (name, c.returncode) for name, c in self.children.items() if c.poll() is not None
-            ]
-            if exited:
-                click.echo(f"drts run: {exited[0][0]} exited ({exited[0][1]}); stopping", err=True)
-                self.stop()
-                break
-            time.sleep(0.2)
-        give_up = time.monotonic() + STOP_SECONDS
-        for child in self.children.values():
-            try:
-                child.wait(max(0.1, give_up - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
-        return 1 if exited_abnormally(self.children.values()) else 0
-
-
-def exited_abnormally(children: Iterable[subprocess.Popen[bytes]]) -> bool:
-    """Returns whether a part exited with an error (a stop by signal is normal)."""
-    return any(c.returncode not in (0, -signal.SIGTERM, -signal.SIGINT) for c in children)
-
-
 @click.command("run")
 @click.option("--host", default="127.0.0.1", show_default=True, help="the API's address")
 @click.option("--port", default=8000, show_default=True, type=int, help="the API's port")
 @click.option("--loglevel", default="INFO", show_default=True, help="the worker's log level")
 @reports_errors
 def run(host: str, port: int, loglevel: str) -> None:
-    """Starts the whole service: the API, one worker and its beat (stop with Ctrl-C)."""
+    """Starts the whole service: the API, one worker and beat, supervised (stop with Ctrl-C)."""
     env = embedded_environment(dict(os.environ))
     prepare_store()
-    parts = Parts()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, parts.stop)
-    parts.start("worker", worker_command("solo", None, loglevel, beat=True), env)
-    parts.start("api", api_command(host, port), env)
-    click.echo(f"drts run: API on http://{host}:{port}/ (Ctrl-C stops everything)", err=True)
-    sys.exit(parts.wait())
+    settings = load_settings(env)
+    with connect(settings, scheduler=NoScheduler()) as matches:
+        supervisor = Supervisor(
+            {
+                "worker": worker_command("solo", None, loglevel, beat=False),
+                "beat": beat_command(loglevel),
+                "api": api_command(host, port),
+            },
+            env,
+            settings.broker_url,
+            lambda: last_sweep(matches),
+            stale_seconds=max(MIN_STALE_SECONDS, STALE_SWEEPS * settings.sweep_seconds),
+        )
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, supervisor.stop)
+        supervisor.say(f"API on http://{host}:{port}/ (Ctrl-C stops everything)")
+        code = supervisor.run()
+    sys.exit(code)
+
+
+def last_sweep(matches: Matches) -> tuple[datetime | None, datetime | None, int]:
+    """Returns when the sweep last succeeded and failed (None if never) and its failures
+    in a row."""
+    status = sweep_status(matches.read_models)
+    return status["last_success_at"], status["last_failure_at"], int(status["failures_in_row"])
 
 
 @click.command("worker", context_settings={"ignore_unknown_options": True})

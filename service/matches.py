@@ -304,6 +304,12 @@ class Matches(MatchReads):
             quarantine.forget(self.read_models, closing.match_id)
         return closing
 
+    def create_missing_rematches(self) -> list[UUID]:
+        """Creates the rematch of every finished match that asks for one and lacks it (a
+        crash came between the draw and the rematch); returns the rematches' ids."""
+        created = (self.create_rematch_if_due(match_id) for match_id in self.rematches_due())
+        return [rematch_id for rematch_id in created if rematch_id is not None]
+
     def resolve_due(self, now: datetime | None = None) -> list[Closing]:
         """Resolves every movement due at `now`, each on its own (`resolve_isolated`: one
         that fails is counted and the rest go on); returns what each resolution did."""

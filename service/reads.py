@@ -205,10 +205,14 @@ class MatchReads(MatchStore):
         return Page(items, None if offset is None else str(offset))
 
     def due_movements(self, now: datetime | None = None) -> list[DueMovement]:
-        """Returns the open movements whose deadline has passed at `now`, earliest first
-        (one indexed query of the deadlines read model).
+        """Returns the open movements due at `now` (deadline passed, or ready to close
+        early), earliest first (one query of the deadlines read model).
         """
         return queries.due(self.read_models, now or self.clock())
+
+    def rematches_due(self) -> list[UUID]:
+        """Returns the finished matches asking for a rematch that does not exist yet (DW-5)."""
+        return queries.rematches_due(self.read_models)
 
     # -- private ----------------------------------------------------------------------------
 

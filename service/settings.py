@@ -30,6 +30,9 @@ client address and each bearer token may send (0 turns a limit off), and
 API set X-Forwarded-For, so that the client's own address is the one limited.
 `DRTS_QUARANTINE_AFTER` (default 3) is how many identical failures in a row of
 a match's resolution quarantine it (service/quarantine.py).
+`DRTS_HEALTH_SWEEP_SECONDS` (default 30), `DRTS_HEALTH_OVERDUE_SECONDS`
+(default 60) and `DRTS_HEALTH_PROJECTION_LAG` (default 100 events) are the
+thresholds of /health and `drts status` (service/health.py).
 docs/operations.md lists every setting.
 """
 
@@ -54,6 +57,9 @@ DEFAULT_MAX_LONG_POLLS = 4
 DEFAULT_RATE_LIMIT_PER_ADDRESS = 1200  # requests a minute
 DEFAULT_RATE_LIMIT_PER_TOKEN = 600
 DEFAULT_QUARANTINE_AFTER = 3  # identical failures in a row
+DEFAULT_SWEEP_STALE_SECONDS = 30.0
+DEFAULT_OVERDUE_SECONDS = 60.0
+DEFAULT_PROJECTION_LAG = 100  # events; at most 500 are counted
 
 
 class SettingsError(ValueError):
@@ -79,6 +85,11 @@ class Settings:
     rate_limit_per_token: int = DEFAULT_RATE_LIMIT_PER_TOKEN
     trusted_proxies: int = 0
     quarantine_after: int = DEFAULT_QUARANTINE_AFTER  # DRTS_QUARANTINE_AFTER
+    # health (docs/operations.md): a sweep older than this, a movement later than this,
+    # a projection with more waiting events than this make the service unhealthy
+    sweep_stale_seconds: float = DEFAULT_SWEEP_STALE_SECONDS
+    overdue_seconds: float = DEFAULT_OVERDUE_SECONDS
+    projection_lag: int = DEFAULT_PROJECTION_LAG
 
     @property
     def broker_url(self) -> str:
@@ -147,6 +158,11 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         ),
         trusted_proxies=_count(environ, "DRTS_TRUSTED_PROXIES", 0),
         quarantine_after=_at_least_one(environ, "DRTS_QUARANTINE_AFTER", DEFAULT_QUARANTINE_AFTER),
+        sweep_stale_seconds=_seconds(
+            environ, "DRTS_HEALTH_SWEEP_SECONDS", DEFAULT_SWEEP_STALE_SECONDS
+        ),
+        overdue_seconds=_seconds(environ, "DRTS_HEALTH_OVERDUE_SECONDS", DEFAULT_OVERDUE_SECONDS),
+        projection_lag=_count(environ, "DRTS_HEALTH_PROJECTION_LAG", DEFAULT_PROJECTION_LAG),
     )
 
 

@@ -9,9 +9,12 @@ to another; they are idempotent, so a redelivery changes nothing.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from celery import Celery
+from celery.signals import worker_ready
 
 from service.scheduling import QUEUE, SWEEP_DUE, transport_options
 from service.settings import Settings, load_settings
@@ -49,6 +52,18 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
     import workers.tasks  # noqa: F401  (registers the named tasks on every app)
 
     return app
+
+
+READY_FILE_VARIABLE = "DRTS_READY_FILE"
+
+
+@worker_ready.connect
+def announce_ready(**_: Any) -> None:
+    """Touches $DRTS_READY_FILE once the worker consumes from the broker (`drts run`
+    starts beat only then)."""
+    path = os.environ.get(READY_FILE_VARIABLE)
+    if path:
+        Path(path).touch()
 
 
 app = create_app()

@@ -7,7 +7,9 @@
   other failure is counted and, repeated, quarantines the match, which the
   sweep then leaves (service/quarantine.py).
 - `workers.sweep_due()`: beat's sweep; queues one `resolve_movement` per
-  movement `Matches.due_movements(now)` reports.
+  movement `Matches.due_movements(now)` reports (a ready movement is due at
+  once), creates the rematches a crash left missing, and records in the
+  database when it last succeeded (service/health.py).
 
 One Matches application per worker process and Celery app, made on first use
 after the fork (a psycopg pool must not cross a fork).
@@ -15,6 +17,7 @@ after the fork (a psycopg pool must not cross a fork).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -23,6 +26,7 @@ from typing import Any
 from celery import Celery, shared_task
 
 from service.errors import ConcurrentWriteError
+from service.health import record_sweep
 from service.matches import Matches, connect
 from service.results import Closing
 from service.scheduling import RESOLVE_MOVEMENT, CeleryScheduler
@@ -52,13 +56,29 @@ def resolve_movement(self: Any, match_id: str, movement: int) -> str:
 
 @shared_task(name="workers.sweep_due", bind=True)
 def sweep_due(self: Any) -> int:
-    """Queues a resolve task for every due movement not queued lately; returns how many."""
+    """Queues a resolve task for every due movement not queued lately, creates the rematches
+    a crash left missing, and records the sweep's success or failure in the database (read
+    by /health and `drts run`); returns how many tasks it queued."""
+    matches = service(self.app)
+    try:
+        queued = _queue_due(self.app, matches)
+        matches.create_missing_rematches()
+    except Exception as error:
+        with contextlib.suppress(Exception):  # a database that is down cannot count it
+            record_sweep(matches.read_models, matches.clock(), error)
+        raise
+    record_sweep(matches.read_models, matches.clock())
+    return queued
+
+
+def _queue_due(app: Celery, matches: Matches) -> int:
+    """Sends one resolve task per due movement not queued lately; returns how many."""
     queued = 0
-    for due in service(self.app).due_movements():
+    for due in matches.due_movements():
         key = (str(due.match_id), due.movement)
         if not _claim(key):
             continue
-        self.app.send_task(RESOLVE_MOVEMENT, args=key, expires=REQUEUE_AFTER_SECONDS)
+        app.send_task(RESOLVE_MOVEMENT, args=key, expires=REQUEUE_AFTER_SECONDS)
         queued += 1
     return queued
 

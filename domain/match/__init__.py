@@ -163,6 +163,10 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         digest: str
         sealed: dict[str, Any]  # {"order": dumped order, "salt": hex}
         chain: str
+        # the movement may now close early: every owing seat has ordered (the deadlines
+        # read model marks it due, so a resolution lost in a crash is the sweep's);
+        # False for events stored before it existed
+        ready: bool = False
 
         def apply(self, match: Match) -> None:
             match.pending.append(

@@ -81,12 +81,18 @@ class MatchPlay(MatchQueries):
             raise
         dumped = normalized(table.ruleset.dump_order(parsed))
         digest = receipt_digest(salt, dumped)
+        ready = table.is_ready()
         self._record(
-            self.OrderSubmitted, at, **meta, digest=digest, sealed={"order": dumped, "salt": salt}
+            self.OrderSubmitted,
+            at,
+            **meta,
+            digest=digest,
+            ready=ready,
+            sealed={"order": dumped, "salt": salt},
         )
         if len(table.pending) == 1:
             self._arm(table, at)
-        return Receipt(seat, target, digest, at, ready=table.is_ready())
+        return Receipt(seat, target, digest, at, ready=ready)
 
     def close_movement(self, movement: int, at: datetime) -> DeadlinePassed | None:
         """Closes `movement` if it is ready or its deadline has passed at `at`, and records

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
+from uuid import UUID
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
 from domain.match import Match
+from domain.rules.contract import asks_rematch
 from service.readmodels.recorders import Statement, View
 
 WIN_POINTS, DRAW_POINTS = 3, 1
@@ -145,8 +147,14 @@ class MatchList(ReadModel):
                 finished_at=e.timestamp,
                 result=e.outcome["result"],
                 deadline=None,
+                rematch_due=asks_rematch(e.outcome),
             )
         ]
+
+    @handles(Match.ReplayOf)
+    def rematch_created(self, e: Match.ReplayOf, tracking: Tracking) -> list[Statement]:
+        """The rematch exists (its ReplayOf is saved with its Created): none is due (DW-5)."""
+        return [_update_match(UUID(e.original_id), rematch_due=False)]
 
 
 class Deadlines(ReadModel):
@@ -154,6 +162,9 @@ class Deadlines(ReadModel):
 
     A movement that re-arms ("periodic") gets its row only once an order is pending
     ("armed"): until then no deadline of it is due, so the sweep never finds it.
+    An order that makes its movement ready (every owing seat has ordered, early
+    close) marks the row ready: due now, so that a resolution lost in a crash
+    between the order and its resolution is the next sweep's.
     """
 
     name = "deadlines"
@@ -166,6 +177,13 @@ class Deadlines(ReadModel):
         if e.reason in ("opened", "armed"):
             return [(DUE_AT, key)]
         return [(EXTEND, key)]  # "extended", "referee": a movement already due at some instant
+
+    @handles(Match.OrderSubmitted)
+    def order_submitted(self, e: Match.OrderSubmitted, tracking: Tracking) -> list[Statement]:
+        if not e.ready:
+            return []
+        key = {"match_id": e.originator_id, "movement": e.movement, "due_at": e.received_at}
+        return [(READY, key)]
 
     @handles(Match.MovementClosed)
     def movement_closed(self, e: Match.MovementClosed, tracking: Tracking) -> list[Statement]:
@@ -277,6 +295,12 @@ DUE_AT = (
     "INSERT INTO {deadlines} (match_id, movement, due_at, extensions, closed) "
     "VALUES (:match_id, :movement, :due_at, 0, FALSE) "
     "ON CONFLICT (match_id, movement) DO UPDATE SET due_at = excluded.due_at"
+)
+# the row may not exist yet (a movement that re-arms is armed after its first order)
+READY = (
+    "INSERT INTO {deadlines} (match_id, movement, due_at, extensions, closed, ready) "
+    "VALUES (:match_id, :movement, :due_at, 0, FALSE, TRUE) "
+    "ON CONFLICT (match_id, movement) DO UPDATE SET ready = TRUE"
 )
 EXTEND = (
     "UPDATE {deadlines} SET due_at = :due_at, extensions = extensions + 1 "

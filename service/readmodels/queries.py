@@ -58,17 +58,28 @@ def match_row(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
 
 
 def due(models: ReadModels, now: datetime) -> list[DueMovement]:
-    """Returns the open movements due at `now`, earliest deadline first, leaving out the
-    quarantined matches (service/quarantine.py; one indexed query)."""
+    """Returns the open movements due at `now` (deadline passed, or ready to close early),
+    earliest deadline first, leaving out the quarantined matches (service/quarantine.py;
+    one indexed query)."""
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
         "SELECT match_id, movement, due_at FROM {deadlines} "
-        "WHERE closed = FALSE AND due_at <= :now AND match_id NOT IN "
+        "WHERE closed = FALSE AND (due_at <= :now OR ready) AND match_id NOT IN "
         "(SELECT match_id FROM {match_failures} WHERE quarantined_at IS NOT NULL) "
         "ORDER BY due_at, match_id",
         {"now": now},
     )
     return [DueMovement(row["match_id"], row["movement"], row["due_at"]) for row in rows]
+
+
+def rematches_due(models: ReadModels) -> list[UUID]:
+    """Returns the finished matches whose outcome asks for a rematch that does not exist
+    yet (DW-5: a crash came between the draw and the rematch), oldest first."""
+    models.catch_up(["match_list"])
+    rows = models.view("match_list").query(
+        "SELECT match_id FROM {match_list} WHERE rematch_due ORDER BY position"
+    )
+    return [row["match_id"] for row in rows]
 
 
 def scoreboard(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:

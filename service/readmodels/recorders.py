@@ -48,12 +48,15 @@ from service.readmodels.tables import (
     match_failures,
     metadata,
     projection_quarantine,
+    sweep_status,
 )
 
 Statement = tuple[str, Mapping[str, Any]]
 QUARANTINE = projection_quarantine.name
 FAILURES = match_failures.name
-SHARED = (QUARANTINE, FAILURES)  # tables of no one projection: a reset leaves them
+SWEEP_STATUS = sweep_status.name
+# tables of no one projection: a reset leaves them, and every view may name them
+SHARED = (QUARANTINE, FAILURES, SWEEP_STATUS)
 MAX_ERROR_CHARS = 1000
 # The database cannot be used now: raised, never a reason to leave a match out.
 OUTAGES: tuple[type[Exception], ...] = (

@@ -19,6 +19,9 @@ failed (service/readmodels/recorders.py).
 failed resolutions of a match, which record no event, and marks the matches
 whose Quarantined event it recorded (service/quarantine.py). Nothing rebuilds
 it from the events; a rebuild leaves it alone.
+
+`sweep_status` is no projection either: the sweep task records there when it
+last succeeded and how many times in a row it failed (service/health.py).
 """
 
 from __future__ import annotations
@@ -90,6 +93,13 @@ match_list = sa.Table(
     Column("started_at", utc(), nullable=True),
     Column("finished_at", utc(), nullable=True),
     Column("result", String(16), nullable=True, comment="win, draw or no_winner once finished"),
+    Column(
+        "rematch_due",
+        Boolean,
+        nullable=False,
+        server_default=false(),
+        comment="finished asking for a rematch (DW-5) that does not exist yet",
+    ),
     Index("ix_match_list_status_position", "status", "position"),
     Index("ix_match_list_ruleset_position", "ruleset", "position"),
 )
@@ -111,6 +121,13 @@ deadlines = sa.Table(
     Column("extensions", Integer, nullable=False, server_default=text("0")),
     Column("closed", Boolean, nullable=False, server_default=false()),
     Column("closed_at", utc(), nullable=True),
+    Column(
+        "ready",
+        Boolean,
+        nullable=False,
+        server_default=false(),
+        comment="may close early: every owing seat has ordered (due now)",
+    ),
     Index("ix_deadlines_closed_due_at", "closed", "due_at"),
 )
 
@@ -201,6 +218,17 @@ match_failures = sa.Table(
         comment="when the match's Quarantined event was recorded; NULL before",
     ),
     comment="the matches whose resolution failed last time they were tried, and quarantined ones",
+)
+
+sweep_status = sa.Table(
+    "sweep_status",
+    metadata,
+    Column("sweep", String(32), primary_key=True, comment="which sweep: 'due'"),
+    Column("last_success_at", utc(), nullable=True),
+    Column("last_failure_at", utc(), nullable=True),
+    Column("failures_in_row", Integer, nullable=False, server_default=text("0")),
+    Column("last_error", String(1000), nullable=True, comment="the last failure, as text"),
+    comment="the sweep's bookkeeping, written by the worker, read by /health",
 )
 
 PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {

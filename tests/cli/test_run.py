@@ -10,7 +10,7 @@ from cli import run as run_cli
 from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
 
 
-def test_the_embedded_worker_is_solo_with_beat_and_the_cli_never_imports_workers():
+def test_a_worker_may_embed_beat_and_the_cli_never_imports_workers():
     command = run_cli.worker_command("solo", None, "INFO", beat=True)
     assert command[:5] == [sys.executable, "-m", "celery", "-A", "workers.app"]
     assert command[5:] == ["worker", "-P", "solo", "-l", "INFO", "-B", "-s", "drts-beat-schedule"]

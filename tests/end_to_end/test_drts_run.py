@@ -45,6 +45,15 @@ class Http:
                 )
             raise
 
+    def call_any(self, method: str, path: str) -> Any:
+        """Returns the JSON body whatever the status (GET /health answers 503 with it)."""
+        request = urllib.request.Request(self.base + path, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return json.loads(error.read())
+
     def events(self, match_id: str) -> list[dict[str, Any]]:
         return list(self.call("GET", f"/matches/{match_id}/events?limit=500")["items"])
 

@@ -205,6 +205,7 @@ def test_open_orders_show_digests_not_contents_until_the_movement_resolves(match
         "source",
         "message_id",
         "digest",
+        "ready",
     }
     assert "sealed" in matches.event_log(new.match_id, alice.token)[-1]  # its own order
     assert "sealed" not in matches.event_log(new.match_id, bob.token)[-1]

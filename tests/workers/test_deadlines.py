@@ -15,6 +15,7 @@ import pytest
 from celery.beat import EmbeddedService
 
 from domain.errors import MovementClosedError
+from service.health import sweep_status
 from service.matches import Matches
 from service.scheduling import RESOLVE_MOVEMENT, SWEEP_DUE
 from tests.workers.conftest import Cluster, wait_for
@@ -204,3 +205,20 @@ def test_a_movement_that_re_arms_is_never_queued_empty_and_resolves_at_the_firin
     opened = events(service, new.match_id, "DeadlineSet")[0]["data"]["deadline"]
     periods = (armed - datetime.fromisoformat(opened)).total_seconds()
     assert periods == int(periods) >= 3  # on the grid of the first firing, whole periods on
+
+
+def test_the_sweep_records_its_success_in_the_database_and_resolves_a_ready_movement(
+    cluster: Cluster,
+):
+    """The sweep's success is kept in the database (every /health reads it); a movement
+    whose last order made it ready, its resolution lost, is due at once."""
+    service = cluster.matches()
+    new, tokens = new_toy(service, deadline=600, close_early=True)
+    for token in tokens:
+        service.submit_order(new.match_id, token, "1", resolve_when_ready=False)  # as if lost
+    assert sweep_status(service.read_models)["last_success_at"] is None
+    with cluster.worker_processes(1):
+        assert cluster.send(SWEEP_DUE).get(timeout=30) == 1
+        wait_for(lambda: resolutions(service, new.match_id))
+    assert sweep_status(service.read_models)["last_success_at"] is not None
+    assert sweep_status(service.read_models)["failures_in_row"] == 0
