@@ -30,7 +30,7 @@ from eventsourcing.domain import Aggregate, event
 from domain.match.base import event_data
 from domain.match.lobby import MatchLobby
 from domain.match.play import MAX_DEADLINE_SECONDS, REJECTABLE, next_firing
-from domain.match.values import MovementLog, PendingOrder, Receipt, Seat, upcast_v1_v2
+from domain.match.values import MovementLog, PendingOrder, Receipt, Seat, upcast_v1_v2, upcast_v2_v3
 from domain.rules.contract import JSON
 
 __all__ = [
@@ -51,8 +51,9 @@ class Match(MatchLobby, Aggregate):
 
     # The shape of the attributes a snapshot stores (docs/contributing.md, rule 5): a
     # snapshot of an older shape is brought up to date as it loads.
-    class_version = 2
+    class_version = 3
     upcast_v1_v2 = staticmethod(upcast_v1_v2)
+    upcast_v2_v3 = staticmethod(upcast_v2_v3)
 
     class Created(Aggregate.Created):
         ruleset: str
@@ -94,6 +95,7 @@ class Match(MatchLobby, Aggregate):
         self.eliminated = []
         self.movements = []
         self.rematch_id = self.rematch_of = None
+        self.closed_at = None
 
     class SeatJoined(Aggregate.Event):
         seat: int
@@ -137,6 +139,7 @@ class Match(MatchLobby, Aggregate):
         # "armed" (the first order is pending: the firing that will resolve it)
         reason: str
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.deadline, match.chain = self.deadline, self.chain
@@ -184,6 +187,7 @@ class Match(MatchLobby, Aggregate):
         movement: int
         strikes: int
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.strikes[str(self.seat)] = self.strikes
@@ -194,6 +198,7 @@ class Match(MatchLobby, Aggregate):
         movement: int
         reason: str
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.eliminated.append(self.seat)
@@ -204,9 +209,11 @@ class Match(MatchLobby, Aggregate):
         reason: str  # "all_ordered" or "deadline"
         orders: list[dict[str, Any]]  # revealed: seat, order, salt, digest, used
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.pending, match.steps = [], []
+            match.closed_at = self.intended_at  # None before issue 13: no race check
             match._log_movement(self.movement, closed=self.originator_version)
             match.chain = self.chain
 
@@ -229,6 +236,7 @@ class Match(MatchLobby, Aggregate):
         state_hash: str
         outcome: JSON
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.state, match.outcome = self.state, self.outcome
@@ -242,6 +250,7 @@ class Match(MatchLobby, Aggregate):
         outcome: JSON
         seed: str
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.finished, match.deadline = True, None

@@ -66,6 +66,7 @@ class MatchBase(_Layer):
         movements: list[MovementLog]  # in movement order, from the one it started at
         rematch_id: str | None
         rematch_of: str | None
+        closed_at: datetime | None  # the intended instant the last movement closed at
 
         SeatJoined: type[Aggregate.Event]
         SeatTokenReissued: type[Aggregate.Event]

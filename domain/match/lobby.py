@@ -120,7 +120,7 @@ class MatchLobby(MatchPlay):
             state_hash=state_hash(dumped),
             outcome=table.outcome().to_json(),
         )
-        self._open(table, at)
+        self._open(table, at, at)
 
     def link_rematch(self, rematch_id: UUID, at: datetime) -> UUID | None:
         """Records (once) the id of this match's rematch if its outcome asks for one (DW-5);

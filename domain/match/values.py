@@ -81,3 +81,10 @@ def upcast_v1_v2(state: dict[str, Any]) -> None:
     ]
     state["rematch_id"] = state.pop("replay_id", None)
     state["rematch_of"] = state.pop("replay_of", None)
+
+
+def upcast_v2_v3(state: dict[str, Any]) -> None:
+    """Brings a Match snapshot's attributes from shape 2 to shape 3, in place: `closed_at`,
+    the intended instant of the last movement's close, unknown for an old snapshot (None:
+    no order is then refused as having raced that close)."""
+    state["closed_at"] = None

@@ -30,12 +30,26 @@ def test_a_late_order_is_rejected_once_the_deadline_has_resolved_the_movement(ma
     match_id, (alice, bob) = started_toy(matches, silence="hold")
     matches.submit_order(match_id, alice, "2")
     clock.advance(61)
-    with pytest.raises(MovementClosedError, match=r"movement 1 .* is not open"):
-        matches.submit_order(match_id, bob, "3")
+    with pytest.raises(MovementClosedError, match=r"movement 1 .* is not open: it closed at"):
+        matches.submit_order(match_id, bob, "3", movement=1)
     log = types(matches, match_id)
     assert log.index("MovementResolved") < log.index("OrderRejected")
     closed = next(e for e in matches.event_log(match_id) if e["type"] == "MovementClosed")
     assert [o["seat"] for o in closed["data"]["orders"]] == [1]  # bob's late order is not in it
+
+
+def test_a_late_order_without_a_movement_lands_in_the_movement_open_at_its_receipt(matches, clock):
+    """Issue 13: as with a worker on time, the deadline at 60 s opened movement 2 by 61 s,
+    so an order without `movement` received then is judged there, whoever processed it."""
+    match_id, (alice, bob) = started_toy(matches, silence="hold")
+    matches.submit_order(match_id, alice, "2")
+    clock.advance(61)
+    receipt = matches.submit_order(match_id, bob, "3")
+    assert receipt.movement == 2
+    log = types(matches, match_id)
+    assert log.index("MovementResolved") < log.index(
+        "OrderSubmitted", log.index("MovementResolved")
+    )
 
 
 def test_a_late_order_under_a_strike_policy_strikes_first_then_lands(matches, clock):
