@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -40,11 +41,15 @@ from service.scheduling import Scheduler, scheduler_for
 from service.settings import Settings, load_settings
 from service.store import SNAPSHOT_INTERVAL, utc_now
 
-__all__ = ["SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now"]
+SETTLING = timedelta(milliseconds=100)  # a worker's wait past a deadline (issue 13)
+
+__all__ = ["SETTLING", "SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now"]
 
 
 class Matches(MatchReads):
     """Creates matches, seats players, takes orders, resolves movements, serves replays."""
+
+    sleep: Callable[[float], None] = staticmethod(time.sleep)  # waits out SETTLING
 
     def create_match(
         self,
@@ -197,12 +202,19 @@ class Matches(MatchReads):
         message_id: str | None = None,
         movement: int | None = None,
         resolve_when_ready: bool = True,
+        received_at: datetime | None = None,
     ) -> OrderReceipt:
-        """Takes an order from the seat holding `token`; a ready movement then resolves."""
+        """Takes an order from the seat holding `token`; a ready movement then resolves.
+
+        `received_at` is the instant the order arrived, taken at the edge (the HTTP
+        request, the CLI command); now by default. The order is judged as of that instant
+        however long its processing takes (docs/operations.md, settling time).
+        """
+        now = received_at or self.clock()
         limits.check_order(order)
         if movement is not None:
             limits.check_movement(movement)
-        salt, now, token_hash = secrets.token_hex(16), self.clock(), self.tokens.seat_hash(token)
+        salt, token_hash = secrets.token_hex(16), self.tokens.seat_hash(token)
 
         def submit(match: Match) -> tuple[Receipt, bool]:
             receipt = match.submit_order(
@@ -237,7 +249,7 @@ class Matches(MatchReads):
         Idempotent: once the movement has closed, it returns None and records nothing
         (but still creates a rematch that is due and missing, as after a crash).
         """
-        at = now or self.clock()
+        at = now or self._settled(match_id)
 
         def close(match: Match) -> tuple[Closing | None, bool]:
             passed = match.close_movement(movement, at)
@@ -272,10 +284,21 @@ class Matches(MatchReads):
     def resolve_due(self, now: datetime | None = None) -> list[Closing]:
         """Resolves every movement due at `now`; returns what each resolution did."""
         at = now or self.clock()
-        closings = (self.resolve(due.match_id, due.movement, at) for due in self.due_movements(at))
+        closings = (self.resolve(due.match_id, due.movement, now) for due in self.due_movements(at))
         return [closing for closing in closings if closing is not None]
 
     # -- private ----------------------------------------------------------------------------
+
+    def _settled(self, match_id: UUID | str) -> datetime:
+        """Returns now, once the open movement's deadline is at least the settling time
+        past: a worker on time waits out the rest of it, so that an order received before
+        the deadline and still in processing is written first (docs/operations.md)."""
+        now = self.clock()
+        deadline = self._load(match_id).deadline
+        if deadline is not None and deadline <= now < deadline + SETTLING:
+            self.sleep((deadline + SETTLING - now).total_seconds())
+            now = self.clock()
+        return now
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         """Asks the scheduler to resolve each deadline just stored (whoever stored it: a
