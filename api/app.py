@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import flask_swagger_ui
-from flask import Blueprint, Flask, request
+from flask import Blueprint, Flask, g, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -36,7 +36,7 @@ from api import (
 )
 from api import matches as matches_resource
 from api.capacity import Capacity
-from api.context import CAPACITY, EXTENSION, capacity
+from api.context import CAPACITY, EXTENSION, capacity, matches
 from service.matches import Matches, connect
 from service.settings import DEFAULT_MAX_BODY_BYTES, load_settings
 
@@ -152,5 +152,6 @@ def limit_capacity(app: Flask) -> None:
 
     @app.before_request
     def admit() -> None:
+        g.received_at = matches().clock()  # an order's received time: its arrival (issue 13)
         scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
         capacity().admit(request.remote_addr, token.strip() if scheme.lower() == "bearer" else None)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import math
 import re
+from datetime import datetime
 from typing import Any
 
 import flask_smorest
-from flask import current_app, request
+from flask import current_app, g, request
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
@@ -26,6 +27,13 @@ def matches() -> Matches:
     """Returns the process's one Matches application (made by create_app)."""
     app: Matches = current_app.extensions[EXTENSION]
     return app
+
+
+def received_at() -> datetime:
+    """Returns the instant the request arrived (taken first thing, by the app's
+    before_request), the received time of an order it carries (issue 13)."""
+    arrived: datetime = g.received_at
+    return arrived
 
 
 def capacity() -> Capacity:

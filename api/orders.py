@@ -7,7 +7,7 @@ from uuid import UUID
 
 from flask.views import MethodView
 
-from api.context import Blueprint, bearer_token, matches
+from api.context import Blueprint, bearer_token, matches, received_at
 from api.errors import TOKEN_REQUIRED, documents_errors
 from api.schemas import OrderRequestSchema, PendingOrdersSchema, ReceiptSchema
 
@@ -35,6 +35,7 @@ class Orders(MethodView):
             body["order"],
             source=body["source"],
             movement=body["movement"],
+            received_at=received_at(),
         )
 
     @blp.response(200, PendingOrdersSchema)

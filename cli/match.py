@@ -232,8 +232,11 @@ def order(
     match_id: str, order: str, token: str, movement: int | None, source: str, message_id: str | None
 ) -> None:
     """Sends ORDER (the game's order text, or its JSON form) for the seat holding the token."""
+    received_at = datetime.now(UTC)  # the order's received time: the command's start
     parsed = json_value(order) if order.lstrip().startswith("{") else order
-    receipt = matches().submit_order(match_id, token, parsed, source, message_id, movement)
+    receipt = matches().submit_order(
+        match_id, token, parsed, source, message_id, movement, received_at=received_at
+    )
     click.echo(
         f"order of seat {receipt.seat} for movement {receipt.movement} received at "
         f"{receipt.received_at.isoformat()}; receipt digest {receipt.digest}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -49,7 +50,9 @@ from service.scheduling import Scheduler, scheduler_for
 from service.settings import Settings, load_settings
 from service.store import SNAPSHOT_INTERVAL, utc_now
 
-__all__ = ["SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now"]
+SETTLING = timedelta(milliseconds=100)  # a worker's wait past a deadline (issue 13)
+
+__all__ = ["SETTLING", "SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now"]
 
 logger = logging.getLogger(__name__)
 # a lost race or a database outage: raised, never counted against the match
@@ -58,6 +61,8 @@ NOT_THE_MATCHS_FAULT: tuple[type[Exception], ...] = (ConcurrentWriteError, *OUTA
 
 class Matches(MatchReads):
     """Creates matches, seats players, takes orders, resolves movements, serves replays."""
+
+    sleep: Callable[[float], None] = staticmethod(time.sleep)  # waits out SETTLING
 
     def create_match(
         self,
@@ -210,12 +215,19 @@ class Matches(MatchReads):
         message_id: str | None = None,
         movement: int | None = None,
         resolve_when_ready: bool = True,
+        received_at: datetime | None = None,
     ) -> OrderReceipt:
-        """Takes an order from the seat holding `token`; a ready movement then resolves."""
+        """Takes an order from the seat holding `token`; a ready movement then resolves.
+
+        `received_at` is the instant the order arrived, taken at the edge (the HTTP
+        request, the CLI command); now by default. The order is judged as of that instant
+        however long its processing takes (docs/operations.md, settling time).
+        """
+        now = received_at or self.clock()
         limits.check_order(order)
         if movement is not None:
             limits.check_movement(movement)
-        salt, now, token_hash = secrets.token_hex(16), self.clock(), self.tokens.seat_hash(token)
+        salt, token_hash = secrets.token_hex(16), self.tokens.seat_hash(token)
 
         def submit(match: Match) -> tuple[Receipt, bool]:
             receipt = match.submit_order(
@@ -251,7 +263,7 @@ class Matches(MatchReads):
         (but still creates a rematch that is due and missing, as after a crash). A
         quarantined match is left alone: None.
         """
-        at = now or self.clock()
+        at = now or self._settled(match_id)
 
         def close(match: Match) -> tuple[Closing | None, bool]:
             if match.quarantined is not None:
@@ -315,7 +327,7 @@ class Matches(MatchReads):
         that fails is counted and the rest go on); returns what each resolution did."""
         at = now or self.clock()
         closings = (
-            self.resolve_isolated(due.match_id, due.movement, at) for due in self.due_movements(at)
+            self.resolve_isolated(due.match_id, due.movement, now) for due in self.due_movements(at)
         )
         return [closing for closing in closings if closing is not None]
 
@@ -338,6 +350,17 @@ class Matches(MatchReads):
         return quarantine.quarantined(self.read_models)
 
     # -- private ----------------------------------------------------------------------------
+
+    def _settled(self, match_id: UUID | str) -> datetime:
+        """Returns now, once the open movement's deadline is at least the settling time
+        past: a worker on time waits out the rest of it, so that an order received before
+        the deadline and still in processing is written first (docs/operations.md)."""
+        now = self.clock()
+        deadline = self._load(match_id).deadline
+        if deadline is not None and deadline <= now < deadline + SETTLING:
+            self.sleep((deadline + SETTLING - now).total_seconds())
+            now = self.clock()
+        return now
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         """Asks the scheduler to resolve each deadline just stored (whoever stored it: a

@@ -52,7 +52,9 @@ class MatchesDriver:
 
     def close(self) -> tuple[Step, ...]:
         match = self.matches.get_match(self.match_id)
-        now = self.clock.reach(match.deadline) if match.deadline else self.clock.now
+        now = self.clock.now  # a ready movement closes at its last order (issue 13)
+        if match.deadline and not match.is_ready():
+            now = self.clock.reach(match.deadline)
         closing = self.matches.resolve(self.match_id, match.movement, now)
         return closing.steps if closing else ()
 

@@ -104,6 +104,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         self.movements = []
         self.rematch_id = self.rematch_of = None
         self.quarantined = None
+        self.closed_at = None
 
     class SeatJoined(Aggregate.Event):
         seat: int
@@ -150,6 +151,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         # "armed" (the first order is pending: the firing that will resolve it)
         reason: str
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.deadline, match.chain = self.deadline, self.chain
@@ -208,6 +210,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         movement: int
         strikes: int
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.strikes[str(self.seat)] = self.strikes
@@ -218,6 +221,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         movement: int
         reason: str
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.eliminated.append(self.seat)
@@ -228,9 +232,11 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         reason: str  # "all_ordered" or "deadline"
         orders: list[dict[str, Any]]  # revealed: seat, order, salt, digest, used
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.pending, match.steps = [], []
+            match.closed_at = self.intended_at  # None before issue 13: no race check
             match._log_movement(self.movement, closed=self.originator_version)
             match.chain = self.chain
 
@@ -253,6 +259,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         state_hash: str
         outcome: JSON
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.state, match.outcome = self.state, self.outcome
@@ -266,6 +273,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         outcome: JSON
         seed: str
         chain: str
+        intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 
         def apply(self, match: Match) -> None:
             match.finished, match.deadline = True, None

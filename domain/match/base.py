@@ -67,6 +67,7 @@ class MatchBase(_Layer):
         rematch_id: str | None
         rematch_of: str | None
         quarantined: dict[str, Any] | None  # movement, error, message, failures, at
+        closed_at: datetime | None  # the intended instant the last movement closed at
 
         SeatJoined: type[Aggregate.Event]
         SeatTokenReissued: type[Aggregate.Event]

@@ -122,7 +122,7 @@ class MatchLobby(MatchPlay):
             outcome=table.outcome().to_json(),
             steps=[step.to_json() for step in drawn],  # passed always: the chain covers it
         )
-        self._open(table, at)
+        self._open(table, at, at)
 
     def link_rematch(self, rematch_id: UUID, at: datetime) -> UUID | None:
         """Records (once) the id of this match's rematch if its outcome asks for one (DW-5);

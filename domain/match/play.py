@@ -62,18 +62,22 @@ class MatchPlay(MatchQueries):
                 f"match {self.id} has not started; order from seat {seat} refused"
             )
         self.check_not_quarantined()
-        target = self.movement if movement is None else movement
         table = self.table()
-        if self._deadline_passed(at):  # a late order first lets the deadline pass
+        if self._deadline_passed(at):  # a late order first lets every due deadline pass
             self._close(table, at)
+        target = self.movement if movement is None else movement
+        raced = self.closed_at is not None and at < self.closed_at
         meta = {
             "seat": seat,
-            "movement": target,
+            "movement": self.movement - 1 if raced and movement is None else target,
             "received_at": at,
             "source": source,
             "message_id": message_id,
         }
         try:
+            if raced:
+                raise self._raced(at)
+            self._check_not_late(target, at)
             self.check_open(target)
             parsed = table.submit(seat, order)
         except REJECTABLE as error:
@@ -120,7 +124,14 @@ class MatchPlay(MatchQueries):
                 f"the new deadline {deadline.isoformat()} is more than "
                 f"{MAX_DEADLINE_SECONDS} seconds away"
             )
-        self._record(self.DeadlineSet, at, movement=movement, deadline=deadline, reason="referee")
+        self._record(
+            self.DeadlineSet,
+            at,
+            movement=movement,
+            deadline=deadline,
+            reason="referee",
+            intended_at=at,
+        )
 
     def act(
         self,
@@ -190,42 +201,100 @@ class MatchPlay(MatchQueries):
             sealed={**refusal, "salt": salt},
         )
 
+    def _raced(self, at: datetime) -> MovementClosedError:
+        """Returns the refusal of an order received at `at`, before the intended close of
+        the last movement, but processed after that close was recorded: it belonged to
+        that movement, and is filed into no other (docs/operations.md, settling time)."""
+        closed = self.movement - 1
+        assert self.closed_at is not None
+        return MovementClosedError(
+            f"order received at {at.isoformat()}, before movement {closed} of match "
+            f"{self.id} closed at {self.closed_at.isoformat()}, was processed after that "
+            f"close was recorded (it outlived the settling time); it is not filed into "
+            f"movement {self.movement}: send it again"
+        )
+
+    def _check_not_late(self, target: int, at: datetime) -> None:
+        """Raises MovementClosedError, naming its close and the order's received time, if
+        `target` is the movement that closed at or before `at`."""
+        if self.closed_at is not None and target == self.movement - 1:
+            raise MovementClosedError(
+                f"movement {target} of match {self.id} is not open: it closed at "
+                f"{self.closed_at.isoformat()} and the order was received at "
+                f"{at.isoformat()} (movement {self.movement} is open)"
+            )
+
     # -- recording a close and a movement's deadline ----------------------------------------
 
     def _close(self, table: Table, at: datetime) -> DeadlinePassed | None:
-        """Closes the table's movement if it is due at `at` (`Table.close`) and records what
-        that did; returns it, or None when nothing happened."""
-        silence = table.to_move().policy.silence
-        passed = table.close(self._deadline_passed(at))
-        if not passed.acted:
-            return None
-        reason = "all_ordered" if passed.early else "deadline"
-        self._record_passed(table, passed, reason, str(silence), at)
-        return passed
+        """Applies, in order, every close due at `at`, each at its intended instant, and
+        records what each did: an early close (every owing seat ordered) at its last
+        order's received time; each passed deadline D at D (strikes, an extension counted
+        from D, forfeits, a resolution opening the next movement from D), until the open
+        deadline is later than `at`, the match ends or a movement re-arms with no order.
+
+        Returns what the closes did together (strikes and forfeits of all, the first
+        resolution), or None when nothing happened.
+        """
+        done: list[DeadlinePassed] = []
+        while self.is_open():
+            if table.is_ready():
+                reason, intended = "all_ordered", max(p.received_at for p in self.pending)
+            elif self._deadline_passed(at):
+                assert self.deadline is not None
+                reason, intended = "deadline", self.deadline
+            else:
+                break
+            silence = table.to_move().policy.silence
+            passed = table.close(deadline_passed=True)
+            if not passed.acted:  # re-armed: waits for an order on its period grid
+                break
+            self._record_passed(table, passed, reason, str(silence), at, intended)
+            done.append(passed)
+        return _together(done)
 
     def _record_passed(
-        self, table: Table, passed: DeadlinePassed, reason: str, silence: str, at: datetime
+        self,
+        table: Table,
+        passed: DeadlinePassed,
+        reason: str,
+        silence: str,
+        at: datetime,
+        intended: datetime,
     ) -> None:
         movement = self.movement
         for seat in passed.strikes:
             self._record(
-                self.SeatStruck, at, seat=seat, movement=movement, strikes=table.strikes[seat]
+                self.SeatStruck,
+                at,
+                seat=seat,
+                movement=movement,
+                strikes=table.strikes[seat],
+                intended_at=intended,
             )
         for seat in passed.forfeited:
-            self._record(self.SeatEliminated, at, seat=seat, movement=movement, reason=silence)
-        if passed.resolution is None:
+            self._record(
+                self.SeatEliminated,
+                at,
+                seat=seat,
+                movement=movement,
+                reason=silence,
+                intended_at=intended,
+            )
+        if passed.resolution is None:  # DW-6: the extension counts from the intended limit
             self._record(
                 self.DeadlineSet,
                 at,
                 movement=movement,
                 reason="extended",
-                deadline=at + timedelta(seconds=passed.extension_seconds),
+                deadline=intended + timedelta(seconds=passed.extension_seconds),
+                intended_at=intended,
             )
             return
-        self._record_resolution(table, passed.resolution, reason, at)
+        self._record_resolution(table, passed.resolution, reason, at, intended)
 
     def _record_resolution(
-        self, table: Table, resolution: Resolution, reason: str, at: datetime
+        self, table: Table, resolution: Resolution, reason: str, at: datetime, intended: datetime
     ) -> None:
         movement, fired = resolution.movement, self.deadline
         revealed = [
@@ -238,7 +307,14 @@ class MatchPlay(MatchQueries):
             }
             for i, p in enumerate(self.pending)
         ]
-        self._record(self.MovementClosed, at, movement=movement, reason=reason, orders=revealed)
+        self._record(
+            self.MovementClosed,
+            at,
+            movement=movement,
+            reason=reason,
+            orders=revealed,
+            intended_at=intended,
+        )
         for index, step in enumerate(resolution.steps, 1):
             self._record(self.StepApplied, at, movement=movement, index=index, **step.to_json())
         dumped = normalized(table.ruleset.dump_state(resolution.state))
@@ -249,23 +325,34 @@ class MatchPlay(MatchQueries):
             state=dumped,
             state_hash=state_hash(dumped),
             outcome=table.outcome().to_json(),
+            intended_at=intended,
         )
-        self._open(table, at, fired)
+        self._open(table, at, intended, fired)
 
-    def _open(self, table: Table, at: datetime, origin: datetime | None = None) -> None:
-        """Opens the table's movement: its deadline, or Finished. A movement that re-arms
-        fires on the period grid of `origin` (the last movement's deadline), if any."""
+    def _open(
+        self, table: Table, at: datetime, intended: datetime, origin: datetime | None = None
+    ) -> None:
+        """Opens the table's movement at the instant `intended` (recorded at `at`): its
+        deadline, `intended` plus the movement's length, or Finished. A movement that
+        re-arms fires on the period grid of `origin` (the last movement's deadline), if any."""
         outcome = table.outcome()
         if outcome.finished:
-            self._record(self.Finished, at, outcome=outcome.to_json(), seed=self.seed)
+            self._record(
+                self.Finished, at, outcome=outcome.to_json(), seed=self.seed, intended_at=intended
+            )
             return
         seconds = self._period(table)
-        deadline, reason = at + timedelta(seconds=seconds), "opened"
+        deadline, reason = intended + timedelta(seconds=seconds), "opened"
         if table.to_move().policy.rearm_when_empty:
-            deadline = deadline if origin is None else next_firing(origin, seconds, at)
+            deadline = deadline if origin is None else next_firing(origin, seconds, intended)
             reason = "periodic"
         self._record(
-            self.DeadlineSet, at, movement=table.movement, deadline=deadline, reason=reason
+            self.DeadlineSet,
+            at,
+            movement=table.movement,
+            deadline=deadline,
+            reason=reason,
+            intended_at=intended,
         )
 
     def _arm(self, table: Table, at: datetime) -> None:
@@ -275,7 +362,12 @@ class MatchPlay(MatchQueries):
             return
         deadline = next_firing(self.deadline, self._period(table), at)
         self._record(
-            self.DeadlineSet, at, movement=self.movement, deadline=deadline, reason="armed"
+            self.DeadlineSet,
+            at,
+            movement=self.movement,
+            deadline=deadline,
+            reason="armed",
+            intended_at=at,
         )
 
     def _period(self, table: Table) -> int:
@@ -284,3 +376,18 @@ class MatchPlay(MatchQueries):
             self.schedule.get("deadline_seconds") or table.to_move().policy.deadline_seconds
         )
         return seconds
+
+
+def _together(done: list[DeadlinePassed]) -> DeadlinePassed | None:
+    """Returns the closes in `done` as one result: every strike and forfeit, the first
+    resolution and its early flag, the last extension; None for no close."""
+    if not done:
+        return None
+    first = next((p for p in done if p.resolution is not None), done[0])
+    return DeadlinePassed(
+        strikes=tuple(seat for p in done for seat in p.strikes),
+        forfeited=tuple(seat for p in done for seat in p.forfeited),
+        extension_seconds=done[-1].extension_seconds,
+        resolution=first.resolution,
+        early=first.early,
+    )

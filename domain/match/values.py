@@ -85,5 +85,8 @@ def upcast_v1_v2(state: dict[str, Any]) -> None:
 
 def upcast_v2_v3(state: dict[str, Any]) -> None:
     """Brings a Match snapshot's attributes from shape 2 to shape 3, in place: `quarantined`
-    (None: a match snapshotted before quarantines existed was not quarantined)."""
+    (None: a match snapshotted before quarantines existed was not quarantined) and
+    `closed_at`, the intended instant of the last movement's close, unknown for an old
+    snapshot (None: no order is then refused as having raced that close)."""
     state["quarantined"] = None
+    state["closed_at"] = None

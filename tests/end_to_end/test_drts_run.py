@@ -107,7 +107,9 @@ def test_drts_run_serves_resolves_a_deadline_with_its_worker_and_stops_together(
             "a strike by the worker",
             log,
         )
-        assert struck[0]["data"] == {"seat": 1, "movement": 2, "strikes": 1}
+        data = dict(struck[0]["data"])
+        assert data.pop("intended_at")  # the deadline it passed at (issue 13)
+        assert data == {"seat": 1, "movement": 2, "strikes": 1}
         after = [e for e in http.events(match_id) if e["version"] == struck[0]["version"] + 1]
         assert after[0]["type"] == "DeadlineSet" and after[0]["data"]["reason"] == "extended"
         assert (tmp_path / "drts.sqlite").exists() and (tmp_path / "drts-broker.sqlite").exists()

@@ -8,9 +8,12 @@ then it is judged against what is open.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from domain.errors import MovementClosedError
+from service.matches import SETTLING
 
 
 def started_toy(matches, **config):
@@ -30,12 +33,26 @@ def test_a_late_order_is_rejected_once_the_deadline_has_resolved_the_movement(ma
     match_id, (alice, bob) = started_toy(matches, silence="hold")
     matches.submit_order(match_id, alice, "2")
     clock.advance(61)
-    with pytest.raises(MovementClosedError, match=r"movement 1 .* is not open"):
-        matches.submit_order(match_id, bob, "3")
+    with pytest.raises(MovementClosedError, match=r"movement 1 .* is not open: it closed at"):
+        matches.submit_order(match_id, bob, "3", movement=1)
     log = types(matches, match_id)
     assert log.index("MovementResolved") < log.index("OrderRejected")
     closed = next(e for e in matches.event_log(match_id) if e["type"] == "MovementClosed")
     assert [o["seat"] for o in closed["data"]["orders"]] == [1]  # bob's late order is not in it
+
+
+def test_a_late_order_without_a_movement_lands_in_the_movement_open_at_its_receipt(matches, clock):
+    """Issue 13: as with a worker on time, the deadline at 60 s opened movement 2 by 61 s,
+    so an order without `movement` received then is judged there, whoever processed it."""
+    match_id, (alice, bob) = started_toy(matches, silence="hold")
+    matches.submit_order(match_id, alice, "2")
+    clock.advance(61)
+    receipt = matches.submit_order(match_id, bob, "3")
+    assert receipt.movement == 2
+    log = types(matches, match_id)
+    assert log.index("MovementResolved") < log.index(
+        "OrderSubmitted", log.index("MovementResolved")
+    )
 
 
 def test_a_late_order_under_a_strike_policy_strikes_first_then_lands(matches, clock):
@@ -56,3 +73,39 @@ def test_an_order_before_the_deadline_is_taken_into_the_movement(matches, clock)
     clock.advance(59)
     matches.submit_order(match_id, alice, "2")
     assert "MovementResolved" not in types(matches, match_id)
+
+
+def test_an_order_received_before_the_deadline_processed_after_its_close_names_the_race(
+    matches, clock
+):
+    """Issue 13: never filed into the next movement, never refused as late: the refusal
+    says it outlived the settling time (docs/operations.md)."""
+    match_id, (_alice, bob) = started_toy(matches, silence="hold")
+    deadline = matches.get_match(match_id).deadline
+    clock.reach(deadline)
+    matches.resolve(match_id, 1, deadline)  # the resolution won the race
+    received = deadline - timedelta(milliseconds=45)
+    with pytest.raises(MovementClosedError, match="outlived the settling time"):
+        matches.submit_order(match_id, bob, "3", received_at=received)
+    rejected = next(e for e in matches.event_log(match_id) if e["type"] == "OrderRejected")
+    assert rejected["data"]["movement"] == 1
+    assert matches.get_match(match_id).pending == []  # nothing landed in movement 2
+
+
+def test_a_worker_on_time_waits_out_the_settling_time_before_resolving(matches, clock):
+    """Issue 13: an order received just before the deadline is written before the close."""
+    match_id, (alice, _) = started_toy(matches, silence="hold")
+    deadline = matches.get_match(match_id).deadline
+    clock.reach(deadline)
+    waited: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waited.append(seconds)
+        matches.submit_order(match_id, alice, "2", received_at=deadline - timedelta(milliseconds=1))
+        clock.advance(seconds)
+
+    matches.sleep = sleep
+    closing = matches.resolve(match_id, 1)
+    assert waited == [SETTLING.total_seconds()] and closing is not None
+    closed = next(e for e in matches.event_log(match_id) if e["type"] == "MovementClosed")
+    assert [o["seat"] for o in closed["data"]["orders"]] == [1]

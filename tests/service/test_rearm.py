@@ -112,7 +112,7 @@ def test_a_late_order_after_an_armed_firing_first_lets_the_movement_resolve(fiel
     field.submit_order(new.match_id, alice, "1")
     clock.now = t0 + timedelta(seconds=PERIOD + 5)  # the firing at t0 + 60 was due
     with pytest.raises(MovementClosedError, match=r"movement 1 .* is not open"):
-        field.submit_order(new.match_id, bob, "2")
+        field.submit_order(new.match_id, bob, "2", movement=1)  # without: it lands in 2
     assert field.summary(new.match_id).movement == 2
     assert deadlines(field, new.match_id)[-1] == (
         2,
