@@ -185,7 +185,7 @@ def test_a_refused_order_is_sealed_while_its_movement_is_open(client, refused, w
     table, reason = refused
     token = {"anyone": None, "a wrong token": "guess", "another seat": table.seats[1]}[who]
     for url, status, text, _ in responses(client, table, token):
-        assert status < 500, (url, text)
+        assert status < 500 or (url, status) == ("GET /health", 503), (url, text)  # no sweep
         assert REFUSED not in text and reason not in text, url
     [public] = [r for r in refusals(client, table) if r["data"]["seat"] == 1]
     assert "sealed" not in public

@@ -107,7 +107,18 @@ def test_the_referees_retry_lifts_the_quarantine_and_a_fixed_ruleset_then_resolv
     assert matches.summary(bad).quarantined is None
     assert matches.quarantined_matches() == []
     assert sweep(matches, clock) == {bad}
-    assert matches.summary(bad).movement == 2
+    # 305 s after the start the toy's 60 s deadlines of movements 1..5 have all fallen due:
+    # the match catches up, each deadline at its intended instant (issue 13)
+    assert matches.summary(bad).movement == 6
+    closed = [e for e in matches.event_log(bad) if e["type"] == "MovementClosed"]
+    assert [e["data"]["movement"] for e in closed] == [1, 2, 3, 4, 5]
+    assert [e["data"]["intended_at"][11:19] for e in closed] == [
+        "00:01:00",
+        "00:02:00",
+        "00:03:00",
+        "00:04:00",
+        "00:05:00",
+    ]
     lifted = [item for item in matches.event_log(bad) if item["type"] == "QuarantineLifted"]
     assert lifted[0]["data"] == {"movement": 1, "by": "referee"}
     with pytest.raises(NotQuarantinedError):

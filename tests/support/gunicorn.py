@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.error
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -24,9 +24,11 @@ def gunicorn(
     threads: int = 4,
     settings: Mapping[str, str] | None = None,
     log_level: str = "warning",
+    options: Sequence[str] = (),
 ) -> Iterator[str]:
     """Serves `api.wsgi:app` on the database under gunicorn; yields its base URL and stops it
-    afterwards. `settings` are DRTS_* variables for the server (no broker by default).
+    afterwards. `settings` are DRTS_* variables for the server (no broker by default);
+    `options` are more gunicorn options.
 
     Raises RuntimeError when gunicorn exits or does not answer within 30 seconds.
     """
@@ -51,6 +53,7 @@ def gunicorn(
         f"127.0.0.1:{port}",
         "--log-level",
         log_level,
+        *options,
         "api.wsgi:app",
     ]
     server = subprocess.Popen(command, env=env, cwd=ROOT)
