@@ -124,9 +124,11 @@ class Match(MatchLobby, Aggregate):
         state_hash: str
         outcome: JSON
         chain: str
+        strikes: dict[str, int] | None = None  # starting strikes by seat; None: none (or older)
 
         def apply(self, match: Match) -> None:
             match.started, match.movement = True, self.movement
+            match.strikes = dict(self.strikes or {})
             match.state, match.outcome = self.state, self.outcome
             match.movements.append(MovementLog(self.movement, self.originator_version))
             match.chain = self.chain
