@@ -119,15 +119,21 @@ class Matches(MatchReads):
         return NewSeat(self.match_id(match_id), seat, token)
 
     def start(
-        self, match_id: UUID | str, referee_token: str | None, state: JSON = None, movement: int = 1
+        self,
+        match_id: UUID | str,
+        referee_token: str | None,
+        state: JSON = None,
+        movement: int = 1,
+        strikes: Mapping[int, int] | None = None,
     ) -> None:
-        """Starts the match (the referee may give a starting state and movement number)."""
+        """Starts the match (the referee may give a starting state, movement number and,
+        for a scenario, strikes by seat)."""
         limits.check_movement(movement)
         limits.check_json(state, "state")
         self._retrying(
             match_id,
             lambda m: m.start(
-                self.tokens.referee_hash(m, referee_token), self.clock(), state, movement
+                self.tokens.referee_hash(m, referee_token), self.clock(), state, movement, strikes
             ),
         )
 

@@ -3,8 +3,10 @@
 Each scenario becomes a real match on an embedded SQLite store in a
 temporary directory: created, joined, started (from the scenario's state and
 movement if given), ordered with seat tokens, and closed by resolving the
-movement at its deadline on a clock driven by hand. So the scenario files
-check the whole path: commands, events, replay from the store.
+movement at its deadline on a clock driven by hand. Orders arrive at their
+`at` instants (received time) and deadlines are processed when the scenario says
+(`late_by`, `process_at`), so the scenario files check the whole path: commands,
+events with their intended instants, replay from the store.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from __future__ import annotations
 import atexit
 import tempfile
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from domain.rules.contract import JSON, Step
 from service.clock import ManualClock
 from service.matches import Matches
-from service.scenarios import Observation
+from service.scenarios import Arrival, Closing, EventLog, Observation
 from service.settings import Settings
 
 
@@ -37,26 +40,74 @@ class MatchesDriver:
         self.tokens = {
             seat: matches.join(new.match_id, f"seat {seat}").token for seat in range(1, seats + 1)
         }
+        strikes = {int(seat): n for seat, n in scenario.get("strikes", {}).items()}
+        self.started_at = clock.now
         matches.start(
-            new.match_id, self.referee_token, scenario.get("state"), scenario.get("movement", 1)
+            new.match_id,
+            self.referee_token,
+            scenario.get("state"),
+            scenario.get("movement", 1),
+            strikes,
         )
+        self.opening = clock.now
 
-    def submit(self, seat: int, order: str | Mapping[str, JSON]) -> None:
+    def begin(self) -> None:
+        """Notes when the open movement opened (its intended instant): entry times count
+        from it."""
+        movement = self.matches.get_match(self.match_id).movement
+        openings = [
+            item
+            for item in self.matches.event_log(self.match_id)
+            if item["type"] in ("Started", "MovementResolved", "DeadlineSet")
+            and (item["data"] or {}).get("movement") == movement
+        ]
+        first = openings[0] if openings else None
+        if first is None:
+            self.opening = self.clock.now
+        else:
+            data = first["data"] or {}
+            self.opening = datetime.fromisoformat(
+                str(data.get("intended_at") or first["timestamp"])
+            )
+
+    def submit(self, arrival: Arrival) -> None:
+        """Submits the order received at `at` and processed at `processed_at` (now if None)."""
+        received = None if arrival.at is None else self._instant(arrival.at)
+        processed = arrival.processed_at if arrival.processed_at is not None else arrival.at
+        if processed is not None:
+            self.clock.reach(self._instant(processed))
+        order: Any = arrival.order
         self.matches.submit_order(
-            self.match_id, self.tokens[seat], order, source="scenario", resolve_when_ready=False
+            self.match_id,
+            self.tokens[arrival.seat],
+            order,
+            source="scenario",
+            resolve_when_ready=False,
+            received_at=received,
         )
 
     def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]:
         taken = self.matches.act(self.match_id, self.referee_token, action, args, reason)
         return taken.steps
 
-    def close(self) -> tuple[Step, ...]:
+    def close(self, closing: Closing) -> tuple[Step, ...]:
+        """Closes the open movement: a ready one at its last order (issue 13), else at its
+        deadline, `late_by` seconds after it, or at `process_at` from the opening."""
         match = self.matches.get_match(self.match_id)
-        now = self.clock.now  # a ready movement closes at its last order (issue 13)
-        if match.deadline and not match.is_ready():
-            now = self.clock.reach(match.deadline)
-        closing = self.matches.resolve(self.match_id, match.movement, now)
-        return closing.steps if closing else ()
+        now = self.clock.now
+        if closing.process_at is not None:
+            now = self.clock.reach(self._instant(closing.process_at))
+        elif match.deadline and not match.is_ready():
+            now = self.clock.reach(match.deadline + timedelta(seconds=closing.late_by))
+        closed = self.matches.resolve(self.match_id, match.movement, now)
+        return closed.steps if closed else ()
+
+    def events(self) -> EventLog:
+        """Returns the match's events (as the referee sees them) and its start."""
+        return EventLog(self.matches.event_log(self.match_id, self.referee_token), self.started_at)
+
+    def _instant(self, seconds: float) -> datetime:
+        return self.opening + timedelta(seconds=seconds)
 
     def observe(self) -> Observation:
         match = self.matches.get_match(self.match_id)

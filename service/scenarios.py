@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -18,6 +19,7 @@ from domain.rules.contract import JSON, Step
 from domain.rules.registry import get_ruleset
 from domain.table import Table
 from service.maps import expand_map
+from service.scenario_events import EventsError, check_expected_events, compare_events
 
 TOP_KEYS = {
     "description",
@@ -28,10 +30,13 @@ TOP_KEYS = {
     "state",
     "movement",
     "movements",
+    "strikes",
     "expect",
+    "expect_events",
 }
-MOVEMENT_KEYS = {"actions", "orders", "close", "expect"}
+MOVEMENT_KEYS = {"actions", "orders", "close", "late_by", "process_at", "expect", "expect_events"}
 ACTION_KEYS = {"action", "args", "reason"}
+TIMED_ORDER_KEYS = {"seat", "order", "at", "processed_at"}
 EXPECT_KEYS = {
     "state",
     "scores",
@@ -64,16 +69,48 @@ class Observation:
     movement: int
 
 
+@dataclass(frozen=True)
+class Arrival:
+    """One order of a movement entry: who, what, and when in seconds from the movement's
+    opening (`at`: its received time; `processed_at`: when it is processed, `at` if None)."""
+
+    seat: int
+    order: JSON
+    at: float | None = None
+    processed_at: float | None = None
+
+
+@dataclass(frozen=True)
+class Closing:
+    """How a movement entry closes: `late_by` seconds after its deadline passed, or at
+    `process_at` seconds from the movement's opening (neither: at the deadline)."""
+
+    late_by: float = 0
+    process_at: float | None = None
+
+
+@dataclass(frozen=True)
+class EventLog:
+    """A driver's events in their public form and the instant its match started."""
+
+    items: list[dict[str, JSON]]
+    started_at: datetime
+
+
 class Driver(Protocol):
     """Plays one scenario's match; `submit` raises a DrtsError when an order is rejected."""
 
-    def submit(self, seat: int, order: str | Mapping[str, JSON]) -> None: ...
+    def begin(self) -> None: ...
+
+    def submit(self, arrival: Arrival) -> None: ...
 
     def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]: ...
 
-    def close(self) -> tuple[Step, ...]: ...
+    def close(self, closing: Closing) -> tuple[Step, ...]: ...
 
     def observe(self) -> Observation: ...
+
+    def events(self) -> EventLog | None: ...
 
 
 DriverFactory = Callable[[Mapping[str, Any]], Driver]
@@ -90,15 +127,25 @@ class TableDriver:
         if scenario.get("state") is not None:
             self.table.state = ruleset.load_state(scenario["state"])
         self.table.movement = scenario.get("movement", 1)
+        self.table.strikes = {int(seat): n for seat, n in scenario.get("strikes", {}).items()}
 
-    def submit(self, seat: int, order: str | Mapping[str, JSON]) -> None:
-        self.table.submit(seat, order)
+    def begin(self) -> None:
+        """Does nothing: the pure rules have no clock."""
+
+    def submit(self, arrival: Arrival) -> None:
+        """Submits the order; its times only ordered it (the pure rules have no clock)."""
+        self.table.submit(arrival.seat, arrival.order)
 
     def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]:
         return self.table.act(action, args)
 
-    def close(self) -> tuple[Step, ...]:
-        return self.table.close(deadline_passed=True).steps  # a scenario closes at the deadline
+    def close(self, closing: Closing) -> tuple[Step, ...]:
+        """Closes at the deadline; lateness means nothing without a clock."""
+        return self.table.close(deadline_passed=True).steps
+
+    def events(self) -> EventLog | None:
+        """Returns None: the pure rules record no events (`expect_events` is not checked)."""
+        return None
 
     def observe(self) -> Observation:
         table = self.table
@@ -137,7 +184,13 @@ def load_scenario(path: Path) -> dict[str, Any]:
         for action in movement.get("actions", []):
             _check_keys(action, ACTION_KEYS, {"action"}, f"{path} movement {i} action")
         _check_keys(movement.get("expect", {}), EXPECT_KEYS, set(), f"{path} movement {i} expect")
+        _check_events(movement.get("expect_events", []), f"{path} movement {i} expect_events")
+        if not isinstance(movement.get("orders", {}), Mapping):
+            for entry in movement["orders"]:
+                if isinstance(entry, Mapping):
+                    _check_keys(entry, TIMED_ORDER_KEYS, {"seat", "order"}, f"{path} movement {i}")
     _check_keys(data.get("expect", {}), EXPECT_KEYS, set(), f"{path} expect")
+    _check_events(data.get("expect_events", []), f"{path} expect_events")
     return dict(data)
 
 
@@ -152,13 +205,25 @@ def run_scenario(path: Path, driver_factory: DriverFactory | None = None) -> Rep
         return report
     for number, movement in enumerate(scenario["movements"], 1):
         where = f"movement entry {number}"
+        before = driver.events()
+        driver.begin()
         acted, rejected = _act_all(driver, movement.get("actions", []))
         rejected += _submit_all(driver, movement.get("orders", {}))
-        steps = acted + (driver.close() if movement.get("close", True) else ())
+        closing = Closing(movement.get("late_by", 0), movement.get("process_at"))
+        steps = acted + (driver.close(closing) if movement.get("close", True) else ())
         expect = movement.get("expect", {})
         report.mismatches += compare(where, expect, driver.observe(), steps, rejected)
+        seen = driver.events()
+        if seen is not None and before is not None:
+            fresh = seen.items[len(before.items) :]
+            wanted = movement.get("expect_events", [])
+            report.mismatches += compare_events(where, wanted, fresh, seen.started_at)
     final = scenario.get("expect", {})
     report.mismatches += compare("end", final, driver.observe(), None, None)
+    seen = driver.events()
+    if seen is not None:
+        wanted = scenario.get("expect_events", [])
+        report.mismatches += compare_events("end", wanted, seen.items, seen.started_at)
     return report
 
 
@@ -184,24 +249,34 @@ def _act_all(driver: Driver, actions: JSON) -> tuple[tuple[Step, ...], list[dict
 
 def _submit_all(driver: Driver, orders: JSON) -> list[dict[str, JSON]]:
     rejected = []
-    for seat, order in _arrivals(orders):
+    for arrival in _arrivals(orders):
         try:
-            driver.submit(seat, order)
+            driver.submit(arrival)
         except DrtsError as error:
             rejected.append(
-                {"seat": seat, "order": order, "error": error.code, "reason": str(error)}
+                {
+                    "seat": arrival.seat,
+                    "order": arrival.order,
+                    "error": error.code,
+                    "reason": str(error),
+                }
             )
     return rejected
 
 
-def _arrivals(orders: JSON) -> Iterator[tuple[int, JSON]]:
+def _arrivals(orders: JSON) -> Iterator[Arrival]:
     if isinstance(orders, Mapping):
         for seat, texts in orders.items():
             for text in texts if isinstance(texts, list) else [texts]:
-                yield int(seat), text
+                yield Arrival(int(seat), text)
     else:
-        for seat, text in orders:
-            yield int(seat), text
+        for entry in orders:
+            if isinstance(entry, Mapping):
+                yield Arrival(
+                    int(entry["seat"]), entry["order"], entry.get("at"), entry.get("processed_at")
+                )
+            else:
+                yield Arrival(int(entry[0]), entry[1])
 
 
 def compare(
@@ -310,6 +385,13 @@ def _partial_diff(wanted: JSON, got: JSON, missing: JSON = None) -> list[str]:
             problems += [f".{key}{p}" for p in _partial_diff(value, inner, missing)]
         return problems
     return [] if wanted == got else [f" expected {wanted!r}, got {got!r}"]
+
+
+def _check_events(wanted: JSON, where: str) -> None:
+    try:
+        check_expected_events(wanted, where)
+    except EventsError as error:
+        raise ScenarioError(str(error)) from None
 
 
 def _check_keys(data: JSON, allowed: set[str], required: set[str], where: str) -> None:

@@ -136,9 +136,11 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         # the steps explaining the start's random draws (Ruleset.setup_steps, e.g. Shades'
         # tombs and human cap); () for events stored before it existed (docs/contributing.md)
         steps: JSON = ()
+        strikes: dict[str, int] | None = None  # starting strikes by seat; None: none (or older)
 
         def apply(self, match: Match) -> None:
             match.started, match.movement = True, self.movement
+            match.strikes = dict(self.strikes or {})
             match.state, match.outcome = self.state, self.outcome
             match.movements.append(MovementLog(self.movement, self.originator_version))
             match.chain = self.chain

@@ -3,6 +3,7 @@ starting; and, once a drawn match asks for it, its rematch (DW-5)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Self
 from uuid import UUID
@@ -96,9 +97,15 @@ class MatchLobby(MatchPlay):
         self._record(self.SeatTokenReissued, at, seat=seat, token_hash=token_hash)
 
     def start(
-        self, referee_token_hash: str, at: datetime, state: JSON = None, movement: int = 1
+        self,
+        referee_token_hash: str,
+        at: datetime,
+        state: JSON = None,
+        movement: int = 1,
+        strikes: Mapping[int, int] | None = None,
     ) -> None:
-        """Starts the match (optionally from a given state and movement) and opens a movement."""
+        """Starts the match (optionally from a given state, movement and strikes by seat)
+        and opens a movement."""
         self.check_referee(referee_token_hash)
         self.check_not_started()
         if len(self.seats) < self.seat_limits["min"]:
@@ -111,6 +118,7 @@ class MatchLobby(MatchPlay):
         if state is not None:  # a state given by the referee: the start drew nothing
             table.state, drawn = table.ruleset.load_state(state), ()
         table.movement = movement
+        table.strikes = dict(strikes or {})
         dumped = normalized(table.ruleset.dump_state(table.state))
         self._record(
             self.Started,
@@ -121,6 +129,7 @@ class MatchLobby(MatchPlay):
             state_hash=state_hash(dumped),
             outcome=table.outcome().to_json(),
             steps=[step.to_json() for step in drawn],  # passed always: the chain covers it
+            strikes={str(seat): n for seat, n in table.strikes.items()} or None,
         )
         self._open(table, at, at)
 
