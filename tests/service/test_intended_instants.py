@@ -1,7 +1,8 @@
 """Issue 13: a match's events are a function of its orders, their received times and the
 intended deadlines, never of when a worker ran.
 
-The property: for random matches (toy with strikes, District War), random order arrival
+The property: for random matches (toy with strikes and with elimination, District War,
+DRTS Team 23 closing early), random order arrival
 times and random worker schedules (on time, late by any amount, down for several
 deadlines, two workers racing), the events compared without their processing
 timestamps, chain values, salts and digests equal those an always-on-time worker gives.
@@ -26,7 +27,7 @@ from service.matches import Matches
 from service.settings import Settings
 from tests.support.toy_ruleset import TOYS
 
-GAMES: dict[str, tuple[str, dict[str, Any], list[str]]] = {
+GAMES: dict[str, tuple[str, dict[str, Any], list[str]]] = {  # ruleset, config, order texts
     "toy": (
         "toy",
         {
@@ -48,7 +49,13 @@ GAMES: dict[str, tuple[str, dict[str, Any], list[str]]] = {
         {"troops": 2, "placement_seconds": 10, "extension_seconds": 4, "max_strikes": 3},
         ["first 1", "first 2", "c5", "e4", "d6", "f2", "b5", "a1"],
     ),
+    "drts_team23": (
+        "drts_team23",
+        {"movements": 3, "max_movements": 5, "movement_seconds": 10, "close_early": True},
+        ["hold", "team green", "water hold", "team blue", "fire hold", "team yellow"],
+    ),
 }
+SEATS = {"drts_team23": 8}  # the others: 2
 HORIZON = 120.0
 UNSTABLE = {"digest", "salt", "token_hash"}
 
@@ -80,9 +87,12 @@ def play(
     ruleset, config, texts = GAMES[game]
     clock.now = START
     new = app.create_match(ruleset, config, seed="i13")
-    tokens = [app.join(new.match_id, f"p{seat}").token for seat in (1, 2)]
+    seats = SEATS.get(game, 2)
+    tokens = [app.join(new.match_id, f"p{seat}").token for seat in range(1, seats + 1)]
     app.start(new.match_id, str(new.referee_token))
-    timeline = [(t, 0, ("order", seat, texts[i % len(texts)])) for t, seat, i in orders]
+    timeline = [
+        (t, 0, ("order", (seat - 1) % seats + 1, texts[i % len(texts)])) for t, seat, i in orders
+    ]
     timeline += [(t, 1, ("worker", 0, "")) for t in (workers or [])]
     timeline.append((HORIZON, 2, ("worker", 0, "")))
     for at, _, (kind, seat, text) in sorted(timeline):
@@ -130,7 +140,7 @@ def scrub(value: Any, match_id: str) -> Any:
 arrivals = st.lists(
     st.tuples(
         st.floats(0, 100, allow_nan=False).map(lambda x: round(x, 3)),
-        st.integers(1, 2),
+        st.integers(1, 8),  # a seat, taken modulo the match's seats
         st.integers(0, 20),
     ),
     max_size=12,
