@@ -30,6 +30,7 @@ from kombu.exceptions import ChannelError as KombuChannelError
 
 from domain.integrity import iso
 from service import quarantine, schema
+from service.readmodels.queries import NOT_QUARANTINED
 from service.readmodels.recorders import MAX_ERROR_CHARS
 from service.readmodels.runner import ReadModels
 from service.scheduling import QUEUE
@@ -144,8 +145,7 @@ def check_overdue(matches: MatchStore, settings: Settings, now: datetime) -> Che
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
         "SELECT match_id, movement, due_at FROM {deadlines} "
-        "WHERE closed = FALSE AND due_at <= :now AND match_id NOT IN "
-        "(SELECT match_id FROM {match_failures} WHERE quarantined_at IS NOT NULL) "
+        f"WHERE closed = FALSE AND due_at <= :now AND {NOT_QUARANTINED} "
         "ORDER BY due_at, match_id LIMIT 1",
         {"now": now},
     )

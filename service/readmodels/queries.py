@@ -57,6 +57,12 @@ def match_row(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
     return _match_item(rows[0], _seats(models, [match_id]).get(match_id, [])) if rows else None
 
 
+# the matches the sweep leaves alone (service/quarantine.py), for queries over {deadlines}
+NOT_QUARANTINED = (
+    "match_id NOT IN (SELECT match_id FROM {match_failures} WHERE quarantined_at IS NOT NULL)"
+)
+
+
 def due(models: ReadModels, now: datetime) -> list[DueMovement]:
     """Returns the open movements due at `now` (deadline passed, or ready to close early),
     earliest deadline first, leaving out the quarantined matches (service/quarantine.py;
@@ -64,8 +70,7 @@ def due(models: ReadModels, now: datetime) -> list[DueMovement]:
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
         "SELECT match_id, movement, due_at FROM {deadlines} "
-        "WHERE closed = FALSE AND (due_at <= :now OR ready) AND match_id NOT IN "
-        "(SELECT match_id FROM {match_failures} WHERE quarantined_at IS NOT NULL) "
+        f"WHERE closed = FALSE AND (due_at <= :now OR ready) AND {NOT_QUARANTINED} "
         "ORDER BY due_at, match_id",
         {"now": now},
     )

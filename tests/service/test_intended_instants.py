@@ -55,7 +55,6 @@ GAMES: dict[str, tuple[str, dict[str, Any], list[str]]] = {  # ruleset, config, 
         ["hold", "team green", "water hold", "team blue", "fire hold", "team yellow"],
     ),
 }
-SEATS = {"drts_team23": 8}  # the others: 2
 HORIZON = 120.0
 UNSTABLE = {"digest", "salt", "token_hash"}
 
@@ -87,7 +86,7 @@ def play(
     ruleset, config, texts = GAMES[game]
     clock.now = START
     new = app.create_match(ruleset, config, seed="i13")
-    seats = SEATS.get(game, 2)
+    seats = registry.get_ruleset(ruleset).info.min_seats
     tokens = [app.join(new.match_id, f"p{seat}").token for seat in range(1, seats + 1)]
     app.start(new.match_id, str(new.referee_token))
     timeline = [
