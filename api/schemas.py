@@ -556,6 +556,11 @@ class ActionTakenSchema(ma.Schema):
     outcome = ma.fields.Nested(OutcomeSchema, required=True)
 
 
+class RefusedPartSchema(ma.Schema):
+    part = ma.fields.String(required=True, metadata={"description": "the part as written"})
+    reason = ma.fields.String(required=True)
+
+
 class ReceiptSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     seat = ma.fields.Integer(required=True)
@@ -571,6 +576,23 @@ class ReceiptSchema(ma.Schema):
         allow_none=True,
         metadata={
             "description": "what the order set off: the movement closed once every seat ordered"
+        },
+    )
+    refused = ma.fields.List(
+        ma.fields.Nested(RefusedPartSchema),
+        required=True,
+        metadata={
+            "description": "the parts of the message refused, each with its reason; the "
+            "other parts stand (games that take a message part by part: DRTS v2, B-Chess)"
+        },
+    )
+    standing = ma.fields.Raw(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the seat's whole standing order after this message, as the "
+            "game's order policy combines its orders of the movement (a list when they "
+            "accumulate)"
         },
     )
 

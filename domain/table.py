@@ -24,6 +24,7 @@ from domain.rules.contract import (
     Outcome,
     Phase,
     Ruleset,
+    Screened,
     Silence,
     Step,
     ToMove,
@@ -126,6 +127,12 @@ class Table:
 
     def check_submission(self, seat: int, order: Any) -> None:
         """Raises unless `seat` may send `order` now (open movement, owes orders, legal)."""
+        self.check_owes(seat)
+        self.ruleset.check_order(self.state, seat, order)
+        self._check_merged(seat, order)
+
+    def check_owes(self, seat: int) -> None:
+        """Raises unless the match goes on and `seat` owes orders in the open movement."""
         if self.outcome().finished:
             raise MovementClosedError(f"the match is finished; order from seat {seat} refused")
         owing = self.to_move().seats
@@ -134,19 +141,48 @@ class Table:
                 f"seat {seat} owes no orders in movement {self.movement} "
                 f"(seats owing: {', '.join(map(str, owing)) or 'none'})"
             )
-        self.ruleset.check_order(self.state, seat, order)
+
+    def _check_merged(self, seat: int, order: Any) -> None:
+        """Under OrderPolicy.MERGE, raises unless the seat's orders merged with `order` (what
+        resolve will see) are legal."""
         merge = self.ruleset.merge_orders
-        earlier = [o for s, o in self.pending if s == seat]
+        earlier = self.orders_of(seat)
         if self.ruleset.info.order_policy is OrderPolicy.MERGE and merge and earlier:
-            merged = functools.reduce(merge, [*earlier, order])  # what resolve will see
+            merged = functools.reduce(merge, [*earlier, order])
             self.ruleset.check_order(self.state, seat, merged)
 
     def submit(self, seat: int, order_input: str | Mapping[str, JSON]) -> Any:
-        """Parses, checks and records an order; returns the parsed order."""
-        order = self.ruleset.parse_order(order_input)
-        self.check_submission(seat, order)
-        self.pending.append((seat, order))
-        return order
+        """Parses, checks and records an order; returns the parsed order (the parts that
+        stand, for a game that screens a message part by part: `submit_screened`)."""
+        return self.submit_screened(seat, order_input).order
+
+    def submit_screened(self, seat: int, order_input: str | Mapping[str, JSON]) -> Screened[Any]:
+        """Parses, checks and records a message; returns the order recorded with the parts
+        refused. A game without `screen_order` takes the message whole (parse, then check);
+        one with it keeps the parts that stand (contract, `screen_order`)."""
+        if self.ruleset.screen_order is None:
+            order = self.ruleset.parse_order(order_input)
+            self.check_submission(seat, order)
+            screened: Screened[Any] = Screened(order)
+        else:
+            self.check_owes(seat)
+            screened = self.ruleset.screen(self.state, seat, self.orders_of(seat), order_input)
+            self._check_merged(seat, screened.order)
+        self.pending.append((seat, screened.order))
+        return screened
+
+    def orders_of(self, seat: int) -> list[Any]:
+        """Returns a seat's pending orders, in arrival order."""
+        return [order for s, order in self.pending if s == seat]
+
+    def standing_order(self, seat: int) -> JSON:
+        """Returns a seat's standing order as the order policy combines its pending ones, in
+        JSON form: one order (replace, merge), a list (accumulate), or None if it has none."""
+        combined = combine_orders(self.ruleset, [(seat, o) for o in self.orders_of(seat)])[0]
+        dumped = [self.ruleset.dump_order(order) for _, order in combined]
+        if self.ruleset.info.order_policy is OrderPolicy.ACCUMULATE:
+            return dumped
+        return dumped[0] if dumped else None
 
     def act(self, name: str, args: Mapping[str, JSON]) -> tuple[Step, ...]:
         """Applies the ruleset's referee action `name` with its JSON `args` to the state;

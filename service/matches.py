@@ -257,6 +257,8 @@ class Matches(MatchReads):
             receipt.digest,
             receipt.received_at,
             closing,
+            receipt.refused,
+            receipt.standing,
         )
 
     def resolve(

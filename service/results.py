@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.integrity import BrokenLink
-from domain.rules.contract import JSON, Step
+from domain.rules.contract import JSON, RefusedPart, Step
 
 Document = dict[str, JSON]
 
@@ -91,6 +91,8 @@ class OrderReceipt(Result):
     digest: str
     received_at: datetime
     closing: Closing | None = None
+    refused: tuple[RefusedPart, ...] = ()  # parts of the message refused, the rest stands
+    standing: JSON = None  # the seat's whole standing order after this message
 
 
 @dataclass(frozen=True)

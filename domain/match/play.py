@@ -79,11 +79,12 @@ class MatchPlay(MatchQueries):
                 raise self._raced(at)
             self._check_not_late(target, at)
             self.check_open(target)
-            parsed = table.submit(seat, order)
+            screened = table.submit_screened(seat, order)
         except REJECTABLE as error:
             self._record_refusal(meta, order, salt, error, at)
             raise
-        dumped = normalized(table.ruleset.dump_order(parsed))
+        dumped = normalized(table.ruleset.dump_order(screened.order))
+        refused = [part.to_json() for part in screened.refused]
         digest = receipt_digest(salt, dumped)
         ready = table.is_ready()
         self._record(
@@ -92,11 +93,12 @@ class MatchPlay(MatchQueries):
             **meta,
             digest=digest,
             ready=ready,
-            sealed={"order": dumped, "salt": salt},
+            sealed={"order": dumped, "salt": salt, **({"refused": refused} if refused else {})},
         )
         if len(table.pending) == 1:
             self._arm(table, at)
-        return Receipt(seat, target, digest, at, ready=ready)
+        standing = normalized(table.standing_order(seat))
+        return Receipt(seat, target, digest, at, ready, screened.refused, standing)
 
     def close_movement(self, movement: int, at: datetime) -> DeadlinePassed | None:
         """Closes `movement` if it is ready or its deadline has passed at `at`, and records

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from domain.rules.contract import JSON
+from domain.rules.contract import JSON, RefusedPart
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,8 @@ class Receipt:
     digest: str
     received_at: datetime
     ready: bool = False  # the movement may now close early: every owing seat has ordered
+    refused: tuple[RefusedPart, ...] = ()  # parts of the message refused (contract, screen_order)
+    standing: JSON = None  # the seat's standing order after this one (Table.standing_order)
 
 
 def upcast_v1_v2(state: dict[str, Any]) -> None:

@@ -45,6 +45,15 @@ The functions, in contract order:
   (None: the public view as indented JSON);
 - `merge_orders(earlier, later) -> order`: only under `OrderPolicy.MERGE`
   (required there), how a seat's later order combines with its earlier one;
+- `screen_order(state, seat, earlier, sent) -> Screened`: optional, for a game
+  whose message holds several parts (DRTS v2's operations, B-Chess's lines)
+  that stand or fall one by one: parses `sent` (text or JSON, as the seat
+  sent it) part by part, checks each part on its own against the state and
+  the seat's `earlier` orders of the movement (arrival order), and returns the
+  parts that stand as one order with the refused parts and their reasons.
+  When no part stands it raises InvalidOrderError or IllegalOrderError naming
+  every part's reason. Without it a message is one order (`parse_order`,
+  then `check_order`), accepted or refused whole;
 - `resolve_phases(state, orders, rng) -> (Phase, ...)`: optional, the same
   resolution reported phase by phase (the state after each, and its steps);
   the last phase's state is `resolve`'s, and the steps of all phases in
@@ -262,6 +271,27 @@ def resolution_of(phases: Sequence[Phase[StateT]]) -> tuple[StateT, Steps]:
 
 
 @dataclass(frozen=True)
+class RefusedPart:
+    """One part of a message that was refused while the others stand: the part as the
+    seat wrote it (a line, an operation) and why."""
+
+    part: str
+    reason: str
+
+    def to_json(self) -> JSON:
+        return {"part": self.part, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Screened(Generic[OrderT]):
+    """A message screened part by part (`Ruleset.screen_order`): the parts that stand, as
+    one order, and the refused parts with their reasons."""
+
+    order: OrderT
+    refused: tuple[RefusedPart, ...] = ()
+
+
+@dataclass(frozen=True)
 class RefereeAction(Generic[StateT]):
     """A move a referee may make inside a game's rules (B-Chess: grant macks).
 
@@ -318,6 +348,11 @@ class Ruleset(Generic[StateT, OrderT]):
     actions: tuple[RefereeAction[StateT], ...] = ()
     # the start's draws (issue 22): steps explaining initial_state's random draws (none)
     setup_steps: Callable[[StateT], Steps] | None = None
+    # messages of several parts that stand or fall one by one (DRTS v2, B-Chess); None:
+    # a message is one order, accepted or refused whole (module docstring)
+    screen_order: (
+        Callable[[StateT, int, Sequence[OrderT], str | Mapping[str, JSON]], Screened[OrderT]] | None
+    ) = None
 
     def __post_init__(self) -> None:
         if self.info.order_policy is OrderPolicy.MERGE and self.merge_orders is None:
@@ -364,6 +399,21 @@ class Ruleset(Generic[StateT, OrderT]):
         """Returns the steps explaining the random draws of a new match's initial state
         (`setup_steps`; none for a game whose start draws nothing)."""
         return () if self.setup_steps is None else self.setup_steps(state)
+
+    def screen(
+        self,
+        state: StateT,
+        seat: int,
+        earlier: Sequence[OrderT],
+        sent: str | Mapping[str, JSON],
+    ) -> Screened[OrderT]:
+        """Returns a message screened part by part (`screen_order`), or, for a game whose
+        message is one order, that order parsed and checked whole (nothing refused)."""
+        if self.screen_order is not None:
+            return self.screen_order(state, seat, earlier, sent)
+        order = self.parse_order(sent)
+        self.check_order(state, seat, order)
+        return Screened(order)
 
     def phases(
         self, state: StateT, orders: Sequence[tuple[int, OrderT]], rng: Rng

@@ -10,7 +10,10 @@ Variants exercise the optional parts of the contract: `toy_acc` accumulates
 orders (its picks add up), `toy_merge` merges them (the larger pick stands),
 `toy_rearm` is played like B-Chess's Turn of the Field: orders accumulate,
 and a movement fires every period but resolves only once an order is pending;
-`toy_ref` has a referee action, `grant` (points to a seat, like B-Chess's macks).
+`toy_ref` has a referee action, `grant` (points to a seat, like B-Chess's macks);
+`toy_parts` screens a message of several picks part by part (`screen_order`, like
+DRTS v2's operations and B-Chess's lines): the picks that stand merge, the others
+are refused with their reasons.
 
 It stays one module, with the sections of a ruleset package in the package's
 order (docs/rulesets.md): config, state, orders, resolve, display, ruleset.
@@ -42,9 +45,11 @@ from domain.rules.contract import (
     Outcome,
     Preset,
     RefereeAction,
+    RefusedPart,
     Result,
     Ruleset,
     RulesetInfo,
+    Screened,
     Silence,
     Step,
     ToMove,
@@ -377,4 +382,40 @@ REFEREED: Ruleset[State, int] = replace(
     RULESET, info=replace(INFO, name="toy_ref"), actions=(GRANT,)
 )
 
-TOYS: tuple[Ruleset[State, Any], ...] = (RULESET, ACCUMULATING, MERGING, REARMING, REFEREED)
+
+def screen_picks(
+    state: State, seat: int, earlier: Sequence[int], sent: str | Mapping[str, Any]
+) -> Screened[int]:
+    """Screens a message of several picks, one a line (or `{"picks": [..]}`), each on its
+    own: the picks that stand merge (the larger), the others are refused with their reason.
+    Raises the first part's error when no pick stands."""
+    parts = sent.get("picks", []) if isinstance(sent, Mapping) else str(sent).splitlines()
+    picks: list[int] = []
+    refused: list[RefusedPart] = []
+    errors: list[Exception] = []
+    for part in parts:
+        try:
+            pick = parse_order(part if isinstance(part, str) else {"pick": part})
+            check_order(state, seat, pick)
+        except (InvalidOrderError, IllegalOrderError) as error:
+            refused.append(RefusedPart(str(part).strip(), str(error)))
+            errors.append(error)
+            continue
+        picks.append(pick)
+    if not picks:
+        reasons = "; ".join(f"{r.part!r}: {r.reason}" for r in refused) or "no pick"
+        raise (type(errors[0]) if errors else InvalidOrderError)(f"no pick stands: {reasons}")
+    return Screened(max(picks), tuple(refused))
+
+
+SCREENING: Ruleset[State, int] = replace(MERGING, info=replace(MERGING.info, name="toy_parts"))
+SCREENING = replace(SCREENING, screen_order=screen_picks)
+
+TOYS: tuple[Ruleset[State, Any], ...] = (
+    RULESET,
+    ACCUMULATING,
+    MERGING,
+    REARMING,
+    REFEREED,
+    SCREENING,
+)

@@ -13,7 +13,7 @@ from domain.errors import (
 )
 from domain.rules.contract import OrderPolicy, RefereeAction
 from domain.table import Table
-from tests.support.toy_ruleset import ACCUMULATING, MERGING, REFEREED, RULESET
+from tests.support.toy_ruleset import ACCUMULATING, MERGING, REFEREED, RULESET, SCREENING
 
 
 def table(seats=3, **config):
@@ -230,3 +230,44 @@ def test_a_referee_action_that_would_end_the_match_is_refused():
     with pytest.raises(IllegalActionError, match="would end the match"):
         t.act("end", {})
     assert t.state.round == 1
+
+
+def test_a_message_screened_part_by_part_keeps_the_parts_that_stand():
+    """Contract, screen_order: a refused part is listed with its reason; the rest stands."""
+    t = Table.start(SCREENING, {}, 2, "table-test")
+    screened = t.submit_screened(1, "2\nseven\n9\n1")
+    assert screened.order == 2
+    assert [
+        (r.part, "out of range" in r.reason or "number" in r.reason) for r in screened.refused
+    ] == [
+        ("seven", True),
+        ("9", True),
+    ]
+    assert t.pending == [(1, 2)]
+    assert t.standing_order(1) == {"pick": 2}
+
+
+def test_a_message_with_no_part_standing_is_refused_whole_naming_every_part():
+    t = Table.start(SCREENING, {}, 2, "table-test")
+    with pytest.raises(InvalidOrderError, match=r"'x'.*'9'"):
+        t.submit_screened(1, "x\n9")
+    assert t.pending == []
+
+
+def test_a_screened_message_from_a_seat_that_owes_nothing_is_refused_before_screening():
+    t = Table.start(SCREENING, {}, 2, "table-test")
+    with pytest.raises(NotYourSeatError):
+        t.submit_screened(3, "1")
+
+
+def test_the_standing_order_follows_the_order_policy():
+    """Replace: the last order; merge: the merged one; accumulate: every order."""
+    replaced, merged = table(seats=2), Table.start(MERGING, {}, 2, "t")
+    accumulated = Table.start(ACCUMULATING, {}, 2, "t")
+    for t in (replaced, merged, accumulated):
+        t.submit(1, "3")
+        t.submit(1, "1")
+    assert replaced.standing_order(1) == {"pick": 1}
+    assert merged.standing_order(1) == {"pick": 3}
+    assert accumulated.standing_order(1) == [{"pick": 3}, {"pick": 1}]
+    assert replaced.standing_order(2) is None and accumulated.standing_order(2) == []
