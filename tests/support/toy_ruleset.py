@@ -389,13 +389,16 @@ def screen_picks(
     """Screens a message of several picks, one a line (or `{"picks": [..]}`), each on its
     own: the picks that stand merge (the larger), the others are refused with their reason.
     Raises the first part's error when no pick stands."""
-    parts = sent.get("picks", []) if isinstance(sent, Mapping) else str(sent).splitlines()
+    if isinstance(sent, Mapping):
+        parts: Sequence[Any] = sent.get("picks", [sent])
+    else:
+        parts = str(sent).splitlines()
     picks: list[int] = []
     refused: list[RefusedPart] = []
     errors: list[Exception] = []
     for part in parts:
         try:
-            pick = parse_order(part if isinstance(part, str) else {"pick": part})
+            pick = parse_order(part if isinstance(part, str | Mapping) else {"pick": part})
             check_order(state, seat, pick)
         except (InvalidOrderError, IllegalOrderError) as error:
             refused.append(RefusedPart(str(part).strip(), str(error)))
