@@ -340,6 +340,8 @@ class StateArgsSchema(AtMovementArgsSchema):
         metadata={"description": "this seat's view (its token or the referee's)"},
     )
 
+    REMOVED_PARAMETERS = ("step",)  # refused below with what to ask instead (api/strictness.py)
+
     @ma.pre_load
     def refuse_step(self, data: Any, **kwargs: Any) -> Any:
         """Refuses the removed `step` parameter with what to ask instead."""
