@@ -373,6 +373,26 @@ class EventsArgsSchema(ma.Schema):
             "(capped by the server, 30 by default)"
         },
     )
+    types = ma.fields.List(
+        ma.fields.String(validate=ma.validate.Length(1, 1000)),
+        data_key="type",
+        load_default=None,
+        validate=ma.validate.Length(max=100),
+        metadata={
+            "description": "only events of these types (repeat it, or separate names with "
+            "commas; any of them): e.g. OrderSubmitted,MovementResolved"
+        },
+    )
+    movement = QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
+        metadata={"description": "only events whose data names this movement"},
+    )
+    seat = QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_SEATS),
+        metadata={"description": "only events whose data names this seat"},
+    )
 
 
 # -- responses ------------------------------------------------------------------------------
@@ -649,7 +669,8 @@ class EventPageSchema(ma.Schema):
         required=True,
         allow_none=True,
         metadata={
-            "description": "pass as `after` for the next page; null when this page is the last"
+            "description": "pass as `after` for the next page; null when this page is the "
+            "last (with filters: when no later event passes them)"
         },
     )
     version = ma.fields.Integer(
