@@ -30,6 +30,7 @@ from api import (
     orders,
     protocol,
     rulesets,
+    scoreboard,
     seats,
     standings,
     state,
@@ -52,6 +53,7 @@ BLUEPRINTS = (
     events.blp,
     audit.blp,
     standings.blp,
+    scoreboard.blp,
     protocol.blp,
     health.blp,
 )
