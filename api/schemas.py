@@ -25,6 +25,7 @@ from api.fields import (
 from domain.rules.contract import ConfigKind, OrderPolicy
 from domain.rules.registry import ruleset_names
 from service import limits
+from service.eventfilter import EVENT_TYPES
 from service.readmodels.queries import STATUSES
 
 CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
@@ -358,6 +359,10 @@ class DisplayArgsSchema(ma.Schema):
     )
 
 
+EVENT_TYPE_NAME = "(" + "|".join(EVENT_TYPES) + ")"
+EVENT_TYPE_LIST = f"^{EVENT_TYPE_NAME}(,{EVENT_TYPE_NAME})*$"  # one or more, comma-separated
+
+
 class EventsArgsSchema(ma.Schema):
     after = QueryInteger(
         load_default=0,
@@ -374,7 +379,11 @@ class EventsArgsSchema(ma.Schema):
         },
     )
     types = ma.fields.List(
-        ma.fields.String(validate=ma.validate.Length(1, 1000)),
+        ma.fields.String(
+            validate=ma.validate.Length(1, 1000),
+            # documented, not enforced here: the service names unknown types (400)
+            metadata={"pattern": EVENT_TYPE_LIST},
+        ),
         data_key="type",
         load_default=None,
         validate=ma.validate.Length(max=100),
