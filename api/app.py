@@ -30,6 +30,7 @@ from api import (
     orders,
     protocol,
     rulesets,
+    scoreboard,
     seats,
     standings,
     state,
@@ -37,6 +38,7 @@ from api import (
 from api import matches as matches_resource
 from api.capacity import Capacity
 from api.context import CAPACITY, EXTENSION, capacity, matches
+from api.strictness import refuse_unknown_parameters
 from service.matches import Matches, connect
 from service.settings import DEFAULT_MAX_BODY_BYTES, load_settings
 
@@ -51,6 +53,7 @@ BLUEPRINTS = (
     events.blp,
     audit.blp,
     standings.blp,
+    scoreboard.blp,
     protocol.blp,
     health.blp,
 )
@@ -110,6 +113,7 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
     )
     app.config.update(config or {})
     limit_capacity(app)
+    refuse_unknown_parameters(app)
     if matches is None:
         matches = connect(
             replace(

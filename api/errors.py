@@ -19,12 +19,15 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from api.capacity import RateLimitedError
+from api.strictness import UnknownParameterError
 from domain import errors as domain_errors
 from service import errors as service_errors
 from service.limits import LimitError
 
 # Order matters: subclasses before their bases.
 STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
+    (UnknownParameterError, 400),
+    (service_errors.UnknownEventTypeError, 400),
     (service_errors.MissingTokenError, 401),
     (domain_errors.NotRefereeError, 403),
     (domain_errors.NotASeatError, 403),
@@ -152,7 +155,9 @@ def register_error_handlers(app: Flask) -> None:
 
 
 ERROR_DESCRIPTIONS = {
-    400: "The body is not valid JSON (malformed_json)",
+    400: "The body is not valid JSON (malformed_json), or a query parameter the endpoint "
+    "does not accept (unknown_parameter), or an event type no match log holds "
+    "(unknown_event_type)",
     401: "No token (missing_token), or one this match does not know (invalid_token)",
     403: "A token without the right: not_referee, not_a_seat, not_your_seat",
     404: "No such match, movement, phase or seat (match_not_found, movement_not_found, "

@@ -12,6 +12,7 @@ from flask.views import MethodView
 from api.context import Blueprint, bearer_token, capacity, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
 from api.schemas import EventPageSchema, EventsArgsSchema
+from service.eventfilter import EventFilter
 
 blp = Blueprint(
     "events",
@@ -25,15 +26,18 @@ blp = Blueprint(
 class Events(MethodView):
     @blp.arguments(EventsArgsSchema, location="query")
     @blp.response(200, EventPageSchema)
-    @documents_errors(blp, 401, 403, 404, 422, 429)
+    @documents_errors(blp, 400, 401, 403, 404, 422, 429)
     @blp.doc(operationId="getEvents", security=TOKEN_OPTIONAL)
     def get(self, args: dict[str, Any], match_id: UUID) -> Any:
-        """Returns events after version `after` in their public form (docs/integrity.md); with
-        `wait`, first waits that long (capped) for one when there is none yet. A process lets
-        only so many long polls wait at once (429 too_many_long_polls beyond)."""
+        """Returns events after version `after` in their public form (docs/integrity.md),
+        only those of the given types, movement and seat if asked (an unknown type is a 400
+        unknown_event_type listing the known ones); with `wait`, first waits that long
+        (capped) for an event when there is none yet. A process lets only so many long polls
+        wait at once (429 too_many_long_polls beyond)."""
         wait = min(args["wait"], current_app.config["DRTS_LONG_POLL_MAX_SECONDS"])
+        kept = EventFilter.of(args["types"], args["movement"], args["seat"])
         page = functools.partial(
-            matches().event_page, match_id, bearer_token(), args["after"], args["limit"]
+            matches().event_page, match_id, bearer_token(), args["after"], args["limit"], kept=kept
         )
         if wait <= 0:
             return page(0)

@@ -25,6 +25,7 @@ from api.fields import (
 from domain.rules.contract import ConfigKind, OrderPolicy
 from domain.rules.registry import ruleset_names
 from service import limits
+from service.eventfilter import EVENT_TYPES
 from service.readmodels.queries import STATUSES
 
 CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
@@ -340,6 +341,8 @@ class StateArgsSchema(AtMovementArgsSchema):
         metadata={"description": "this seat's view (its token or the referee's)"},
     )
 
+    REMOVED_PARAMETERS = ("step",)  # refused below with what to ask instead (api/strictness.py)
+
     @ma.pre_load
     def refuse_step(self, data: Any, **kwargs: Any) -> Any:
         """Refuses the removed `step` parameter with what to ask instead."""
@@ -356,6 +359,10 @@ class DisplayArgsSchema(ma.Schema):
     )
 
 
+EVENT_TYPE_NAME = "(" + "|".join(EVENT_TYPES) + ")"
+EVENT_TYPE_LIST = f"^{EVENT_TYPE_NAME}(,{EVENT_TYPE_NAME})*$"  # one or more, comma-separated
+
+
 class EventsArgsSchema(ma.Schema):
     after = QueryInteger(
         load_default=0,
@@ -370,6 +377,30 @@ class EventsArgsSchema(ma.Schema):
             "description": "whole seconds to wait for a newer event when there is none "
             "(capped by the server, 30 by default)"
         },
+    )
+    types = ma.fields.List(
+        ma.fields.String(
+            validate=ma.validate.Length(1, 1000),
+            # documented, not enforced here: the service names unknown types (400)
+            metadata={"pattern": EVENT_TYPE_LIST},
+        ),
+        data_key="type",
+        load_default=None,
+        validate=ma.validate.Length(max=100),
+        metadata={
+            "description": "only events of these types (repeat it, or separate names with "
+            "commas; any of them): e.g. OrderSubmitted,MovementResolved"
+        },
+    )
+    movement = QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
+        metadata={"description": "only events whose data names this movement"},
+    )
+    seat = QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_SEATS),
+        metadata={"description": "only events whose data names this seat"},
     )
 
 
@@ -501,6 +532,53 @@ class StandingsPageSchema(ma.Schema):
         required=True,
         allow_none=True,
         metadata={"description": "the cursor of the next page, or null"},
+    )
+
+
+class SeatScoreSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    score = ma.fields.Integer(required=True)
+    rank = ma.fields.Integer(
+        required=True, metadata={"description": "1 for the first of the movement's ranking"}
+    )
+
+
+class TeamScoreSchema(ma.Schema):
+    team = ma.fields.String(required=True)
+    score = ma.fields.Integer(required=True)
+
+
+class MovementScoresSchema(ma.Schema):
+    movement = ma.fields.Integer(required=True)
+    seats = ma.fields.List(
+        ma.fields.Nested(SeatScoreSchema),
+        required=True,
+        metadata={"description": "every seat's score after the movement, in ranking order"},
+    )
+    teams = ma.fields.List(
+        ma.fields.Nested(TeamScoreSchema),
+        required=True,
+        metadata={"description": "the team scores (empty where the game has no teams)"},
+    )
+
+
+class ScoreboardSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    ruleset = ma.fields.String(required=True)
+    status = ma.fields.String(required=True, metadata={"enum": list(STATUSES)})
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    movements = ma.fields.List(
+        ma.fields.Nested(MovementScoresSchema),
+        required=True,
+        metadata={"description": "one entry per resolved movement, first to last"},
+    )
+    left_out = ma.fields.Boolean(
+        required=True,
+        metadata={
+            "description": "the scoreboards read model leaves this match out (one of its "
+            "events failed to apply; docs/operations.md): its movements are missing until "
+            "a rebuild"
+        },
     )
 
 
@@ -669,7 +747,8 @@ class EventPageSchema(ma.Schema):
         required=True,
         allow_none=True,
         metadata={
-            "description": "pass as `after` for the next page; null when this page is the last"
+            "description": "pass as `after` for the next page; null when this page is the "
+            "last (with filters: when no later event passes them)"
         },
     )
     version = ma.fields.Integer(

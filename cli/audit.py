@@ -13,6 +13,7 @@ import click
 from cli.match import echo_json, match_id_argument, referee_token_option, viewer_token_option
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
+from service.eventfilter import EventFilter
 from service.results import ReplayReport
 
 
@@ -20,11 +21,29 @@ from service.results import ReplayReport
 @match_id_argument
 @viewer_token_option
 @click.option("--after", type=int, default=0, help="only events after this version")
+@click.option(
+    "--type",
+    "types",
+    multiple=True,
+    help="only events of this type (repeat it, or separate names with commas)",
+)
+@click.option("--movement", type=int, default=None, help="only events of this movement")
+@click.option("--seat", type=int, default=None, help="only events naming this seat")
 @click.option("--json", "as_json", is_flag=True, help="the public JSON form (docs/integrity.md)")
 @reports_errors
-def events(match_id: str, token: str | None, after: int, as_json: bool) -> None:
-    """Prints the event log; open movements show receipt digests, not orders."""
-    items = matches().event_log(match_id, token, after)
+def events(
+    match_id: str,
+    token: str | None,
+    after: int,
+    types: tuple[str, ...],
+    movement: int | None,
+    seat: int | None,
+    as_json: bool,
+) -> None:
+    """Prints the event log, or the events of the given types, movement and seat; open
+    movements show receipt digests, not orders."""
+    kept = EventFilter.of(types, movement, seat)
+    items = matches().event_log(match_id, token, after, kept)
     if as_json:
         echo_json(items)
         return

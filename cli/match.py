@@ -316,6 +316,50 @@ def scores(match_id: str, movement: int | None) -> None:
     echo_json(matches().scores(match_id, movement).to_json())
 
 
+@match.command("scoreboard")
+@match_id_argument
+@click.option("--json", "as_json", is_flag=True, help="as GET /matches/{id}/scoreboard gives it")
+@reports_errors
+def scoreboard(match_id: str, as_json: bool) -> None:
+    """Prints each seat's score after every resolved movement (and each team's, where the
+    game has teams) with the movement's ranking, as a table (from the read models)."""
+    board = matches().scoreboard(match_id)
+    if as_json:
+        echo_json(board.to_json())
+        return
+    click.echo(f"match {board.match_id} ({board.ruleset}, {board.status})")
+    if board.left_out:
+        click.echo("left out of the scoreboards read model: rebuild it (docs/operations.md)")
+    for line in scoreboard_table(board.seats, board.movements):
+        click.echo(line)
+
+
+def scoreboard_table(seats: list[dict[str, JSON]], movements: list[dict[str, JSON]]) -> list[str]:
+    """Returns the scoreboard's lines: a header, then a row per movement (scores of each
+    seat, then of each team, then the ranking), columns aligned."""
+    teams = sorted({str(t["team"]) for m in movements for t in m["teams"]})
+    header = ["movement", *(f"{s['seat']} {s['name']}" for s in seats), *teams, "ranking"]
+    rows = [header] + [scoreboard_row(m, seats, teams) for m in movements]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = ["  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    return lines if movements else [*lines, "(no movement resolved yet)"]
+
+
+def scoreboard_row(
+    movement: dict[str, JSON], seats: list[dict[str, JSON]], teams: list[str]
+) -> list[str]:
+    """Returns one movement's cells: its number, each seat's and team's score, the ranking."""
+    by_seat = {s["seat"]: s for s in movement["seats"]}
+    by_team = {t["team"]: t["score"] for t in movement["teams"]}
+    ranked = sorted(by_seat.values(), key=lambda s: (s["rank"], s["seat"]))
+    return [
+        str(movement["movement"]),
+        *(str(by_seat[s["seat"]]["score"]) if s["seat"] in by_seat else "-" for s in seats),
+        *(str(by_team.get(team, "-")) for team in teams),
+        " ".join(str(s["seat"]) for s in ranked),
+    ]
+
+
 @match.command("pending")
 @match_id_argument
 @click.option(

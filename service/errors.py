@@ -64,3 +64,13 @@ class SeatNeededError(DrtsError, ValueError):
     """Raised when a seat's message is asked for without saying which seat (no seat token)."""
 
     code = "seat_needed"
+
+
+class UnknownEventTypeError(DrtsError, ValueError):
+    """Raised when an event log filter names an event type the match log has no such kind of."""
+
+    code = "unknown_event_type"
+
+    def __init__(self, message: str, unknown: list[str], known: list[str]) -> None:
+        super().__init__(message)
+        self.details = {"unknown": unknown, "known": known}

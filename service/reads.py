@@ -16,6 +16,7 @@ from uuid import UUID
 from domain.match import Match
 from service import phases, views
 from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
+from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
 from service.readmodels import queries
 from service.results import (
@@ -99,11 +100,16 @@ class MatchReads(MatchStore):
         )
 
     def event_log(
-        self, match_id: UUID | str, token: str | None = None, after: int = 0
+        self,
+        match_id: UUID | str,
+        token: str | None = None,
+        after: int = 0,
+        kept: EventFilter = EVERY_EVENT,
     ) -> list[Document]:
-        """Returns the events in their public form; sealed values only where the viewer may see."""
+        """Returns the events the filter keeps in their public form; sealed values only where
+        the viewer may see."""
         match = self.get_match(match_id)
-        return self._events(match, self.tokens.viewer(match, token), after)
+        return self._events(match, self.tokens.viewer(match, token), after, None, kept)
 
     def event_page(
         self,
@@ -112,16 +118,22 @@ class MatchReads(MatchStore):
         after: int = 0,
         limit: int = 100,
         wait: float = 0,
+        kept: EventFilter = EVERY_EVENT,
     ) -> EventPage:
-        """Returns up to `limit` events after version `after`, first waiting up to `wait`
-        seconds for one to appear (a long poll); sealed values only where the viewer may see.
+        """Returns up to `limit` events after version `after` that `kept` keeps, first
+        waiting up to `wait` seconds for one to appear (a long poll); sealed values only
+        where the viewer may see.
+
+        `next` is the version of the page's last event when more kept events follow (pass
+        it as `after`), else None; `version` is the match's head. With a filter, a long poll
+        ends when any event lands, so its page may be empty: go on from `after=version`.
         """
         match = self.get_match(match_id)
         viewer = self.tokens.viewer(match, token)  # an unknown token is refused before any wait
         waited = match.version <= after and wait > 0
         if waited and wait_for_events(self.recorder, match.id, after, wait):
             match = self.get_match(match.id)
-        items = self._events(match, viewer, after, limit + 1)
+        items = self._events(match, viewer, after, limit + 1, kept)
         more = len(items) > limit
         items = items[:limit]
         return EventPage(
@@ -217,11 +229,16 @@ class MatchReads(MatchStore):
     # -- private ----------------------------------------------------------------------------
 
     def _events(
-        self, match: Match, viewer: Viewer, after: int, limit: int | None = None
+        self,
+        match: Match,
+        viewer: Viewer,
+        after: int,
+        limit: int | None = None,
+        kept: EventFilter = EVERY_EVENT,
     ) -> list[Document]:
-        """Returns the events after `after` as the viewer may see them, recording the
-        referee's look at sealed values not yet revealed."""
-        items, peeked = views.event_log(self, match, viewer, after, limit)
+        """Returns the events after `after` that `kept` keeps, as the viewer may see them,
+        recording the referee's look at sealed values not yet revealed."""
+        items, peeked = views.event_log(self, match, viewer, after, limit, kept)
         if peeked:
             self.note_secret_viewed(match.id, "event log with sealed values", viewer.name)
         return items

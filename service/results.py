@@ -186,6 +186,7 @@ class Scoreboard(Result):
     seats: list[Document]
     status: str
     movements: list[Document]  # {"movement", "seats": [{"seat", "score", "rank"}], "teams"}
+    left_out: bool = False  # the scoreboards projection leaves the match out (One bad event)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
 from domain.match import Match, MovementLog, event_data
 from domain.rules.contract import JSON, asks_rematch
 from service.errors import MatchNotFoundError, MovementNotFoundError
+from service.eventfilter import EVERY_EVENT, EventFilter
 from service.results import ChainReport, Frame, MatchSummary, ReplayReport, Viewer
 
 if TYPE_CHECKING:
@@ -89,15 +90,28 @@ def outcome_json(outcome: JSON) -> JSON:
 
 
 def event_log(
-    app: MatchStore, match: Match, viewer: Viewer, after: int = 0, limit: int | None = None
+    app: MatchStore,
+    match: Match,
+    viewer: Viewer,
+    after: int = 0,
+    limit: int | None = None,
+    kept: EventFilter = EVERY_EVENT,
 ) -> tuple[list[dict[str, JSON]], bool]:
-    """Returns the match's events after version `after`, sealed values shown as allowed, and
-    whether the referee saw some not yet revealed (a look the caller records)."""
-    items, peeked = [], False
-    for domain_event in app.events.get(match.id, gt=after or None, limit=limit):
+    """Returns the match's events after version `after` that the filter keeps (at most
+    `limit`), sealed values shown as allowed, and whether the referee saw some not yet
+    revealed (a look the caller records)."""
+    items: list[dict[str, JSON]] = []
+    peeked = False
+    stored = app.events.get(match.id, gt=after or None, limit=limit if kept.everything else None)
+    for domain_event in stored:
+        if limit is not None and len(items) >= limit:
+            break
         public = _is_revealed(match, domain_event)
         own = viewer.seat is not None and getattr(domain_event, "seat", None) == viewer.seat
-        items.append(public_item(domain_event, public or own or viewer.referee))
+        item = public_item(domain_event, public or own or viewer.referee)
+        if not kept.keeps(item):
+            continue
+        items.append(item)
         peeked |= viewer.referee and not public and bool(getattr(domain_event, "sealed", None))
     return items, peeked
 

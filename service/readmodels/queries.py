@@ -14,6 +14,7 @@ from uuid import UUID
 from domain.integrity import iso
 from domain.rules.contract import JSON
 from service import limits
+from service.readmodels.recorders import QUARANTINE
 from service.readmodels.runner import ReadModels
 from service.results import DueMovement
 
@@ -88,8 +89,9 @@ def rematches_due(models: ReadModels) -> list[UUID]:
 
 
 def scoreboard(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
-    """Returns a match's scores after each resolved movement, per seat and per team
-    (None if the match list has no such match).
+    """Returns a match's scores after each resolved movement, per seat and per team, and
+    whether the scoreboards projection leaves the match out (None if the match list has
+    no such match).
     """
     match = match_row(models, match_id)
     if match is None:
@@ -119,6 +121,13 @@ def scoreboard(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
         "seats": match["seats"],
         "status": match["status"],
         "movements": [movements[m] for m in sorted(movements)],
+        "left_out": bool(
+            view.query(
+                f"SELECT match_id FROM {{{QUARANTINE}}} "
+                "WHERE projection = 'scoreboards' AND match_id = :match_id",
+                key,
+            )
+        ),
     }
 
 

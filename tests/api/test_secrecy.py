@@ -30,6 +30,10 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/display?movement=1", None),
     ("get", "/matches/{id}/events", None),
     ("get", "/matches/{id}/events?after=6&wait=1", None),
+    ("get", "/matches/{id}/events?seat=1", None),  # issue 17: filters show nothing more
+    ("get", "/matches/{id}/events?type=OrderSubmitted,MovementClosed&movement=1", None),
+    ("get", "/matches/{id}/events?type=OrderSubmitted&seat=2&after=3&limit=1", None),
+    ("get", "/matches/{id}/scoreboard", None),
     ("get", "/matches/{id}/replay", None),
     ("get", "/matches/{id}/verify", None),
     ("get", "/matches/{id}/orders", None),
