@@ -152,14 +152,16 @@ def snapshot_differences(snapshot: Any, folded: Match) -> list[str]:
     from the events up to its version (empty: it agrees). Raises what decoding raises."""
     shape = snapshot.state.get("class_version", 1)
     from_snapshot = snapshot.mutate(None)
-    ignored = set(NOT_COMPARED)
-    for newer, names in UNKNOWN_BEFORE_SHAPE.items():
+    ignored: set[str] = set(NOT_COMPARED)
+    for newer, unknown in UNKNOWN_BEFORE_SHAPE.items():
         if shape < newer:
-            ignored |= names
+            ignored |= unknown
     mine, theirs = vars(from_snapshot), vars(folded)
-    names = (set(mine) | set(theirs)) - ignored
+    compared = (set(mine) | set(theirs)) - ignored
     return sorted(
-        name.lstrip("_") for name in names if mine.get(name, _MISSING) != theirs.get(name, _MISSING)
+        name.lstrip("_")
+        for name in compared
+        if mine.get(name, _MISSING) != theirs.get(name, _MISSING)
     )
 
 
