@@ -529,7 +529,9 @@ class StepSchema(ma.Schema):
 class HeadSchema(ma.Schema):
     """A point of the log (docs/integrity.md, Heads and receipts)."""
 
-    version = ma.fields.Integer(required=True, validate=ma.validate.Range(min=1, max=2**62))
+    version = ma.fields.Integer(
+        required=True, validate=ma.validate.Range(min=1, max=limits.MAX_POSITION)
+    )
     chain = ma.fields.String(
         required=True,
         validate=ma.validate.Regexp(r"^[0-9a-f]{64}$", error="must be 64 lower-case hex digits"),
@@ -714,7 +716,7 @@ class DiscrepancySchema(ma.Schema):
     )
     kind = ma.fields.String(
         required=True,
-        metadata={"description": "truncated, rewritten, order, snapshot or finish"},
+        metadata={"description": "truncated, rewritten, order, snapshot, finish or other_match"},
     )
     version = ma.fields.Integer(required=True)
     message = ma.fields.String(required=True)
@@ -739,6 +741,9 @@ class ChainReportSchema(ma.Schema):
     )
 
 
+MAX_RECEIPTS, MAX_HEADS = 50, 100  # per request, within the body cap (docs/api.md)
+
+
 class ReceiptEvidenceSchema(ma.Schema):
     """A receipt as the service gave it (the 201 of POST /orders); fields not used are
     ignored."""
@@ -748,11 +753,15 @@ class ReceiptEvidenceSchema(ma.Schema):
 
     match_id = ma.fields.UUID(required=True)
     seat = ma.fields.Integer(required=True, validate=ma.validate.Range(min=1, max=10_000))
-    movement = ma.fields.Integer(required=True, validate=ma.validate.Range(min=0, max=2**62))
+    movement = ma.fields.Integer(
+        required=True, validate=ma.validate.Range(min=0, max=limits.MAX_POSITION)
+    )
     digest = ma.fields.String(
         required=True, validate=ma.validate.Regexp(r"^[0-9a-f]{64}$", error="not a digest")
     )
-    version = ma.fields.Integer(required=True, validate=ma.validate.Range(min=1, max=2**62))
+    version = ma.fields.Integer(
+        required=True, validate=ma.validate.Range(min=1, max=limits.MAX_POSITION)
+    )
     head = ma.fields.Nested(HeadSchema, required=True)
 
 
@@ -760,13 +769,13 @@ class VerifyRequestSchema(ma.Schema):
     receipts = ma.fields.List(
         ma.fields.Nested(ReceiptEvidenceSchema),
         load_default=list,
-        validate=ma.validate.Length(max=10_000),
+        validate=ma.validate.Length(max=MAX_RECEIPTS),
         metadata={"description": "receipts seats kept (the 201 bodies of POST /orders)"},
     )
     heads = ma.fields.List(
         ma.fields.Nested(HeadSchema),
         load_default=list,
-        validate=ma.validate.Length(max=10_000),
+        validate=ma.validate.Length(max=MAX_HEADS),
         metadata={"description": "heads noted from results, displays and states"},
     )
 

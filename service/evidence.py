@@ -97,9 +97,9 @@ def head_from_json(data: object, source: str) -> Head:
     return Head(version, chain)
 
 
-def receipt_from_json(data: object, source: str, match_id: UUID) -> Receipt:
-    """Returns a receipt of match `match_id` from its JSON form (fields not used are
-    ignored); raises InvalidEvidenceError naming what is missing or wrong."""
+def receipt_from_json(data: object, source: str) -> Receipt:
+    """Returns a receipt from its JSON form (fields not used are ignored); raises
+    InvalidEvidenceError naming what is missing or wrong."""
     if not isinstance(data, Mapping):
         raise InvalidEvidenceError(f"{source}: a receipt is a JSON object")
     missing = [
@@ -110,10 +110,10 @@ def receipt_from_json(data: object, source: str, match_id: UUID) -> Receipt:
             f"{source}: the receipt has no {', '.join(missing)} (receipts from before "
             "version and head were added prove their order only through the log)"
         )
-    if str(data["match_id"]) != str(match_id):
-        raise InvalidEvidenceError(
-            f"{source}: the receipt is of match {data['match_id']}, not of match {match_id}"
-        )
+    try:
+        stated = UUID(str(data["match_id"]))
+    except ValueError:
+        raise InvalidEvidenceError(f"{source}: the receipt's match_id is not a match id") from None
     numbers = [data[k] for k in ("seat", "movement", "version")]
     if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers):
         raise InvalidEvidenceError(f"{source}: seat, movement and version must be integers")
@@ -122,7 +122,7 @@ def receipt_from_json(data: object, source: str, match_id: UUID) -> Receipt:
         raise InvalidEvidenceError(f"{source}: the digest must be 64 lower-case hex digits")
     head = head_from_json(data["head"], source)
     seat, movement, version = (int(n) for n in numbers)
-    return Receipt(source, match_id, seat, movement, digest, version, head)
+    return Receipt(source, stated, seat, movement, digest, version, head)
 
 
 def check_head(log: Log, head: Head, source: str, holder: str = "you hold") -> list[Discrepancy]:
@@ -215,11 +215,19 @@ def check_finish(log: Log) -> list[Discrepancy]:
 
 
 def check_all(
-    log: Log, receipts: Iterable[Receipt], heads: Iterable[HeldHead]
+    match_id: UUID, log: Log, receipts: Iterable[Receipt], heads: Iterable[HeldHead]
 ) -> list[Discrepancy]:
-    """Returns what every receipt and head given disagrees with in the log."""
+    """Returns what every receipt and head given disagrees with in match `match_id`'s log
+    (a receipt of another match is named as such, kind "other_match", and not checked)."""
     found: list[Discrepancy] = []
     for receipt in receipts:
+        if receipt.match_id != match_id:
+            message = (
+                f"the receipt is of match {receipt.match_id}, not of match {match_id} "
+                f"({receipt.source})"
+            )
+            found.append(Discrepancy(receipt.source, "other_match", receipt.version, message))
+            continue
         found += check_receipt(log, receipt)
     for held in heads:
         found += check_head(log, held.head, held.source)

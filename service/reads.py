@@ -184,13 +184,13 @@ class MatchReads(MatchStore):
         checks against the log each receipt and head given as (source, JSON) (a head also
         as the text VERSION:CHAIN), the read model's heads, the finish and the snapshots.
 
-        Raises InvalidEvidenceError for a malformed receipt or head, or one of another match.
+        Raises InvalidEvidenceError for a malformed receipt or head.
         """
         match = self.match_id(match_id)
         return views.verify(
             self,
             match,
-            [evidence.receipt_from_json(data, source, match) for source, data in receipts],
+            [evidence.receipt_from_json(data, source) for source, data in receipts],
             [evidence.HeldHead(source, _head(source, data)) for source, data in heads],
         )
 

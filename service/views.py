@@ -302,7 +302,7 @@ def verify(
     broken = first_broken_link(match_id, items) or unreadable
     log = evidence.Log(items)
     problems = [
-        *evidence.check_all(log, receipts, heads),
+        *evidence.check_all(match_id, log, receipts, heads),
         *evidence.check_read_model(log, queries.match_head(app.read_models, match_id)),
         *evidence.check_finish(log),
         *_snapshot_problems(app, match_id, events, log),

@@ -118,12 +118,14 @@ def test_reads_of_a_tampered_match_answer_tampered_log_never_a_500(client, servi
         fresh.close()
 
 
-def test_evidence_of_another_match_or_malformed_is_refused(client, service):
+def test_evidence_of_another_match_is_named_and_malformed_evidence_refused(client, service):
     match_id, receipts = played(service, client)
     other, _ = played(service, client)
-    response = client.post(f"/matches/{other}/verify", json={"receipts": receipts[:1]})
-    body = assert_error(response, 422, "invalid_evidence")
-    assert f"not of match {other}" in body["message"]
+    report = verify(client, other, receipts=receipts[:1])
+    assert not report["ok"] and report["problems"][0]["kind"] == "other_match"
+    assert f"not of match {other}" in report["problems"][0]["message"]
+    response = client.post(f"/matches/{other}/verify", json={"receipts": [{"seat": 1}]})
+    assert_error(response, 422, "validation_error")
     response = client.post(
         f"/matches/{match_id}/verify", json={"heads": [{"version": 1, "chain": "xyz"}]}
     )
