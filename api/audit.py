@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, TOKEN_REQUIRED, documents_errors
-from api.schemas import ChainReportSchema, ReplaySchema, SeedSchema
+from api.schemas import ChainReportSchema, ReplaySchema, SeedSchema, VerifyRequestSchema
 
 blp = Blueprint(
     "audit",
@@ -22,7 +22,7 @@ blp = Blueprint(
 @blp.route("/replay")
 class Replay(MethodView):
     @blp.response(200, ReplaySchema)
-    @documents_errors(blp, 401, 403, 404)
+    @documents_errors(blp, 401, 403, 404, 409)
     @blp.doc(operationId="getReplay", security=TOKEN_OPTIONAL)
     def get(self, match_id: UUID) -> Any:
         """Replays the match from its first event: every movement's steps and resulting state,
@@ -36,8 +36,22 @@ class Verify(MethodView):
     @documents_errors(blp, 404)
     @blp.doc(operationId="verifyChain")
     def get(self, match_id: UUID) -> Any:
-        """Verifies the hash chain and seals of every stored event; names the first bad one."""
+        """Verifies the hash chain and seals of every stored event, naming the first bad one;
+        checks the log against the heads the match list recorded, the finish and the
+        snapshots (`problems`)."""
         return matches().verify_chain(match_id)
+
+    @blp.arguments(VerifyRequestSchema)
+    @blp.response(200, ChainReportSchema)
+    @documents_errors(blp, 400, 404, 413, 422)
+    @blp.doc(operationId="verifyWithEvidence")
+    def post(self, body: dict[str, Any], match_id: UUID) -> Any:
+        """Verifies as GET does, and checks every receipt and head given against the log: a
+        log that ends before one (truncated) or differs at its version (rewritten) is
+        named in `problems`, with the receipt or head (`receipts[i]`, `heads[i]`)."""
+        receipts = [(f"receipts[{i}]", r) for i, r in enumerate(body["receipts"])]
+        heads = [(f"heads[{i}]", h) for i, h in enumerate(body["heads"])]
+        return matches().verify_chain(match_id, receipts, heads)
 
 
 @blp.route("/seed")

@@ -26,7 +26,7 @@ blp = Blueprint(
 class Events(MethodView):
     @blp.arguments(EventsArgsSchema, location="query")
     @blp.response(200, EventPageSchema)
-    @documents_errors(blp, 400, 401, 403, 404, 422, 429)
+    @documents_errors(blp, 400, 401, 403, 404, 409, 422, 429)
     @blp.doc(operationId="getEvents", security=TOKEN_OPTIONAL)
     def get(self, args: dict[str, Any], match_id: UUID) -> Any:
         """Returns events after version `after` in their public form (docs/integrity.md),

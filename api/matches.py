@@ -97,7 +97,7 @@ class Matches(MethodView):
 @blp.route("/<uuid:match_id>")
 class MatchById(MethodView):
     @blp.response(200, MatchSchema)
-    @documents_errors(blp, 404)
+    @documents_errors(blp, 404, 409)
     @blp.doc(operationId="getMatch")
     def get(self, match_id: UUID) -> Any:
         """Returns a match's public summary: seats, status, open movement, deadline, outcome."""

@@ -604,6 +604,22 @@ class StepSchema(ma.Schema):
     data = ma.fields.Dict(required=True)
 
 
+class HeadSchema(ma.Schema):
+    """A point of the log (docs/integrity.md, Heads and receipts)."""
+
+    version = ma.fields.Integer(
+        required=True, validate=ma.validate.Range(min=1, max=limits.MAX_POSITION)
+    )
+    chain = ma.fields.String(
+        required=True,
+        validate=ma.validate.Regexp(r"^[0-9a-f]{64}$", error="must be 64 lower-case hex digits"),
+        metadata={"description": "the chain value of the event at that version"},
+    )
+
+
+HEAD_AFTER_WRITE = "the log's head after the whole write that stored this (keep it: verify)"
+
+
 class ClosingSchema(ma.Schema):
     movement = ma.fields.Integer(required=True)
     strikes = ma.fields.List(ma.fields.Integer(), required=True)
@@ -620,6 +636,9 @@ class ClosingSchema(ma.Schema):
         required=True,
         allow_none=True,
         metadata={"description": "deprecated alias of `rematch_id`", "deprecated": True},
+    )
+    head = ma.fields.Nested(
+        HeadSchema, required=True, allow_none=True, metadata={"description": HEAD_AFTER_WRITE}
     )
 
 
@@ -673,6 +692,10 @@ class ReceiptSchema(ma.Schema):
             "accumulate)"
         },
     )
+    version = ma.fields.Integer(
+        required=True, metadata={"description": "the version of the OrderSubmitted event"}
+    )
+    head = ma.fields.Nested(HeadSchema, required=True, metadata={"description": HEAD_AFTER_WRITE})
 
 
 class PendingOrderSchema(ma.Schema):
@@ -720,6 +743,11 @@ class StateSchema(ma.Schema):
         metadata={
             "description": "the looking seat's own orders for the open movement (empty for others)"
         },
+    )
+    head = ma.fields.Nested(
+        HeadSchema,
+        required=True,
+        metadata={"description": "the log's head after the write that gave this state"},
     )
 
 
@@ -783,12 +811,74 @@ class BrokenLinkSchema(ma.Schema):
     reason = ma.fields.String(required=True)
 
 
+class DiscrepancySchema(ma.Schema):
+    source = ma.fields.String(
+        required=True, metadata={"description": "the evidence: a receipt, a head, a read model"}
+    )
+    kind = ma.fields.String(
+        required=True,
+        metadata={"description": "truncated, rewritten, order, snapshot, finish or other_match"},
+    )
+    version = ma.fields.Integer(required=True)
+    message = ma.fields.String(required=True)
+
+
 class ChainReportSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     ok = ma.fields.Boolean(required=True)
     events = ma.fields.Integer(required=True)
     head = ma.fields.String(required=True, allow_none=True)
     broken = ma.fields.Nested(BrokenLinkSchema, required=True, allow_none=True)
+    version = ma.fields.Integer(
+        required=True, metadata={"description": "the head's version (0 if the chain is broken)"}
+    )
+    problems = ma.fields.List(
+        ma.fields.Nested(DiscrepancySchema),
+        required=True,
+        metadata={"description": "what the receipts, heads, read model and snapshots found"},
+    )
+    evidence = ma.fields.Integer(
+        required=True, metadata={"description": "how many receipts and heads were checked"}
+    )
+
+
+MAX_RECEIPTS, MAX_HEADS = 50, 100  # per request, within the body cap (docs/api.md)
+
+
+class ReceiptEvidenceSchema(ma.Schema):
+    """A receipt as the service gave it (the 201 of POST /orders); fields not used are
+    ignored."""
+
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    match_id = ma.fields.UUID(required=True)
+    seat = ma.fields.Integer(required=True, validate=ma.validate.Range(min=1, max=10_000))
+    movement = ma.fields.Integer(
+        required=True, validate=ma.validate.Range(min=0, max=limits.MAX_POSITION)
+    )
+    digest = ma.fields.String(
+        required=True, validate=ma.validate.Regexp(r"^[0-9a-f]{64}$", error="not a digest")
+    )
+    version = ma.fields.Integer(
+        required=True, validate=ma.validate.Range(min=1, max=limits.MAX_POSITION)
+    )
+    head = ma.fields.Nested(HeadSchema, required=True)
+
+
+class VerifyRequestSchema(ma.Schema):
+    receipts = ma.fields.List(
+        ma.fields.Nested(ReceiptEvidenceSchema),
+        load_default=list,
+        validate=ma.validate.Length(max=MAX_RECEIPTS),
+        metadata={"description": "receipts seats kept (the 201 bodies of POST /orders)"},
+    )
+    heads = ma.fields.List(
+        ma.fields.Nested(HeadSchema),
+        load_default=list,
+        validate=ma.validate.Length(max=MAX_HEADS),
+        metadata={"description": "heads noted from results, displays and states"},
+    )
 
 
 class SeedSchema(ma.Schema):

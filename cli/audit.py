@@ -55,15 +55,49 @@ def events(
 
 @click.command("verify")
 @match_id_argument
+@click.option(
+    "--receipt",
+    "receipt_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="a receipt a seat kept (the JSON of its order's receipt); repeatable",
+)
+@click.option(
+    "--head",
+    "heads",
+    multiple=True,
+    metavar="VERSION:CHAIN",
+    help="a head noted from a result, display or state; repeatable",
+)
 @reports_errors
-def verify(match_id: str) -> None:
-    """Verifies the event chain and seals; exits 1 naming the first bad event."""
-    report = matches().verify_chain(match_id)
-    if report.broken is None:
-        click.echo(f"ok: {report.events} events, chain head {report.head}")
-        return
-    bad = report.broken
-    raise click.ClickException(f"event {bad.version} ({bad.type}) fails: {bad.reason}")
+def verify(match_id: str, receipt_files: tuple[str, ...], heads: tuple[str, ...]) -> None:
+    """Verifies the event chain and seals, then every receipt and head given, the read
+    model's heads, the finish and the snapshots; exits 1 naming what is wrong."""
+    receipts = [(f"receipt {path}", read_receipt(path)) for path in receipt_files]
+    held: list[tuple[str, JSON]] = [(f"head {text}", text) for text in heads]
+    report = matches().verify_chain(match_id, receipts, held)
+    for problem in report.problems:
+        click.echo(f"{problem.kind}: {problem.message}", err=True)
+    if report.broken is not None:
+        bad = report.broken
+        raise click.ClickException(f"event {bad.version} ({bad.type}) fails: {bad.reason}")
+    if report.problems:
+        raise click.ClickException(
+            f"the chain holds ({report.events} events, head {report.version}:{report.head}) "
+            f"but {len(report.problems)} check(s) of the evidence fail (above)"
+        )
+    checked = f", {report.evidence} receipt(s) and head(s) on the log" if report.evidence else ""
+    click.echo(f"ok: {report.events} events, chain head {report.head}{checked}")
+
+
+def read_receipt(path: str) -> JSON:
+    """Returns the JSON of a receipt file; a file that is not JSON is a usage error."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            data: JSON = json.load(file)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise click.BadParameter(f"{path}: not a JSON receipt ({error})") from None
+    return data
 
 
 @click.command("replay")

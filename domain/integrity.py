@@ -103,10 +103,18 @@ def commitment(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def first_broken_link(match_id: UUID, items: Iterable[Mapping[str, JSON]]) -> BrokenLink | None:
-    """Returns the first event of a listing that breaks the chain or a seal; None if sound."""
-    previous, seed_commitment = genesis(match_id), None
-    for expected, item in enumerate(items, 1):
+def first_broken_link(
+    match_id: UUID,
+    items: Iterable[Mapping[str, JSON]],
+    after: tuple[int, str, str | None] | None = None,
+) -> BrokenLink | None:
+    """Returns the first event of a listing that breaks the chain or a seal; None if sound.
+
+    `after` = (version, chain, seed commitment) checks a listing that goes on from a
+    known point (the events after a trusted snapshot) instead of from the first event.
+    """
+    first, previous, seed_commitment = after or (0, genesis(match_id), None)
+    for expected, item in enumerate(items, first + 1):
         version, type_name = item.get("version"), str(item.get("type"))
         if version != expected:
             return BrokenLink(expected, type_name, f"expected version {expected}, found {version}")

@@ -74,3 +74,18 @@ class UnknownEventTypeError(DrtsError, ValueError):
     def __init__(self, message: str, unknown: list[str], known: list[str]) -> None:
         super().__init__(message)
         self.details = {"unknown": unknown, "known": known}
+
+
+class TamperedLogError(DrtsError):
+    """Raised when a match's stored log cannot be served as it is: a row that does not
+    decode, a version missing or out of place, a broken chain link or seal, or an event
+    that does not apply (docs/integrity.md). `details` names the version, type and why."""
+
+    code = "tampered_log"
+
+    def __init__(self, match_id: object, version: int, type_name: str, reason: str) -> None:
+        super().__init__(
+            f"the stored log of match {match_id} is not sound at version {version} "
+            f"({type_name}): {reason}; `drts match verify` reports it"
+        )
+        self.details = {"version": version, "type": type_name, "reason": reason}

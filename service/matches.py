@@ -41,6 +41,7 @@ from service.reads import MatchReads
 from service.results import (
     ActionTaken,
     Closing,
+    Head,
     NewMatch,
     NewSeat,
     OrderReceipt,
@@ -235,7 +236,7 @@ class Matches(MatchReads):
             limits.check_movement(movement)
         salt, token_hash = secrets.token_hex(16), self.tokens.seat_hash(token)
 
-        def submit(match: Match) -> tuple[Receipt, bool]:
+        def submit(match: Match) -> tuple[Receipt, bool, int, Head]:
             receipt = match.submit_order(
                 token_hash,
                 order if isinstance(order, str) else dict(order),
@@ -245,10 +246,14 @@ class Matches(MatchReads):
                 message_id,
                 movement,
             )
-            return receipt, resolve_when_ready and receipt.ready
+            stored = next(
+                e for e in reversed(match.pending_events) if isinstance(e, Match.OrderSubmitted)
+            )
+            ready = resolve_when_ready and receipt.ready
+            return receipt, ready, stored.originator_version, head_of(match)
 
         with self._rematch_if_finished(match_id):
-            receipt, ready = self._retrying(match_id, submit)
+            receipt, ready, version, head = self._retrying(match_id, submit)
         closing = self.resolve_isolated(match_id, receipt.movement, now) if ready else None
         return OrderReceipt(
             self.match_id(match_id),
@@ -259,6 +264,8 @@ class Matches(MatchReads):
             closing,
             receipt.refused,
             receipt.standing,
+            version,
+            head,
         )
 
     def resolve(
@@ -445,4 +452,11 @@ def _closing(match: Match, movement: int, passed: DeadlinePassed) -> Closing:
         passed.resolution is not None,
         passed.steps,
         match.finished,
+        head=head_of(match),
     )
+
+
+def head_of(match: Match) -> Head:
+    """Returns the head of a match as loaded, with what a command recorded on it: the
+    head after the command's whole write, once saved."""
+    return Head(match.version, match.chain)

@@ -10,11 +10,14 @@ service/readmodels/queries.py.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
 from domain.match import Match
-from service import phases, views
+from domain.rules.contract import JSON
+from service import evidence, phases, views
 from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
@@ -24,6 +27,7 @@ from service.results import (
     Document,
     DueMovement,
     EventPage,
+    Head,
     MatchSummary,
     Page,
     ReplayReport,
@@ -67,9 +71,12 @@ class MatchReads(MatchStore):
         viewer = seat_view_of(match, looker, seat)
         if phase is not None:
             at = match.movement if movement is None else movement
-            return phases.phase_state(self, match, at, phase, viewer)
+            view = phases.phase_state(self, match, at, phase, viewer)
+            resolved = self._at_version(match, views.version_after(match, at))
+            return replace(view, head=views.write_head(self, resolved))
         version = views.version_at(match, movement)
         past = self._at_version(match, version)
+        opened = version if movement is not None else views.position_version(match)
         now = looker.seat is not None and past is match  # a seat sees its own orders now
         return StateView(
             match_id=str(match.id),
@@ -82,6 +89,7 @@ class MatchReads(MatchStore):
             steps=[],
             outcome=views.outcome_json(past.outcome),
             orders=views.pending_orders(match, looker.seat) if now else [],
+            head=views.write_head(self, self._at_version(match, opened)),
         )
 
     def scores(self, match_id: UUID | str, movement: int | None = None) -> Scores:
@@ -95,9 +103,10 @@ class MatchReads(MatchStore):
         `movement` was resolved (MovementNotFoundError if it was not); public information only.
         """
         match = self.get_match(match_id)
-        return views.display(
-            self._at_version(match, views.version_after(match, movement)), movement
-        )
+        past = self._at_version(match, views.version_after(match, movement))
+        opened = views.position_version(match) if movement is None else past.version
+        head = views.write_head(self, self._at_version(match, opened))
+        return views.display(past, movement, head)
 
     def event_log(
         self,
@@ -177,9 +186,25 @@ class MatchReads(MatchStore):
         match = self.get_match(match_id)
         return views.replay(self, match.id, self.tokens.viewer(match, token))
 
-    def verify_chain(self, match_id: UUID | str) -> ChainReport:
-        """Verifies the chain and seals of every stored event; names the first bad one."""
-        return views.verify(self, self.match_id(match_id))
+    def verify_chain(
+        self,
+        match_id: UUID | str,
+        receipts: Sequence[tuple[str, JSON]] = (),
+        heads: Sequence[tuple[str, JSON]] = (),
+    ) -> ChainReport:
+        """Verifies the chain and seals of every stored event, naming the first bad one, and
+        checks against the log each receipt and head given as (source, JSON) (a head also
+        as the text VERSION:CHAIN), the read model's heads, the finish and the snapshots.
+
+        Raises InvalidEvidenceError for a malformed receipt or head.
+        """
+        match = self.match_id(match_id)
+        return views.verify(
+            self,
+            match,
+            [evidence.receipt_from_json(data, source) for source, data in receipts],
+            [evidence.HeldHead(source, _head(source, data)) for source, data in heads],
+        )
 
     # -- the read models --------------------------------------------------------------------
 
@@ -242,6 +267,12 @@ class MatchReads(MatchStore):
         if peeked:
             self.note_secret_viewed(match.id, "event log with sealed values", viewer.name)
         return items
+
+
+def _head(source: str, data: JSON) -> Head:
+    if isinstance(data, str):
+        return evidence.head_from_text(data)
+    return evidence.head_from_json(data, source)
 
 
 def cursor_position(cursor: str | None) -> int:

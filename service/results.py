@@ -41,6 +41,16 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class Head(Result):
+    """A point of a match's log: a version and the chain value of the event there
+    (docs/integrity.md, Heads and receipts). Whoever holds one can later check that the
+    log still holds it."""
+
+    version: int
+    chain: str
+
+
 # -- commands -------------------------------------------------------------------------------
 
 
@@ -74,6 +84,7 @@ class Closing(Result):
     steps: tuple[Step, ...]
     finished: bool
     rematch_id: UUID | None = None  # the new match playing a drawn one again (DW-5)
+    head: Head | None = None  # the log's head after the whole write that closed it
 
     @property
     def replay_id(self) -> UUID | None:
@@ -83,7 +94,9 @@ class Closing(Result):
 
 @dataclass(frozen=True)
 class OrderReceipt(Result):
-    """An accepted order: seat, movement, receipt digest, and the closing it triggered if any."""
+    """An accepted order: seat, movement, receipt digest, the closing it triggered if any,
+    the version of the OrderSubmitted event that stored it and the log's head after the
+    whole write that stored it (docs/integrity.md, Heads and receipts)."""
 
     match_id: UUID
     seat: int
@@ -93,6 +106,8 @@ class OrderReceipt(Result):
     closing: Closing | None = None
     refused: tuple[RefusedPart, ...] = ()  # parts of the message refused, the rest stands
     standing: JSON = None  # the seat's whole standing order after this message
+    version: int = 0
+    head: Head | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +181,7 @@ class StateView(Result):
     steps: list[JSON]
     outcome: JSON
     orders: list[Document]  # the looking seat's own pending orders, when it looks now
+    head: Head | None = None  # the log's head after the write that gave this state
 
 
 @dataclass(frozen=True)
@@ -209,18 +225,40 @@ class Viewer(Result):
 
 
 @dataclass(frozen=True)
+class Discrepancy(Result):
+    """What verifying a match found against one piece of evidence: a receipt or a head
+    given (`source` names it), a read model's head, a snapshot, the match's finish.
+
+    `kind`: "truncated" (the log ends before the evidence's version), "rewritten" (the
+    log's chain or event at that version is not the evidence's), "order" (a receipt's
+    order is not the one the log revealed), "snapshot" (a snapshot differs from the
+    events), "finish" (a finished match's log lacks its finish, or goes on after it
+    with events other than referee or dispute events).
+    """
+
+    source: str
+    kind: str
+    version: int
+    message: str
+
+
+@dataclass(frozen=True)
 class ChainReport(Result):
-    """The result of verifying a match's chain: sound, or the first broken event."""
+    """The result of verifying a match: the chain (sound, or the first broken event), its
+    head, and what the evidence checked against it found (`problems`)."""
 
     match_id: UUID
     events: int
     head: str | None
     broken: BrokenLink | None
+    version: int = 0  # the head's version (the last event's), 0 if the log is broken
+    problems: tuple[Discrepancy, ...] = ()
+    evidence: int = 0  # receipts and heads given, checked against the log
 
     @property
     def ok(self) -> bool:
-        """Returns whether every event verified."""
-        return self.broken is None
+        """Returns whether every event verified and no evidence disagrees with the log."""
+        return self.broken is None and not self.problems
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,14 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
+from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import IntegrityError, JSONTranscoder
 from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError
 from domain.match import Match
-from service import schema
+from service import loading, schema
 from service.errors import ConcurrentWriteError, MatchNotFoundError
 from service.readmodels.runner import ReadModels, read_models_for
 from service.scheduling import NoScheduler, Scheduler
@@ -55,6 +56,7 @@ class MatchStore(Application[UUID]):
         schema.prepare(env or {})
         super().__init__(env)
         self._read_models: ReadModels | None = None
+        self.snapshot_trust = loading.SnapshotTrust()
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.tokens = Tokens(operator_token)
@@ -66,14 +68,24 @@ class MatchStore(Application[UUID]):
         register_values(transcoder)
 
     def get_match(self, match_id: UUID | str, version: int | None = None) -> Match:
-        """Returns the match (at a past version if given); raises MatchNotFoundError."""
-        try:
-            match: object = self.repository.get(self.match_id(match_id), version=version)
-        except AggregateNotFoundError:
-            raise MatchNotFoundError(f"no match with id {str(match_id)!r}") from None
-        if not isinstance(match, Match):
-            raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
-        return match
+        """Returns the match (at a past version if given), loaded from its rows and checked
+        (service/loading.py); raises MatchNotFoundError, or TamperedLogError naming what
+        in the stored log is not sound."""
+        return loading.load(self, self.match_id(match_id), version)
+
+    def take_snapshot(
+        self,
+        aggregate_id: UUID,
+        version: int | None = None,
+        projector_func: Any = None,
+    ) -> None:
+        """Takes a snapshot of the match at `version` as loaded and checked (never from an
+        unchecked snapshot), and remembers it as checked."""
+        if self.snapshots is None:
+            raise AssertionError("snapshots are not enabled")
+        snapshot = Snapshot.take(self.get_match(aggregate_id, version))
+        self.snapshots.put([snapshot])
+        self.snapshot_trust.trust(self.mapper.to_stored_event(snapshot))
 
     def match_ids(self) -> Iterator[UUID]:
         """Yields the id of every match in the store, oldest first (a scan of the log's

@@ -15,33 +15,30 @@ unrevealed secrets is recorded as a SecretViewed event.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
-from domain.match import Match, MovementLog, event_data
+from domain.match import Match, MovementLog
 from domain.rules.contract import JSON, asks_rematch
+from service import evidence, loading
 from service.errors import MatchNotFoundError, MovementNotFoundError
 from service.eventfilter import EVERY_EVENT, EventFilter
-from service.results import ChainReport, Frame, MatchSummary, ReplayReport, Viewer
+from service.loading import public_item
+from service.readmodels import queries
+from service.results import (
+    ChainReport,
+    Discrepancy,
+    Frame,
+    Head,
+    MatchSummary,
+    ReplayReport,
+    Viewer,
+)
 
 if TYPE_CHECKING:
     from service.store import MatchStore
-
-
-def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
-    """Returns an event in its public JSON form (docs/integrity.md)."""
-    item: dict[str, JSON] = {
-        "type": type(domain_event).__name__,
-        "version": domain_event.originator_version,
-        "timestamp": iso(domain_event.timestamp),
-        "data": jsonable(event_data(domain_event)),
-        "chain": getattr(domain_event, "chain", None),
-    }
-    sealed = getattr(domain_event, "sealed", None)
-    if with_sealed and sealed:
-        item["sealed"] = jsonable(sealed)
-    return item
 
 
 def summary(match: Match) -> MatchSummary:
@@ -102,8 +99,7 @@ def event_log(
     revealed (a look the caller records)."""
     items: list[dict[str, JSON]] = []
     peeked = False
-    stored = app.events.get(match.id, gt=after or None, limit=limit if kept.everything else None)
-    for domain_event in stored:
+    for domain_event in _listed_events(app, match, after, limit if kept.everything else None):
         if limit is not None and len(items) >= limit:
             break
         public = _is_revealed(match, domain_event)
@@ -114,6 +110,37 @@ def event_log(
         items.append(item)
         peeked |= viewer.referee and not public and bool(getattr(domain_event, "sealed", None))
     return items, peeked
+
+
+def _listed_events(app: MatchStore, match: Match, after: int, limit: int | None) -> list[Any]:
+    """Returns the stored events after version `after`, checked from the link at `after`
+    (service/loading.py: a tampered row is a TamperedLogError, never a 500)."""
+    if not after:
+        return loading.checked_events(app, match.id, limit=limit)
+    rows = app.recorder.select_events(match.id, gt=after - 1, lte=after)
+    if not rows:
+        return []
+    anchor = (after, loading.decoded(app, rows[0]).chain, match.seed_commitment)
+    return loading.checked_events(app, match.id, anchor, limit=limit)
+
+
+def write_head(app: MatchStore, past: Match) -> Head:
+    """Returns the log's head after the write that gave a past match's position: its own
+    head, or the next event's when that is the next movement's deadline or the finish,
+    which the same write stored (docs/integrity.md, Heads and receipts)."""
+    anchor = (past.version, past.chain, past.seed_commitment)
+    following = loading.checked_events(app, past.id, anchor, upto=past.version + 1)
+    for event in following:
+        opens = isinstance(event, Match.DeadlineSet) and event.movement == past.movement
+        if opens or isinstance(event, Match.Finished):
+            return Head(event.originator_version, event.chain)
+    return Head(past.version, past.chain)
+
+
+def position_version(match: Match) -> int:
+    """Returns the version that gave the match its current position: the resolution (or
+    start) that opened its last movement; its latest version before the start."""
+    return match.movements[-1].opened if match.movements else match.version
 
 
 def version_at(match: Match, movement: int | None) -> int:
@@ -154,9 +181,10 @@ def version_after(match: Match, movement: int | None) -> int:
 DISPLAY_WIDTH = 72  # columns of a mail or forum line
 
 
-def display(match: Match, after: int | None = None) -> str:
+def display(match: Match, after: int | None = None, head: Head | None = None) -> str:
     """Returns the Public Display of a (past) match: who plays what, where the match stands,
-    then the ruleset's picture of the position (`after`: the movement just resolved)."""
+    the log's head after the write that gave the position (`head`, once started), then the
+    ruleset's picture of the position (`after`: the movement just resolved)."""
     info = match.rules().info
     seats = ", ".join(f"{s.number} {s.name}" for s in match.seats) or "none joined yet"
     lines = [
@@ -169,11 +197,18 @@ def display(match: Match, after: int | None = None) -> str:
         lines.append(f"Strikes: {struck}.")
     if match.eliminated:
         lines.append(f"Out of the match: seat {', '.join(map(str, match.eliminated))}.")
-    head = "\n".join(lines) + "\n"
+    if head is not None and match.started:
+        lines += ["Log head (version:chain, for drts match verify --head):", head_text(head)]
+    text = "\n".join(lines) + "\n"
     if match.state is None:
-        return head
+        return text
     ruleset = match.rules()
-    return head + "\n" + ruleset.public_display(ruleset.load_state(match.state))
+    return text + "\n" + ruleset.public_display(ruleset.load_state(match.state))
+
+
+def head_text(head: Head) -> str:
+    """Returns a head as the CLI spells it: VERSION:CHAIN."""
+    return f"{head.version}:{head.chain}"
 
 
 def _standing_lines(match: Match, after: int | None) -> list[str]:
@@ -233,9 +268,8 @@ def replay(app: MatchStore, match_id: UUID, viewer: Viewer | None = None) -> Rep
     """
     folded: Any = None
     frames, count = [], 0
-    stored_events: list[Any] = list(app.events.get(match_id))
-    for domain_event in stored_events:
-        folded, count = domain_event.mutate(folded), count + 1
+    for domain_event in loading.checked_events(app, match_id):
+        folded, count = loading.fold(match_id, [domain_event], folded), count + 1
         if isinstance(domain_event, Match.MovementResolved):
             frames.append(
                 Frame(
@@ -253,16 +287,22 @@ def replay(app: MatchStore, match_id: UUID, viewer: Viewer | None = None) -> Rep
     )
 
 
-def verify(app: MatchStore, match_id: UUID) -> ChainReport:
-    """Recomputes the chain and the seals over the stored rows; names the first bad event."""
-    items: list[dict[str, JSON]] = []
-    unreadable = None
+def verify(
+    app: MatchStore,
+    match_id: UUID,
+    receipts: Sequence[evidence.Receipt] = (),
+    heads: Sequence[evidence.HeldHead] = (),
+) -> ChainReport:
+    """Recomputes the chain and the seals over the stored rows, naming the first bad event;
+    then checks against the log every receipt and head given, the heads the match list
+    read model recorded, the match's finish and every snapshot (service/evidence.py)."""
     rows = app.recorder.select_events(match_id)
     if not rows:
         raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
+    events, unreadable = [], None
     for stored in rows:
         try:
-            items.append(public_item(app.mapper.to_domain_event(stored), with_sealed=True))
+            events.append(app.mapper.to_domain_event(stored))
         except Exception as error:  # a tampered row may not even decode
             type_name = stored.topic.rpartition(".")[2]
             unreadable = BrokenLink(
@@ -271,9 +311,80 @@ def verify(app: MatchStore, match_id: UUID) -> ChainReport:
                 f"cannot be read: {type(error).__name__}: {error}",
             )
             break
+    items = [public_item(event, with_sealed=True) for event in events]
     broken = first_broken_link(match_id, items) or unreadable
-    head = items[-1]["chain"] if items and broken is None else None
-    return ChainReport(match_id, len(items) + (unreadable is not None), head, broken)
+    log = evidence.Log(items)
+    problems = [
+        *evidence.check_all(match_id, log, receipts, heads),
+        *evidence.check_read_model(log, queries.match_head(app.read_models, match_id)),
+        *evidence.check_finish(log),
+        *_snapshot_problems(app, match_id, events, log),
+    ]
+    return ChainReport(
+        match_id,
+        len(items) + (unreadable is not None),
+        str(items[-1]["chain"]) if items and broken is None else None,
+        broken,
+        log.last if broken is None else 0,
+        tuple(problems),
+        len(receipts) + len(heads),
+    )
+
+
+def _snapshot_problems(
+    app: MatchStore, match_id: UUID, events: list[Any], log: evidence.Log
+) -> list[Discrepancy]:
+    """Returns how each stored snapshot of the match disagrees with its events folded up
+    to the snapshot's version (the whole aggregate: seats and their token hashes,
+    pending orders, strikes, ...), or with the log's end."""
+    if app.snapshots is None:
+        return []
+    snapshots = {s.originator_version: s for s in app.snapshots.recorder.select_events(match_id)}
+    found: list[Discrepancy] = []
+    folded: Any = None
+    for event in events:
+        try:
+            folded = event.mutate(folded)
+        except Exception:
+            break  # the chain's report names the event
+        stored = snapshots.pop(event.originator_version, None)
+        if stored is not None:
+            found += _snapshot_problem(app, stored, folded, log)
+    for version in sorted(snapshots):
+        source = f"the snapshot at version {version}"
+        if version > log.last:
+            message = (
+                f"the log ends at version {log.last}, before the snapshot at version {version}"
+            )
+            found.append(Discrepancy(source, "truncated", version, message))
+        else:
+            message = f"the events do not fold up to version {version}: {source} is unchecked"
+            found.append(Discrepancy(source, "snapshot", version, message))
+    return found
+
+
+def _snapshot_problem(
+    app: MatchStore, stored: Any, folded: Match, log: evidence.Log
+) -> list[Discrepancy]:
+    version = stored.originator_version
+    source = f"the snapshot at version {version}"
+    try:
+        snapshot: Any = app.mapper.to_domain_event(stored)
+        differences = loading.snapshot_differences(snapshot, folded)
+    except Exception as error:
+        message = f"{source} cannot be read: {type(error).__name__}: {error}"
+        return [Discrepancy(source, "snapshot", version, message)]
+    item = log.at(version) or {}
+    if snapshot.state.get("chain") != item.get("chain"):
+        message = f"{source} holds another chain value than the log's event at that version"
+        return [Discrepancy(source, "snapshot", version, message)]
+    if differences:
+        message = (
+            f"{source} differs from the events folded to that version in: "
+            f"{', '.join(differences)} (it is not used: the match loads from its events)"
+        )
+        return [Discrepancy(source, "snapshot", version, message)]
+    return []
 
 
 def _is_revealed(match: Match, domain_event: Any) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
+from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
@@ -28,6 +29,12 @@ from domain.rules.contract import asks_rematch
 from service.readmodels.recorders import Statement, View
 
 WIN_POINTS, DRAW_POINTS = 3, 1
+# the Match's own event classes (not the base class `Event` eventsourcing nests in it)
+MATCH_EVENTS: tuple[type, ...] = tuple(
+    cls
+    for name, cls in vars(Match).items()
+    if isinstance(cls, type) and issubclass(cls, Aggregate.Event) and name != "Event"
+)
 
 Handler = Callable[[Any, Any, Tracking], list[Statement]]
 HandlerT = TypeVar("HandlerT", bound=Callable[..., list[Statement]])
@@ -56,6 +63,7 @@ class ReadModel(Projection[View]):
     """
 
     handlers: ClassVar[Mapping[type, Handler]] = {}
+    reads_every_event: ClassVar[bool] = False  # True: `every_event` sees each Match event
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -64,7 +72,8 @@ class ReadModel(Projection[View]):
             for method in vars(cls).values()
             if hasattr(method, _HANDLES)
         }
-        cls.topics = topics_of(*cls.handlers)
+        others = [e for e in MATCH_EVENTS if e not in cls.handlers] if cls.reads_every_event else []
+        cls.topics = topics_of(*cls.handlers, *others)
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         """Records the statements of the event's handler with its tracking row; ignores
@@ -75,19 +84,43 @@ class ReadModel(Projection[View]):
             (self.handlers[cls] for cls in type(domain_event).__mro__ if cls in self.handlers),
             None,
         )
-        if handler is not None:
-            self.view.apply(
-                tracking,
-                domain_event.originator_id,
-                type(domain_event).__qualname__,
-                lambda: handler(self, domain_event, tracking),
-            )
+        if handler is None and not self.reads_every_event:
+            return
+
+        def statements() -> list[Statement]:
+            own = [] if handler is None else handler(self, domain_event, tracking)
+            return own + self.every_event(domain_event)
+
+        self.view.apply(
+            tracking, domain_event.originator_id, type(domain_event).__qualname__, statements
+        )
+
+    def every_event(self, domain_event: Any) -> list[Statement]:
+        """Returns what every Match event writes (when `reads_every_event`): nothing here."""
+        return []
 
 
 class MatchList(ReadModel):
-    """One row per match (ruleset, status, clock, movement) and one per seat (its name)."""
+    """One row per match (ruleset, status, clock, movement, head) and one per seat (its
+    name). The head is the last event applied (it only moves forward: a log cut short
+    and written again does not move it back) and, once finished, the Finished event's,
+    kept from the first: what `verify` checks the log against (docs/integrity.md)."""
 
     name = "match_list"
+    reads_every_event = True
+
+    def every_event(self, domain_event: Any) -> list[Statement]:
+        return [
+            (
+                "UPDATE {match_list} SET head_version = :version, head_chain = :chain "
+                "WHERE match_id = :match_id AND (head_version IS NULL OR head_version < :version)",
+                {
+                    "match_id": domain_event.originator_id,
+                    "version": domain_event.originator_version,
+                    "chain": domain_event.chain,
+                },
+            )
+        ]
 
     @handles(Match.Created)
     def created(self, e: Match.Created, tracking: Tracking) -> list[Statement]:
@@ -148,7 +181,12 @@ class MatchList(ReadModel):
                 result=e.outcome["result"],
                 deadline=None,
                 rematch_due=asks_rematch(e.outcome),
-            )
+            ),
+            (
+                "UPDATE {match_list} SET finished_version = COALESCE(finished_version, :version), "
+                "finished_chain = COALESCE(finished_chain, :chain) WHERE match_id = :match_id",
+                {"match_id": e.originator_id, "version": e.originator_version, "chain": e.chain},
+            ),
         ]
 
     @handles(Match.ReplayOf)

@@ -58,6 +58,19 @@ def match_row(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
     return _match_item(rows[0], _seats(models, [match_id]).get(match_id, [])) if rows else None
 
 
+def match_head(models: ReadModels, match_id: UUID) -> dict[str, Any] | None:
+    """Returns the heads the match list recorded for a match: its last (`head_version`,
+    `head_chain`) and, once finished, its Finished event's (`finished_version`,
+    `finished_chain`); None if the list has no such match."""
+    models.catch_up(["match_list"])
+    rows = models.view("match_list").query(
+        "SELECT head_version, head_chain, finished_version, finished_chain "
+        "FROM {match_list} WHERE match_id = :match_id",
+        {"match_id": match_id},
+    )
+    return rows[0] if rows else None
+
+
 # the matches the sweep leaves alone (service/quarantine.py), for queries over {deadlines}
 NOT_QUARANTINED = (
     "match_id NOT IN (SELECT match_id FROM {match_failures} WHERE quarantined_at IS NOT NULL)"

@@ -100,6 +100,27 @@ match_list = sa.Table(
         server_default=false(),
         comment="finished asking for a rematch (DW-5) that does not exist yet",
     ),
+    Column(
+        "head_version",
+        BigInteger,
+        nullable=True,
+        comment="the version of the last event applied: the match's head",
+    ),
+    Column(
+        "head_chain",
+        String(64),
+        nullable=True,
+        comment="the chain value of the event at head_version",
+    ),
+    Column(
+        "finished_version",
+        BigInteger,
+        nullable=True,
+        comment="the version of the match's Finished event",
+    ),
+    Column(
+        "finished_chain", String(64), nullable=True, comment="the chain value of the Finished event"
+    ),
     Index("ix_match_list_status_position", "status", "position"),
     Index("ix_match_list_ruleset_position", "ruleset", "position"),
 )

@@ -34,11 +34,14 @@ def test_the_display_shows_the_match_its_seats_clock_and_the_games_picture(clien
     order(client, match_id, tokens[0], "3")
     order(client, match_id, tokens[1], "1")
     deadline = client.get(f"/matches/{match_id}").get_json()["deadline"]
+    head = client.get(f"/matches/{match_id}/state").get_json()["head"]
     assert display(client, match_id) == (
         f"Toy (toy v1), match {match_id}\n"
         "Seats: 1 alice, 2 bob.\n"
         "Movement 2 is open; seats to order: 1, 2.\n"
         f"Deadline: {deadline}.\n"
+        "Log head (version:chain, for drts match verify --head):\n"
+        f"{head['version']}:{head['chain']}\n"
         "\n"
         "Round 2 of 3.\n"
         "Seat 1: 3 points\n"

@@ -36,6 +36,7 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/scoreboard", None),
     ("get", "/matches/{id}/replay", None),
     ("get", "/matches/{id}/verify", None),
+    ("post", "/matches/{id}/verify", {"heads": [{"version": 1, "chain": "0" * 64}]}),
     ("get", "/matches/{id}/orders", None),
     ("get", "/matches/{id}/seed", None),
     ("get", "/matches/{id}/protocol", None),  # the toy has no bot protocol: 404

@@ -1,0 +1,233 @@
+"""Loading a match from its stored rows, checked, so that a tampered log is named and
+never served (docs/integrity.md, What the service checks by itself).
+
+- Every row read is decoded here: one that does not decode is a TamperedLogError
+  naming its version, never a 500.
+- The events folded must be consecutive, each chain link must follow from the one
+  before, each seal and state hash must hold, and each event must apply; else a
+  TamperedLogError names the first that fails.
+- A snapshot is used only when its chain equals the stored event's chain at its
+  version AND this process has checked it against the events: folding the events
+  up to its version gives the same aggregate. The check is made once per stored
+  snapshot (its row's bytes are remembered by their SHA-256); a snapshot that fails
+  it is logged and never used: the match then loads from its events.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
+
+from domain.integrity import first_broken_link, iso, jsonable
+from domain.match import Match, event_data
+from domain.rules.contract import JSON
+from service.errors import MatchNotFoundError, TamperedLogError
+
+if TYPE_CHECKING:
+    from service.store import MatchStore
+
+logger = logging.getLogger(__name__)
+TRUSTED_SNAPSHOTS = 20_000  # snapshots remembered as checked, per process
+# Attributes a snapshot of an older shape cannot know: its upcast fills them with a
+# stand-in (domain/match/values.py), so they are not compared. {shape: attributes}
+UNKNOWN_BEFORE_SHAPE = {3: frozenset({"closed_at"})}
+NOT_COMPARED = frozenset({"_pending_events"})
+
+
+def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
+    """Returns an event in its public JSON form (docs/integrity.md)."""
+    item: dict[str, JSON] = {
+        "type": type(domain_event).__name__,
+        "version": domain_event.originator_version,
+        "timestamp": iso(domain_event.timestamp),
+        "data": jsonable(event_data(domain_event)),
+        "chain": getattr(domain_event, "chain", None),
+    }
+    sealed = getattr(domain_event, "sealed", None)
+    if with_sealed and sealed:
+        item["sealed"] = jsonable(sealed)
+    return item
+
+
+class SnapshotTrust:
+    """The stored snapshots this process has checked against the events, by (match id,
+    version) and the SHA-256 of the stored row (an edited row is a new, unchecked one)."""
+
+    def __init__(self, size: int = TRUSTED_SNAPSHOTS) -> None:
+        self._known: OrderedDict[tuple[UUID, int], str] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def trusted(self, stored: StoredEvent) -> bool:
+        """Returns whether this exact stored snapshot was checked."""
+        key = (UUID(str(stored.originator_id)), stored.originator_version)
+        with self._lock:
+            return self._known.get(key) == row_digest(stored)
+
+    def trust(self, stored: StoredEvent) -> None:
+        """Remembers a stored snapshot as checked (the oldest is forgotten past the size)."""
+        key = (UUID(str(stored.originator_id)), stored.originator_version)
+        with self._lock:
+            self._known[key] = row_digest(stored)
+            self._known.move_to_end(key)
+            while len(self._known) > self._size:
+                self._known.popitem(last=False)
+
+
+def row_digest(stored: StoredEvent) -> str:
+    """Returns the SHA-256 of a stored row's bytes (its state, as stored)."""
+    return hashlib.sha256(bytes(stored.state)).hexdigest()
+
+
+def decoded(app: MatchStore, stored: StoredEvent) -> Any:
+    """Returns the domain event (or snapshot) of a stored row; raises TamperedLogError
+    naming the row when it does not decode."""
+    try:
+        return app.mapper.to_domain_event(stored)
+    except Exception as error:  # an edited row may not even decompress
+        raise TamperedLogError(
+            stored.originator_id,
+            stored.originator_version,
+            stored.topic.rpartition(".")[2] or stored.topic,
+            f"cannot be read: {type(error).__name__}: {error}",
+        ) from None
+
+
+def checked_events(
+    app: MatchStore,
+    match_id: UUID,
+    after: tuple[int, str, str | None] | None = None,
+    upto: int | None = None,
+    limit: int | None = None,
+) -> list[Any]:
+    """Returns the stored events after `after` = (version, its chain, the seed commitment)
+    (from the first event for None), up to version `upto`, at most `limit`: decoded and
+    checked (consecutive versions, chain links, seals); raises TamperedLogError."""
+    gt = None if after is None else after[0]
+    rows = app.recorder.select_events(match_id, gt=gt or None, lte=upto, limit=limit)
+    events = [decoded(app, row) for row in rows]
+    items = [public_item(event, with_sealed=True) for event in events]
+    broken = first_broken_link(match_id, items, after)
+    if broken is not None:
+        raise TamperedLogError(match_id, broken.version, broken.type, broken.reason)
+    return events
+
+
+def fold(match_id: UUID, events: list[Any], match: Match | None = None) -> Match | None:
+    """Applies events to a match (None: from nothing); raises TamperedLogError naming the
+    first event that does not apply."""
+    for event in events:
+        try:
+            match = event.mutate(match)
+        except Exception as error:
+            raise TamperedLogError(
+                match_id,
+                event.originator_version,
+                type(event).__name__,
+                f"does not apply: {type(error).__name__}: {error}",
+            ) from None
+    return match
+
+
+def load(app: MatchStore, match_id: UUID, version: int | None = None) -> Match:
+    """Returns the match (at `version` if given) from its stored rows, checked (module
+    docstring); raises MatchNotFoundError or TamperedLogError."""
+    stored = _latest_snapshot(app, match_id, version)
+    match = None if stored is None else _from_trusted(app, match_id, stored, version)
+    if match is None:
+        match = _from_events(app, match_id, version, stored)
+    if not isinstance(match, Match):
+        raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
+    return match
+
+
+def snapshot_differences(snapshot: Any, folded: Match) -> list[str]:
+    """Returns the attributes in which a snapshot's match differs from the match folded
+    from the events up to its version (empty: it agrees). Raises what decoding raises."""
+    shape = snapshot.state.get("class_version", 1)
+    from_snapshot = snapshot.mutate(None)
+    ignored: set[str] = set(NOT_COMPARED)
+    for newer, unknown in UNKNOWN_BEFORE_SHAPE.items():
+        if shape < newer:
+            ignored |= unknown
+    mine, theirs = vars(from_snapshot), vars(folded)
+    compared = (set(mine) | set(theirs)) - ignored
+    return sorted(
+        name.lstrip("_")
+        for name in compared
+        if mine.get(name, _MISSING) != theirs.get(name, _MISSING)
+    )
+
+
+_MISSING = object()
+
+
+def _latest_snapshot(app: MatchStore, match_id: UUID, version: int | None) -> StoredEvent | None:
+    if app.snapshots is None:
+        return None
+    rows = app.snapshots.recorder.select_events(match_id, lte=version, desc=True, limit=1)
+    return rows[0] if rows else None
+
+
+def _from_trusted(
+    app: MatchStore, match_id: UUID, stored: StoredEvent, version: int | None
+) -> Match | None:
+    """Returns the match from a snapshot this process checked whose chain is still the
+    stored event's at its version; None when the snapshot may not be used."""
+    if not app.snapshot_trust.trusted(stored):
+        return None
+    try:
+        start: Any = decoded(app, stored).mutate(None)
+    except Exception:
+        return None
+    at = stored.originator_version
+    anchor = app.recorder.select_events(match_id, gt=at - 1, lte=at)
+    if not anchor or decoded(app, anchor[0]).chain != start.chain:
+        logger.error("snapshot %s of match %s: its chain is not the log's; not used", at, match_id)
+        return None
+    events = checked_events(app, match_id, (at, start.chain, start.seed_commitment), version)
+    return fold(match_id, events, start)
+
+
+def _from_events(
+    app: MatchStore, match_id: UUID, version: int | None, stored: StoredEvent | None
+) -> Match | None:
+    """Returns the match folded from its first event; checks the snapshot `stored` on the
+    way (trusted if it agrees, logged if not)."""
+    events = checked_events(app, match_id, upto=version)
+    if stored is None:
+        return fold(match_id, events)
+    at = stored.originator_version
+    match = fold(match_id, [e for e in events if e.originator_version <= at])
+    if match is not None and match.version == at:
+        match = _checked_snapshot(app, match_id, stored, match) or match
+    return fold(match_id, [e for e in events if e.originator_version > at], match)
+
+
+def _checked_snapshot(
+    app: MatchStore, match_id: UUID, stored: StoredEvent, folded: Match
+) -> Match | None:
+    """Returns the snapshot's match if it agrees with the match folded from the events
+    (and trusts it from now on); logs it and returns None if it does not."""
+    try:
+        snapshot = decoded(app, stored)
+        differences = snapshot_differences(snapshot, folded)
+    except Exception as error:
+        differences = [f"unreadable ({type(error).__name__})"]
+    if differences:
+        logger.error(
+            "snapshot %s of match %s differs from its events (%s); not used",
+            stored.originator_version,
+            match_id,
+            ", ".join(differences),
+        )
+        return None
+    app.snapshot_trust.trust(stored)
+    match: Match = snapshot.mutate(None)
+    return match
