@@ -179,7 +179,7 @@ def _print_tally(programs: Sequence[Program], results: Sequence[MatchResult]) ->
     click.echo(f"  {'program':40} {'matches':>7} {'wins':>5} {'draws':>5} {'mean score':>10}")
     for record in tally(programs, results):
         click.echo(
-            f"  {record.program.command[:40]:40} {record.matches:>7} {record.wins:>5} "
+            f"  {record.program.name[:40]:40} {record.matches:>7} {record.wins:>5} "
             f"{record.draws:>5} {record.mean_score:>10.2f}"
         )
 

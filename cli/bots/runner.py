@@ -108,7 +108,7 @@ class MatchResult:
     referee_token: str
     seats: list[SeatResult]
     outcome: JSON
-    turns: int
+    turns: int  # the turns played
     timings: Timings
     messages: list[dict[int, JSON]] = field(default_factory=list)  # each turn's, by seat
 
@@ -177,7 +177,7 @@ class BotMatch:
             self.referee,
             list(self.seats.values()),
             summary.outcome,
-            self.turn,
+            self.timings.turns,
             self.timings,
             self.messages,
         )
