@@ -10,6 +10,7 @@ form is the protocol's reply. Only games listed in `BOT_PROTOCOLS` have one.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -18,7 +19,9 @@ from domain.errors import MatchNotStartedError, NotYourSeatError
 from domain.match import Match
 from domain.rules.contract import JSON
 from domain.rules.shades import protocol as shades_protocol
+from service import views
 from service.errors import NoBotProtocolError, SeatNeededError
+from service.results import MatchSummary
 from service.tokens import seat_view_of
 
 if TYPE_CHECKING:
@@ -77,7 +80,16 @@ def protocol_messages(
     bot runner sends its bots each turn); the token must be the referee's (or the
     operator's). Raises as `protocol_message` does, and NotYourSeatError for a seat's token.
     """
-    match = matches.get_match(match_id)
+    return _messages(matches, matches.get_match(match_id), referee_token, seats, message)
+
+
+def _messages(
+    matches: Matches,
+    match: Match,
+    referee_token: str | None,
+    seats: Iterable[int],
+    message: Message,
+) -> dict[int, JSON]:
     builder = _builder(match, message)
     looker = matches.tokens.viewer(match, referee_token)
     if not looker.referee:
@@ -87,6 +99,24 @@ def protocol_messages(
     wanted = [seat_view_of(match, looker, seat).seat for seat in seats]
     state = _state(match)
     return {seat: builder(state, seat) for seat in wanted if seat is not None}
+
+
+@dataclass(frozen=True)
+class OpenTurn:
+    """A match's open movement as a bot runner needs it: the summary (status, movement,
+    deadline, seats owing orders, outcome) and the message of each seat owing orders."""
+
+    summary: MatchSummary
+    messages: dict[int, JSON]
+
+
+def open_turn(matches: Matches, match_id: UUID | str, referee_token: str | None) -> OpenTurn:
+    """Returns the summary and the turn message of every seat owing orders now (none once the
+    match is over), from one load of the match; the token must be the referee's."""
+    match = matches.get_match(match_id)
+    summary = views.summary(match)
+    seats = summary.to_move if summary.status == "started" else []
+    return OpenTurn(summary, _messages(matches, match, referee_token, seats, Message.TURN))
 
 
 def _builder(match: Match, message: Message) -> Builder:

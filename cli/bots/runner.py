@@ -35,7 +35,7 @@ from cli.bots.process import Bot, BotFailure, Limits
 from domain.errors import DrtsError
 from domain.rules.contract import JSON
 from service.matches import Matches
-from service.protocol import Message, protocol_messages
+from service.protocol import Message, open_turn, protocol_messages
 
 T = TypeVar("T")
 SHOWN_CHARS = 80  # of a bad reply, in the reason a bot was put out
@@ -194,8 +194,9 @@ class BotMatch:
             preset=self.plan.preset,
         )
         self.match_id, self.referee = str(new.match_id), new.referee_token or ""
-        for program in self.plan.programs:
-            seat = self._call(self.matches.join, self.match_id, program.name)
+        names = player_names(self.plan.programs)
+        for program, name in zip(self.plan.programs, names, strict=True):
+            seat = self._call(self.matches.join, self.match_id, name)
             self.tokens[seat.seat] = seat.token
             log = self.plan.log_dir / f"{self.match_id}-seat{seat.seat}.log"
             self.seats[seat.seat] = SeatResult(seat.seat, program, log)
@@ -225,7 +226,8 @@ class BotMatch:
 
     def _play_turn(self) -> bool:
         """Plays the open turn; returns False once the match is over."""
-        summary = self._call(self.matches.summary, self.match_id)
+        turn = self._call(open_turn, self.matches, self.match_id, self.referee)
+        summary = turn.summary
         if summary.status != "started":
             return False
         movement, self.turn = summary.movement, summary.movement - 1
@@ -234,8 +236,7 @@ class BotMatch:
         for seat, bot in self.bots.items():
             if bot.running and seat not in summary.to_move:
                 self._out(seat, "eliminated by the game")  # SH-7: no shade left to command
-        asked = [seat for seat in summary.to_move if self.bots[seat].running]
-        messages = self._call(protocol_messages, self.matches, self.match_id, self.referee, asked)
+        messages = {s: m for s, m in turn.messages.items() if self.bots[s].running}
         if self.plan.keep_messages:
             self.messages.append(messages)
         outcome: Any = summary.outcome
@@ -306,6 +307,16 @@ class BotMatch:
             return command(*args, **kwargs)
         finally:
             self.timings.service += time.monotonic() - began
+
+
+def player_names(programs: Sequence[Program]) -> list[str]:
+    """Returns each program's player name, a program seated twice or more numbered by seat
+    from its second seat on (names are unique in a match)."""
+    names: list[str] = []
+    for seat, program in enumerate(programs, 1):
+        name = program.name
+        names.append(f"{name[:56]} #{seat}" if name in names else name)
+    return names
 
 
 def shown(text: str) -> str:

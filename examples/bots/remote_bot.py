@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -25,6 +26,7 @@ from greedy_bot import decide
 from shades_io import Board
 
 WAIT = 30  # seconds a long poll may wait (the server caps it)
+RETRIES = 10
 
 
 class Client:
@@ -34,7 +36,16 @@ class Client:
         self.base, self.match, self.token = base.rstrip("/"), match_id, token
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        """Sends a request with the seat's token; returns the status and the JSON answer."""
+        """Sends a request with the seat's token; returns the status and the JSON answer.
+        Too many requests (429: the server's rate limit) are sent again a moment later."""
+        for _ in range(RETRIES):
+            status, answer = self._send(method, path, body)
+            if status != 429:
+                break
+            time.sleep(1)
+        return status, answer
+
+    def _send(self, method: str, path: str, body: Any) -> tuple[int, Any]:
         request = urllib.request.Request(
             f"{self.base}/matches/{self.match}{path}",
             method=method,

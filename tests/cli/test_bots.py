@@ -184,6 +184,32 @@ def test_hostile_bots_are_put_out_and_the_match_goes_on(tmp_path: Path):
     app.close()
 
 
+def test_a_bot_flooding_stdout_or_replying_in_text_is_put_out(tmp_path: Path):
+    """SH-4, SH-11: a reply must be the protocol's JSON: a text order (`hold`, fine over the
+    API) is not, and is not submitted; a bot writing megabytes without ending its message is
+    cut off at the reply limit. Both are put out; the greedy bot plays on."""
+    app = connect(Settings(f"sqlite:///{tmp_path}/bots.sqlite"))
+    flood = 'sys.stdout.write("x" * 100 + "\\n")\nwhile True: sys.stdout.write("y" * 65536)'
+    programs = (
+        GREEDY,
+        hostile(tmp_path, "text", 'sys.stdout.write("hold\\n.\\n"); sys.stdout.flush()'),
+        hostile(tmp_path, "flood", flood),
+    )
+    plan = MatchPlan(
+        tuple(Program(p) for p in programs),
+        turn_seconds=1,
+        config={"turns": 3},
+        limits=Limits(reply_bytes=1 << 20),
+        log_dir=tmp_path,
+    )
+    result = play_match(app, plan)
+    assert result.seats[1].out == "sent a reply that is not JSON: 'hold\\n'"
+    assert result.seats[2].out == "sent a reply of more than 1048576 bytes"
+    assert result.seats[0].out in (None, "eliminated by the game")
+    assert app.summary(result.match_id).eliminated[:2] == [2, 3]
+    app.close()
+
+
 def assert_gone(pid: int) -> None:
     """Asserts that the process is dead (gone, or a zombie waiting for init) within 5 s."""
     give_up = time.monotonic() + 5
