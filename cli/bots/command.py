@@ -139,8 +139,6 @@ def run(
         log_dir,
     )
     plans = series_plans(plan, maps, count, seed)
-    if seed is None and count == 1:
-        plans = [plan]
     app, live = matches(), not plain and sys.stdout.isatty()
     results = play_series(plans, lambda p: _play_one(app, p, live))
     if count > 1:

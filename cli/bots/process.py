@@ -26,6 +26,7 @@ from typing import IO, Any
 
 END = b"."  # the line that ends a message, in both directions
 CHUNK = 65536
+EXIT_WAIT = 0.2  # seconds to wait for the exit of a bot whose stdout has ended
 
 
 @dataclass(frozen=True)
@@ -97,9 +98,15 @@ class Bot:
         """Returns the bot's process id (its process group's too), once started."""
         return None if self._process is None else self._process.pid
 
-    def exit_status(self) -> int | None:
-        """Returns the bot's exit status if its process has ended, else None (never blocks)."""
-        return None if self._process is None else self._process.poll()
+    def exit_status(self, wait: float = 0) -> int | None:
+        """Returns the bot's exit status if its process has ended (within `wait` seconds),
+        else None."""
+        if self._process is None:
+            return None
+        try:
+            return self._process.wait(wait) if wait else self._process.poll()
+        except subprocess.TimeoutExpired:
+            return None
 
     def kill(self, reason: str | None = None) -> None:
         """Puts the bot out of play: notes why (the first reason stands), kills its process
@@ -154,7 +161,7 @@ class Bot:
         except BlockingIOError:
             data = None
         if data == b"":
-            status = self.exit_status()
+            status = self.exit_status(wait=EXIT_WAIT)
             raise BotFailure("closed its stdout" if status is None else exited(status))
         self.inbox += data or b""
         message = self.next_message()

@@ -184,29 +184,32 @@ def test_hostile_bots_are_put_out_and_the_match_goes_on(tmp_path: Path):
     app.close()
 
 
-def test_a_bot_flooding_stdout_or_replying_in_text_is_put_out(tmp_path: Path):
+def test_a_bot_flooding_stdout_replying_in_text_or_spinning_is_put_out(tmp_path: Path):
     """SH-4, SH-11: a reply must be the protocol's JSON: a text order (`hold`, fine over the
     API) is not, and is not submitted; a bot writing megabytes without ending its message is
-    cut off at the reply limit. Both are put out; the greedy bot plays on."""
+    cut off at the reply limit; a bot spinning past its CPU time is killed by the limit. All
+    are put out; the greedy bot plays on."""
     app = connect(Settings(f"sqlite:///{tmp_path}/bots.sqlite"))
     flood = 'sys.stdout.write("x" * 100 + "\\n")\nwhile True: sys.stdout.write("y" * 65536)'
     programs = (
         GREEDY,
         hostile(tmp_path, "text", 'sys.stdout.write("hold\\n.\\n"); sys.stdout.flush()'),
         hostile(tmp_path, "flood", flood),
+        hostile(tmp_path, "spin", "while True: pass"),
     )
     plan = MatchPlan(
         tuple(Program(p) for p in programs),
-        turn_seconds=1,
+        turn_seconds=4,
         config={"turns": 3},
-        limits=Limits(reply_bytes=1 << 20),
+        limits=Limits(cpu_seconds=1, reply_bytes=1 << 20),
         log_dir=tmp_path,
     )
     result = play_match(app, plan)
     assert result.seats[1].out == "sent a reply that is not JSON: 'hold\\n'"
     assert result.seats[2].out == "sent a reply of more than 1048576 bytes"
+    assert result.seats[3].out == "was killed by SIGXCPU"  # its CPU time limit, before the deadline
     assert result.seats[0].out in (None, "eliminated by the game")
-    assert app.summary(result.match_id).eliminated[:2] == [2, 3]
+    assert sorted(app.summary(result.match_id).eliminated[:3]) == [2, 3, 4]
     app.close()
 
 
@@ -228,15 +231,23 @@ def assert_gone(pid: int) -> None:
 def test_the_command_plays_a_series_with_seats_rotated_and_prints_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """`--matches 2` over two maps: seeds count up, seats rotate, a table of wins and means."""
+    """`--matches 2` over two maps under the contest preset: maps in turn, seats rotated,
+    a table of wins and mean scores per program."""
     monkeypatch.setenv("DRTS_DATABASE_URL", f"sqlite:///{tmp_path}/series.sqlite")
     monkeypatch.chdir(tmp_path)
     command = ["bots", "run", "--map", "small", "--map", "river", "--seed", "5", "--matches", "2"]
-    command += ["--config", '{"turns": 8}', RANDOM, GREEDY]
+    command += ["--preset", "contest", "--config", '{"turns": 8}', RANDOM, GREEDY]
     result = CliRunner().invoke(main, command)
     assert result.exit_code == 0, result.output
     ids = re.findall(r"^match (\S+):", result.output, re.M)
     assert len(ids) == 2
+    app = connect(Settings(f"sqlite:///{tmp_path}/series.sqlite"))
+    configs = [app.summary(match_id).config for match_id in ids]
+    app.close()
+    assert [(c["razing"], c["scoring"], c["turns"]) for c in configs] == [
+        ("one", "normalised", 8)
+    ] * 2
+    assert [len(c["map"]) for c in configs] == [10, 20]  # small, then river
     assert f"replay: drts match replay {ids[0]}" in result.output
     assert f"audit: drts match verify {ids[1]}" in result.output
     seats = re.findall(r"^  seat (\d) (.+): score", result.output, re.M)
