@@ -127,6 +127,10 @@ def run(
     config = json.loads(config_text) if config_text else {}
     if not isinstance(config, dict):
         raise click.UsageError("--config must be a JSON object")
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.UsageError(f"--log-dir {log_dir}: {error.strerror or error}") from None
     limits = Limits(cpu_seconds, memory_mb << 20, open_files, Limits.reply_bytes, log_bytes)
     plan = MatchPlan(
         tuple(Program(p) for p in programs),
