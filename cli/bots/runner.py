@@ -41,6 +41,12 @@ T = TypeVar("T")
 SHOWN_CHARS = 80  # of a bad reply, in the reason a bot was put out
 
 
+class TurnNotClosedError(DrtsError):
+    """Raised when a turn stays open past its deadline after the runner resolved it."""
+
+    code = "turn_not_closed"
+
+
 @dataclass(frozen=True)
 class Program:
     """A bot program: its command line as given, split into arguments."""
@@ -248,8 +254,20 @@ class BotMatch:
         )
         if not any(closed):  # a seat is silent: its deadline eliminates it (SH-4)
             time.sleep(max((deadline - self.matches.clock()).total_seconds(), 0))
-            self._call(self.matches.resolve, self.match_id, movement)
+            self._resolve(movement)
         return True
+
+    def _resolve(self, movement: int) -> None:
+        """Resolves the movement at its deadline; raises TurnNotClosedError if it stays open
+        (a quarantined match: its referee retries it, `drts match retry`)."""
+        if self._call(self.matches.resolve, self.match_id, movement) is not None:
+            return
+        summary = self._call(self.matches.summary, self.match_id)
+        if summary.status == "started" and summary.movement == movement:
+            raise TurnNotClosedError(
+                f"turn {movement - 1} of match {self.match_id} did not close at its deadline"
+                + (" (the match is quarantined)" if summary.quarantined else "")
+            )
 
     def _exchange(
         self, messages: dict[int, JSON], deadline: float, take: Callable[[Reply], None]

@@ -199,7 +199,7 @@ def test_a_bot_flooding_stdout_replying_in_text_or_spinning_is_put_out(tmp_path:
     )
     plan = MatchPlan(
         tuple(Program(p) for p in programs),
-        turn_seconds=4,
+        turn_seconds=8,  # time for the spinner to burn its CPU second on a busy machine
         config={"turns": 3},
         limits=Limits(cpu_seconds=1, reply_bytes=1 << 20),
         log_dir=tmp_path,
