@@ -124,7 +124,10 @@ def run(
     is one quoted argument: 'python3 examples/bots/greedy_bot.py')."""
     if not 2 <= len(programs) <= 8:
         raise click.UsageError(f"Shades seats 2 to 8 programs, got {len(programs)}")
-    config = json.loads(config_text) if config_text else {}
+    try:
+        config = json.loads(config_text) if config_text else {}
+    except ValueError as error:
+        raise click.UsageError(f"--config is not JSON: {error}") from None
     if not isinstance(config, dict):
         raise click.UsageError("--config must be a JSON object")
     try:

@@ -264,15 +264,25 @@ def test_the_command_plays_a_series_with_seats_rotated_and_prints_the_table(
     ]
 
 
-def test_the_command_refuses_one_program_and_a_missing_program(tmp_path: Path, monkeypatch):
-    """Shades seats 2 to 8: one program is refused; a program that cannot start is put out."""
+def test_the_command_refuses_bad_arguments_and_puts_out_a_missing_program(
+    tmp_path: Path, monkeypatch
+):
+    """Shades seats 2 to 8: one program is refused, bad config JSON and an unknown map too;
+    a program that cannot start is put out."""
     monkeypatch.setenv("DRTS_DATABASE_URL", f"sqlite:///{tmp_path}/one.sqlite")
     monkeypatch.chdir(tmp_path)
     one = CliRunner().invoke(main, ["bots", "run", "--map", "small", RANDOM])
     assert one.exit_code == 2 and "Shades seats 2 to 8 programs, got 1" in one.output
+    bad = CliRunner().invoke(
+        main, ["bots", "run", "--map", "small", "--config", "{", RANDOM, GREEDY]
+    )
+    assert bad.exit_code == 2 and "--config is not JSON" in bad.output
+    nowhere = CliRunner().invoke(main, ["bots", "run", "--map", "nowhere", RANDOM, GREEDY])
+    assert nowhere.exit_code == 1 and "invalid_config" in nowhere.output
+    pair = (RANDOM, "/nowhere/bot")
     missing = CliRunner().invoke(
         main,
-        ["bots", "run", "--map", "small", "--turn-timeout", "1", RANDOM, "/nowhere/bot"],
+        ["bots", "run", "--map", "small", "--turn-timeout", "1", "--config", '{"turns": 3}', *pair],
     )
     assert missing.exit_code == 0, missing.output
     assert "could not start '/nowhere/bot'" in missing.output
