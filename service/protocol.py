@@ -5,6 +5,8 @@ and a state message each turn, built from the match's current state by the
 game's `protocol` module. A bot reads them with its seat token
 (`GET /matches/{id}/protocol`) and sends its reply as an order, whose JSON
 form is the protocol's reply. Only games listed in `BOT_PROTOCOLS` have one.
+The bot runner (`drts bots run`) reads every living seat's message at once,
+with the match's summary, from one load (`open_turn`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,15 @@ BOT_PROTOCOLS: Mapping[str, Mapping[Message, Builder]] = {
         Message.TURN: shades_protocol.turn_message,
     },
 }
+
+
+@dataclass(frozen=True)
+class OpenTurn:
+    """A match's open movement as a bot runner needs it: the summary (status, movement,
+    deadline, seats owing orders, outcome) and the message of each seat owing orders."""
+
+    summary: MatchSummary
+    messages: dict[int, JSON]
 
 
 def protocol_message(
@@ -83,6 +94,15 @@ def protocol_messages(
     return _messages(matches, matches.get_match(match_id), referee_token, seats, message)
 
 
+def open_turn(matches: Matches, match_id: UUID | str, referee_token: str | None) -> OpenTurn:
+    """Returns the summary and the turn message of every seat owing orders now (none once the
+    match is over), from one load of the match; the token must be the referee's."""
+    match = matches.get_match(match_id)
+    summary = views.summary(match)
+    seats = summary.to_move if summary.status == "started" else []
+    return OpenTurn(summary, _messages(matches, match, referee_token, seats, Message.TURN))
+
+
 def _messages(
     matches: Matches,
     match: Match,
@@ -99,24 +119,6 @@ def _messages(
     wanted = [seat_view_of(match, looker, seat).seat for seat in seats]
     state = _state(match)
     return {seat: builder(state, seat) for seat in wanted if seat is not None}
-
-
-@dataclass(frozen=True)
-class OpenTurn:
-    """A match's open movement as a bot runner needs it: the summary (status, movement,
-    deadline, seats owing orders, outcome) and the message of each seat owing orders."""
-
-    summary: MatchSummary
-    messages: dict[int, JSON]
-
-
-def open_turn(matches: Matches, match_id: UUID | str, referee_token: str | None) -> OpenTurn:
-    """Returns the summary and the turn message of every seat owing orders now (none once the
-    match is over), from one load of the match; the token must be the referee's."""
-    match = matches.get_match(match_id)
-    summary = views.summary(match)
-    seats = summary.to_move if summary.status == "started" else []
-    return OpenTurn(summary, _messages(matches, match, referee_token, seats, Message.TURN))
 
 
 def _builder(match: Match, message: Message) -> Builder:
