@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from cli.audit import register as register_audit_commands
+from cli.bots.command import register as register_bot_commands
 from cli.db import register as register_db_commands
 from cli.maps import register as register_map_commands
 from cli.match import match
@@ -104,6 +105,7 @@ main.add_command(beat)
 main.add_command(status)
 register_db_commands(main)
 register_map_commands(main)
+register_bot_commands(main)
 
 if __name__ == "__main__":
     main()
