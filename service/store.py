@@ -21,8 +21,8 @@ from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError
 from domain.match import Match
-from service import schema
-from service.errors import ConcurrentWriteError, MatchNotFoundError
+from service import imported, schema
+from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
 from service.readmodels.runner import ReadModels, read_models_for
 from service.scheduling import NoScheduler, Scheduler
 from service.tokens import Tokens
@@ -90,6 +90,10 @@ class MatchStore(Application[UUID]):
         except ValueError:
             raise MatchNotFoundError(f"no match with id {match_id!r} (not a UUID)") from None
 
+    def is_imported(self, match_id: UUID | str) -> bool:
+        """Returns whether the match was imported from an archive: read-only (docs/archive.md)."""
+        return imported.is_imported(self.read_models, self.match_id(match_id))
+
     @property
     def read_models(self) -> ReadModels:
         """Returns the read models of this store (made on first use)."""
@@ -108,8 +112,10 @@ class MatchStore(Application[UUID]):
     def _retrying(self, match_id: UUID | str, command: Callable[[Match], T]) -> T:
         """Loads the match, runs the command, saves; reloads and retries on a lost race.
 
-        Events recorded before the command raises (a rejected order) are saved too.
+        Events recorded before the command raises (a rejected order) are saved too. An
+        imported match is read-only: MatchImportedError, before anything is run.
         """
+        self._check_writable(match_id)
         for _ in range(MAX_ATTEMPTS):
             match = self._load(match_id)
             try:
@@ -121,6 +127,14 @@ class MatchStore(Application[UUID]):
             if self._saved(match):
                 return result
         raise ConcurrentWriteError(f"match {match_id} kept changing under {MAX_ATTEMPTS} attempts")
+
+    def _check_writable(self, match_id: UUID | str) -> None:
+        """Raises MatchImportedError for an imported match (docs/archive.md)."""
+        if self.is_imported(match_id):
+            raise MatchImportedError(
+                f"match {match_id} was imported from an archive and is read-only: it takes no "
+                "orders, referee acts, deadlines or rematches (docs/archive.md)"
+            )
 
     def _saved(self, match: Match) -> bool:
         """Saves the match's new events; returns False if another writer got there first."""
