@@ -57,6 +57,8 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.PhasesDivergedError, 409),
     (domain_errors.MatchQuarantinedError, 409),
     (domain_errors.NotQuarantinedError, 409),
+    (service_errors.MatchImportedError, 409),
+    (service_errors.MatchExistsError, 409),
     (domain_errors.DrtsError, 422),
     (RateLimitedError, 429),
 )
@@ -160,8 +162,8 @@ ERROR_DESCRIPTIONS = {
     "match's game (no_bot_protocol)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
     "match_not_started, match_already_started, not_enough_seats, concurrent_write, "
-    "phases_diverged), or its ruleset version is not installed here "
-    "(ruleset_version_not_installed)",
+    "phases_diverged), it was imported from an archive and is read-only (match_imported), "
+    "or its ruleset version is not installed here (ruleset_version_not_installed)",
     413: "The body is over the size limit (payload_too_large)",
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, "
     "unknown_action, invalid_action, illegal_action, ...",
