@@ -108,4 +108,3 @@ def another_store(
 def opened(url: str, clock: ManualClock) -> Matches:
     """Returns the Matches application on a store (close it)."""
     return Matches(env=Settings(url).event_store_env(), clock=clock)
-
