@@ -139,23 +139,10 @@ def test_a_finished_match_is_exported_to_anyone_and_records_nothing(matches, clo
 # -- verification before anything is written ---------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def played(sqlite_template: str, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The archive of a finished District War match, played once (on SQLite), as text."""
-    url = (
-        f"sqlite:///{shutil.copyfile(sqlite_template, tmp_path_factory.mktemp('dw') / 'dw.sqlite')}"
-    )
-    app = opened(url, ManualClock())
-    try:
-        return json.dumps(app.export_archive(finished_district_war(app, app.clock).id))
-    finally:
-        app.close()
-
-
 @pytest.fixture
-def archive(played: str) -> dict[str, Any]:
+def archive(dw_archive_text: str) -> dict[str, Any]:
     """The archive of a finished District War match, for one test to change."""
-    return json.loads(played)
+    return json.loads(dw_archive_text)
 
 
 def assert_nothing_stored(target: Matches, archive: dict[str, Any]) -> None:

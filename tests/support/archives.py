@@ -66,6 +66,16 @@ def unfinished_district_war(matches: Matches, clock: ManualClock) -> Desk:
     return desk
 
 
+def open_drts(matches: Matches, clock: ManualClock) -> Desk:
+    """Returns a DRTS Team 23 match whose first movement is open with seats 1 to 3's
+    orders in, still sealed."""
+    desk = Desk.create(matches, clock, "drts_team23", DRTS_PLAYERS, "archive-drts-open")
+    desk.start()
+    for seat in (1, 2, 3):
+        desk.order(seat, desk.bot_order(seat, Rng("archive-drts-bots", 1)), 1)
+    return desk
+
+
 def rechained(archive: dict[str, Any]) -> dict[str, Any]:
     """Returns the archive with every chain link computed again from its (edited) events,
     and its head moved to its last event: a forgery that verifies on its own."""
