@@ -30,6 +30,7 @@ from service.transcodings import register_values
 
 SNAPSHOT_INTERVAL = 25
 MAX_ATTEMPTS = 10
+MAX_REMEMBERED = 10_000  # matches whose imported-or-not a process remembers
 
 T = TypeVar("T")
 
@@ -55,6 +56,7 @@ class MatchStore(Application[UUID]):
         schema.prepare(env or {})
         super().__init__(env)
         self._read_models: ReadModels | None = None
+        self._imported: dict[UUID, bool] = {}  # of stored matches: it never changes
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.tokens = Tokens(operator_token)
@@ -115,9 +117,9 @@ class MatchStore(Application[UUID]):
         Events recorded before the command raises (a rejected order) are saved too. An
         imported match is read-only: MatchImportedError, before anything is run.
         """
-        self._check_writable(match_id)
         for _ in range(MAX_ATTEMPTS):
             match = self._load(match_id)
+            self._check_writable(match)
             try:
                 result = command(match)
             except DrtsError:
@@ -128,11 +130,20 @@ class MatchStore(Application[UUID]):
                 return result
         raise ConcurrentWriteError(f"match {match_id} kept changing under {MAX_ATTEMPTS} attempts")
 
-    def _check_writable(self, match_id: UUID | str) -> None:
-        """Raises MatchImportedError for an imported match (docs/archive.md)."""
-        if self.is_imported(match_id):
+    def _check_writable(self, match: Match) -> None:
+        """Raises MatchImportedError for an imported match (docs/archive.md).
+
+        What it found is remembered: a match whose events are stored was marked imported
+        before they were written, or never will be (service/imported.py).
+        """
+        known = self._imported.get(match.id)
+        if known is None:
+            if len(self._imported) >= MAX_REMEMBERED:
+                self._imported.clear()
+            known = self._imported[match.id] = self.is_imported(match.id)
+        if known:
             raise MatchImportedError(
-                f"match {match_id} was imported from an archive and is read-only: it takes no "
+                f"match {match.id} was imported from an archive and is read-only: it takes no "
                 "orders, referee acts, deadlines or rematches (docs/archive.md)"
             )
 
