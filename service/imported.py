@@ -9,6 +9,8 @@ sweep's query of due movements and the rematches due leave it out
 
 An import marks the match before it writes its events, so that no one can see the
 events of a match not yet marked; if the events cannot be written, the mark goes.
+So whether a stored match is imported never changes, and a process remembers what it
+found for each match it wrote to (service/store.py, `_check_writable`).
 Statements run through a read model view, which knows both databases.
 """
 
