@@ -1,4 +1,4 @@
-"""/matches/{id}/replay, /verify and /seed: what an auditor and a referee check."""
+"""/matches/{id}/replay, /verify, /archive and /seed: what an auditor and a referee check."""
 
 from __future__ import annotations
 
@@ -9,13 +9,19 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, TOKEN_REQUIRED, documents_errors
-from api.schemas import ChainReportSchema, ReplaySchema, SeedSchema, VerifyRequestSchema
+from api.schemas import (
+    ArchiveSchema,
+    ChainReportSchema,
+    ReplaySchema,
+    SeedSchema,
+    VerifyRequestSchema,
+)
 
 blp = Blueprint(
     "audit",
     __name__,
     url_prefix="/matches/<uuid:match_id>",
-    description="Replay, chain verification, the seed",
+    description="Replay, chain verification, the archive, the seed",
 )
 
 
@@ -52,6 +58,18 @@ class Verify(MethodView):
         receipts = [(f"receipts[{i}]", r) for i, r in enumerate(body["receipts"])]
         heads = [(f"heads[{i}]", h) for i, h in enumerate(body["heads"])]
         return matches().verify_chain(match_id, receipts, heads)
+
+
+@blp.route("/archive")
+class Archive(MethodView):
+    @blp.response(200, ArchiveSchema)
+    @documents_errors(blp, 401, 403, 404, 409)
+    @blp.doc(operationId="getArchive", security=TOKEN_OPTIONAL)
+    def get(self, match_id: UUID) -> Any:
+        """Returns the match's archive (docs/archive.md): a finished match's to anyone, in the
+        public form; an unfinished one's to its referee only, in the full form (the look is
+        recorded). `drts match import` loads it into another store."""
+        return matches().export_archive(match_id, bearer_token())
 
 
 @blp.route("/seed")

@@ -881,6 +881,31 @@ class VerifyRequestSchema(ma.Schema):
     )
 
 
+class ArchiveHeadSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    chain = ma.fields.String(required=True)
+
+
+class ArchiveSchema(ma.Schema):
+    """A match archive (docs/archive.md)."""
+
+    format = ma.fields.String(required=True, metadata={"description": '"drts-match-archive"'})
+    format_version = ma.fields.Integer(required=True, metadata={"description": "1"})
+    match_id = ma.fields.UUID(required=True)
+    ruleset = ma.fields.String(required=True)
+    ruleset_version = ma.fields.Integer(required=True)
+    exported_at = ma.fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
+    form = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "public (a finished match) or full (an unfinished one, to its "
+            "referee: every sealed value, the look recorded)"
+        },
+    )
+    head = ma.fields.Nested(ArchiveHeadSchema, required=True)
+    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+
+
 class SeedSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     seed = ma.fields.String(required=True)

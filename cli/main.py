@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from cli.archive import register as register_archive_commands
 from cli.audit import register as register_audit_commands
 from cli.bots.command import register as register_bot_commands
 from cli.db import register as register_db_commands
@@ -95,6 +96,7 @@ def demo(ruleset: str, seed: str) -> None:
 
 
 register_audit_commands(match)
+register_archive_commands(match)
 register_protocol_command(match)
 main.add_command(match)
 main.add_command(perft)

@@ -89,3 +89,28 @@ class TamperedLogError(DrtsError):
             f"({type_name}): {reason}; `drts match verify` reports it"
         )
         self.details = {"version": version, "type": type_name, "reason": reason}
+
+
+class MatchImportedError(DrtsError):
+    """Raised when a command would change an imported match, which is read-only."""
+
+    code = "match_imported"
+
+
+class InvalidArchiveError(DrtsError, ValueError):
+    """Raised when a document to import is not a match archive this drts reads (its shape)."""
+
+    code = "invalid_archive"
+
+
+class TamperedArchiveError(DrtsError, ValueError):
+    """Raised when a match archive fails verification: its chain, a seal or its head;
+    the message names the event (version, type) and why."""
+
+    code = "tampered_archive"
+
+
+class MatchExistsError(DrtsError):
+    """Raised when an archive's match id is already in the store with other events."""
+
+    code = "match_exists"

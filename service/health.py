@@ -30,7 +30,7 @@ from kombu.exceptions import ChannelError as KombuChannelError
 
 from domain.integrity import iso
 from service import quarantine, schema
-from service.readmodels.queries import NOT_QUARANTINED
+from service.readmodels.queries import SWEPT
 from service.readmodels.recorders import MAX_ERROR_CHARS
 from service.readmodels.runner import ReadModels
 from service.scheduling import QUEUE
@@ -140,12 +140,13 @@ def check_sweep(matches: MatchStore, settings: Settings, now: datetime) -> Check
 
 def check_overdue(matches: MatchStore, settings: Settings, now: datetime) -> Check:
     """No open movement is later than DRTS_HEALTH_OVERDUE_SECONDS past its deadline; a
-    quarantined match's movement is not counted (`quarantined_matches` reports it)."""
+    quarantined match's movement is not counted (`quarantined_matches` reports it), nor
+    an imported match's (read-only: nothing in it is ever due)."""
     models = matches.read_models
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
         "SELECT match_id, movement, due_at FROM {deadlines} "
-        f"WHERE closed = FALSE AND due_at <= :now AND {NOT_QUARANTINED} "
+        f"WHERE closed = FALSE AND due_at <= :now AND {SWEPT} "
         "ORDER BY due_at, match_id LIMIT 1",
         {"now": now},
     )

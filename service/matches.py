@@ -32,8 +32,8 @@ from domain.match import Match, Receipt
 from domain.rules.contract import JSON
 from domain.rules.registry import get_ruleset
 from domain.table import DeadlinePassed
-from service import limits, quarantine, views
-from service.errors import ConcurrentWriteError, MatchNotFoundError
+from service import archive, limits, quarantine, views
+from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
 from service.idempotency import IdempotencyKey, keyed_match
 from service.maps import expand_map
 from service.readmodels.recorders import OUTAGES, error_text
@@ -42,6 +42,7 @@ from service.results import (
     ActionTaken,
     Closing,
     Head,
+    ImportedMatch,
     NewMatch,
     NewSeat,
     OrderReceipt,
@@ -56,8 +57,12 @@ SETTLING = timedelta(milliseconds=100)  # a worker's wait past a deadline (issue
 __all__ = ["SETTLING", "SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now"]
 
 logger = logging.getLogger(__name__)
-# a lost race or a database outage: raised, never counted against the match
-NOT_THE_MATCHS_FAULT: tuple[type[Exception], ...] = (ConcurrentWriteError, *OUTAGES)
+# a lost race, a database outage, an imported (read-only) match: raised, never counted
+NOT_THE_MATCHS_FAULT: tuple[type[Exception], ...] = (
+    ConcurrentWriteError,
+    MatchImportedError,
+    *OUTAGES,
+)
 
 
 class Matches(MatchReads):
@@ -318,7 +323,8 @@ class Matches(MatchReads):
         """Resolves like `resolve`, but a failure is counted instead of raised (returning
         None), and the match quarantined once it has failed the same way
         `quarantine_after` times in a row (service/quarantine.py). A lost race
-        (ConcurrentWriteError) and a database outage are raised: not the match's fault.
+        (ConcurrentWriteError), a database outage and an imported match, which is
+        read-only (MatchImportedError), are raised: not the match's fault.
         """
         try:
             closing = self.resolve(match_id, movement, now)
@@ -357,6 +363,13 @@ class Matches(MatchReads):
         )
         quarantine.forget(self.read_models, self.match_id(match_id))
         return movement
+
+    def import_archive(self, document: JSON) -> ImportedMatch:
+        """Imports a match archive (docs/archive.md) after verifying it: its events are
+        stored exactly as exported, and the match is read-only. A no-op when the store
+        holds the same events already; raises InvalidArchiveError, TamperedArchiveError
+        (naming the event) or MatchExistsError, writing nothing."""
+        return archive.import_archive(self, document)
 
     def quarantined_matches(self) -> list[QuarantinedMatch]:
         """Returns the quarantined matches, the earliest quarantined first: for each, the

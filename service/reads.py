@@ -15,9 +15,10 @@ from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
+from domain.errors import NotRefereeError
 from domain.match import Match
 from domain.rules.contract import JSON
-from service import evidence, phases, views
+from service import archive, evidence, phases, views
 from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
@@ -166,20 +167,46 @@ class MatchReads(MatchStore):
         return orders
 
     def referee_seed(self, match_id: UUID | str, referee_token: str | None) -> str:
-        """Returns the match seed to its referee before it is revealed (the look is recorded)."""
+        """Returns the match seed to its referee before it is revealed (the look is recorded,
+        but in an imported match, which is read-only: docs/archive.md)."""
+        read_only = self.is_imported(match_id)
 
         def look(match: Match) -> str:
             match.check_referee(self.tokens.referee_hash(match, referee_token))
-            if not match.finished:
+            if not match.finished and not read_only:
                 name = self.tokens.referee_name(referee_token)
                 match.note_secret_viewed(name, "seed", self.clock())
             return match.seed
 
-        return self._retrying(match_id, look)
+        return look(self.get_match(match_id)) if read_only else self._retrying(match_id, look)
 
     def note_secret_viewed(self, match_id: UUID | str, what: str, viewer: str = "referee") -> None:
-        """Records that the referee (or the operator) looked at secret data of a match."""
+        """Records that the referee (or the operator) looked at secret data of a match; an
+        imported match records nothing (it is read-only, and its secrets left the store it
+        came from in an archive whose export was recorded there: docs/archive.md)."""
+        if self.is_imported(match_id):
+            return
         self._retrying(match_id, lambda m: m.note_secret_viewed(viewer, what, self.clock()))
+
+    def export_archive(self, match_id: UUID | str, token: str | None = None) -> Document:
+        """Returns the match's archive (docs/archive.md): the public form of a finished match,
+        to anyone; the full form of an unfinished one, to its referee (or the operator)
+        only, whose look is recorded first (the archive holds the record)."""
+        match = self.get_match(match_id)
+        viewer = self.tokens.viewer(match, token)
+        if match.finished:
+            return archive.document(self, match.id, "public", self.clock())
+        if token is None:
+            raise MissingTokenError(
+                f"match {match.id} is not finished: only its referee may export it "
+                "(the full form, with the sealed values; the look is recorded)"
+            )
+        if not viewer.referee:
+            raise NotRefereeError(
+                f"match {match.id} is not finished: only its referee may export it, not a seat"
+            )
+        self.note_secret_viewed(match.id, archive.LOOK, viewer.name)
+        return archive.document(self, match.id, "full", self.clock())
 
     def replay(self, match_id: UUID | str, token: str | None = None) -> ReplayReport:
         """Replays the match from its first event and checks it against the stored match."""

@@ -123,6 +123,20 @@ class ActionTaken(Result):
     outcome: JSON
 
 
+@dataclass(frozen=True)
+class ImportedMatch(Result):
+    """A match archive imported (docs/archive.md): its match, form, events and head, and
+    whether they were stored now (False: the store held the same events already)."""
+
+    match_id: UUID
+    ruleset: str
+    ruleset_version: int
+    form: str
+    events: int
+    head: JSON  # {"version", "chain"}
+    stored: bool
+
+
 # -- reads of one match ---------------------------------------------------------------------
 
 

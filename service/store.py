@@ -22,8 +22,8 @@ from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError
 from domain.match import Match
-from service import loading, schema
-from service.errors import ConcurrentWriteError, MatchNotFoundError
+from service import imported, loading, schema
+from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
 from service.readmodels.runner import ReadModels, read_models_for
 from service.scheduling import NoScheduler, Scheduler
 from service.tokens import Tokens
@@ -31,6 +31,7 @@ from service.transcodings import register_values
 
 SNAPSHOT_INTERVAL = 25
 MAX_ATTEMPTS = 10
+MAX_REMEMBERED = 10_000  # matches whose imported-or-not a process remembers
 
 T = TypeVar("T")
 
@@ -57,6 +58,7 @@ class MatchStore(Application[UUID]):
         super().__init__(env)
         self._read_models: ReadModels | None = None
         self.snapshot_trust = loading.SnapshotTrust()
+        self._imported: dict[UUID, bool] = {}  # of stored matches: it never changes
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.tokens = Tokens(operator_token)
@@ -102,6 +104,10 @@ class MatchStore(Application[UUID]):
         except ValueError:
             raise MatchNotFoundError(f"no match with id {match_id!r} (not a UUID)") from None
 
+    def is_imported(self, match_id: UUID | str) -> bool:
+        """Returns whether the match was imported from an archive: read-only (docs/archive.md)."""
+        return imported.is_imported(self.read_models, self.match_id(match_id))
+
     @property
     def read_models(self) -> ReadModels:
         """Returns the read models of this store (made on first use)."""
@@ -120,10 +126,12 @@ class MatchStore(Application[UUID]):
     def _retrying(self, match_id: UUID | str, command: Callable[[Match], T]) -> T:
         """Loads the match, runs the command, saves; reloads and retries on a lost race.
 
-        Events recorded before the command raises (a rejected order) are saved too.
+        Events recorded before the command raises (a rejected order) are saved too. An
+        imported match is read-only: MatchImportedError, before anything is run.
         """
         for _ in range(MAX_ATTEMPTS):
             match = self._load(match_id)
+            self._check_writable(match)
             try:
                 result = command(match)
             except DrtsError:
@@ -133,6 +141,23 @@ class MatchStore(Application[UUID]):
             if self._saved(match):
                 return result
         raise ConcurrentWriteError(f"match {match_id} kept changing under {MAX_ATTEMPTS} attempts")
+
+    def _check_writable(self, match: Match) -> None:
+        """Raises MatchImportedError for an imported match (docs/archive.md).
+
+        What it found is remembered: a match whose events are stored was marked imported
+        before they were written, or never will be (service/imported.py).
+        """
+        known = self._imported.get(match.id)
+        if known is None:
+            if len(self._imported) >= MAX_REMEMBERED:
+                self._imported.clear()
+            known = self._imported[match.id] = self.is_imported(match.id)
+        if known:
+            raise MatchImportedError(
+                f"match {match.id} was imported from an archive and is read-only: it takes no "
+                "orders, referee acts, deadlines or rematches (docs/archive.md)"
+            )
 
     def _saved(self, match: Match) -> bool:
         """Saves the match's new events; returns False if another writer got there first."""

@@ -75,16 +75,19 @@ def match_head(models: ReadModels, match_id: UUID) -> dict[str, Any] | None:
 NOT_QUARANTINED = (
     "match_id NOT IN (SELECT match_id FROM {match_failures} WHERE quarantined_at IS NOT NULL)"
 )
+# the imported matches are read-only: nothing is ever due in them (service/imported.py)
+NOT_IMPORTED = "match_id NOT IN (SELECT match_id FROM {imported_matches})"
+SWEPT = f"{NOT_QUARANTINED} AND {NOT_IMPORTED}"  # the matches the sweep handles
 
 
 def due(models: ReadModels, now: datetime) -> list[DueMovement]:
     """Returns the open movements due at `now` (deadline passed, or ready to close early),
-    earliest deadline first, leaving out the quarantined matches (service/quarantine.py;
-    one indexed query)."""
+    earliest deadline first, leaving out the quarantined matches (service/quarantine.py)
+    and the imported ones (service/imported.py); one indexed query."""
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
         "SELECT match_id, movement, due_at FROM {deadlines} "
-        f"WHERE closed = FALSE AND (due_at <= :now OR ready) AND {NOT_QUARANTINED} "
+        f"WHERE closed = FALSE AND (due_at <= :now OR ready) AND {SWEPT} "
         "ORDER BY due_at, match_id",
         {"now": now},
     )
@@ -93,10 +96,12 @@ def due(models: ReadModels, now: datetime) -> list[DueMovement]:
 
 def rematches_due(models: ReadModels) -> list[UUID]:
     """Returns the finished matches whose outcome asks for a rematch that does not exist
-    yet (DW-5: a crash came between the draw and the rematch), oldest first."""
+    yet (DW-5: a crash came between the draw and the rematch), oldest first; an imported
+    match gets none (it is read-only)."""
     models.catch_up(["match_list"])
     rows = models.view("match_list").query(
-        "SELECT match_id FROM {match_list} WHERE rematch_due ORDER BY position"
+        f"SELECT match_id FROM {{match_list}} WHERE rematch_due AND {NOT_IMPORTED} "
+        "ORDER BY position"
     )
     return [row["match_id"] for row in rows]
 

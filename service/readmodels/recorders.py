@@ -45,6 +45,7 @@ from sqlalchemy import Boolean, DateTime, Uuid
 
 from service.readmodels.tables import (
     PROJECTION_TABLES,
+    imported_matches,
     match_failures,
     metadata,
     projection_quarantine,
@@ -55,8 +56,9 @@ Statement = tuple[str, Mapping[str, Any]]
 QUARANTINE = projection_quarantine.name
 FAILURES = match_failures.name
 SWEEP_STATUS = sweep_status.name
+IMPORTED = imported_matches.name
 # tables of no one projection: a reset leaves them, and every view may name them
-SHARED = (QUARANTINE, FAILURES, SWEEP_STATUS)
+SHARED = (QUARANTINE, FAILURES, SWEEP_STATUS, IMPORTED)
 MAX_ERROR_CHARS = 1000
 # The database cannot be used now: raised, never a reason to leave a match out.
 OUTAGES: tuple[type[Exception], ...] = (

@@ -22,6 +22,10 @@ it from the events; a rebuild leaves it alone.
 
 `sweep_status` is no projection either: the sweep task records there when it
 last succeeded and how many times in a row it failed (service/health.py).
+
+`imported_matches` is no projection either: it lists the matches loaded from an
+archive (service/imported.py, docs/archive.md), which are read-only. The events
+cannot say it (they are stored exactly as they were exported); a rebuild leaves it.
 """
 
 from __future__ import annotations
@@ -250,6 +254,18 @@ sweep_status = sa.Table(
     Column("failures_in_row", Integer, nullable=False, server_default=text("0")),
     Column("last_error", String(1000), nullable=True, comment="the last failure, as text"),
     comment="the sweep's bookkeeping, written by the worker, read by /health",
+)
+
+imported_matches = sa.Table(
+    "imported_matches",
+    metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("imported_at", utc(), nullable=False),
+    Column("form", String(8), nullable=False, comment="the archive's form: public or full"),
+    Column("exported_at", utc(), nullable=False, comment="when the archive was exported"),
+    Column("head_version", Integer, nullable=False, comment="the archive's head: its version"),
+    Column("head_chain", String(64), nullable=False, comment="the archive's head: its chain"),
+    comment="the matches imported from an archive: read-only (docs/archive.md)",
 )
 
 PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {

@@ -37,6 +37,7 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/replay", None),
     ("get", "/matches/{id}/verify", None),
     ("post", "/matches/{id}/verify", {"heads": [{"version": 1, "chain": "0" * 64}]}),
+    ("get", "/matches/{id}/archive", None),  # unfinished: the referee's only (docs/archive.md)
     ("get", "/matches/{id}/orders", None),
     ("get", "/matches/{id}/seed", None),
     ("get", "/matches/{id}/protocol", None),  # the toy has no bot protocol: 404
@@ -139,8 +140,11 @@ def test_the_referee_and_the_operator_see_everything_and_each_look_is_recorded(
     assert {look["what"] for look in looks} == {
         "open orders",
         "event log with sealed values",
+        "match archive with sealed values",
         "seed",
     }
+    archive = seen[f"GET /matches/{table.id}/archive"]
+    assert archive["form"] == "full" and shows(archive["events"], ALICE_ORDER)
     assert {look["viewer"] for look in looks} == {viewer}
 
 

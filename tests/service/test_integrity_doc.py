@@ -1,4 +1,6 @@
-"""The standalone recipe of docs/integrity.md verifies the public event log as served."""
+"""The standalone verifier (docs/archive.md, linked from docs/integrity.md) checks the
+public event log as served, in process here (tests/service/test_archive_verifier.py
+runs it as a program on archives)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 
 import pytest
 
-DOC = Path(__file__).parents[2] / "docs" / "integrity.md"
+DOC = Path(__file__).parents[2] / "docs" / "archive.md"
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
@@ -20,7 +22,7 @@ def recipe() -> Any:
     code = re.search(r"```python\n(\"\"\"verify\.py.*?)```", text, re.S).group(1)
     namespace: dict[str, Any] = {"__name__": "recipe"}
     exec(compile(code, str(DOC), "exec"), namespace)
-    return namespace["verify"]
+    return namespace["check_log"]
 
 
 def test_the_recipe_accepts_an_open_match_and_a_finished_one(matches, recipe):
@@ -52,5 +54,5 @@ def test_the_recipe_names_an_altered_event(matches, recipe):
     assert recipe(str(new.match_id), resealed) == (
         6,
         "OrderSubmitted",
-        "sealed order does not match its receipt digest",
+        "the sealed order does not match its receipt digest",
     )
