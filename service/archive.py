@@ -34,9 +34,9 @@ from domain.rules.contract import JSON
 from service import imported
 from service.archive_events import rebuilt_events
 from service.errors import InvalidArchiveError, MatchExistsError, TamperedArchiveError
+from service.loading import public_item
 from service.results import Document, ImportedMatch
 from service.store import SNAPSHOT_INTERVAL
-from service.loading import public_item
 
 if TYPE_CHECKING:
     from service.store import MatchStore
