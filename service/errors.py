@@ -64,3 +64,15 @@ class SeatNeededError(DrtsError, ValueError):
     """Raised when a seat's message is asked for without saying which seat (no seat token)."""
 
     code = "seat_needed"
+
+
+class UnknownReceiptError(DrtsError, LookupError):
+    """Raised when no order of a match (accepted or refused) holds a receipt digest."""
+
+    code = "unknown_receipt"
+
+
+class InvalidDigestError(DrtsError, ValueError):
+    """Raised when a receipt digest asked for is not 64 hexadecimal digits."""
+
+    code = "invalid_digest"

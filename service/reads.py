@@ -14,7 +14,7 @@ from datetime import datetime
 from uuid import UUID
 
 from domain.match import Match
-from service import phases, views
+from service import limits, movements, phases, views
 from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
 from service.polling import wait_for_events
 from service.readmodels import queries
@@ -24,7 +24,9 @@ from service.results import (
     DueMovement,
     EventPage,
     MatchSummary,
+    MovementRecord,
     Page,
+    ReceiptCheck,
     ReplayReport,
     Scoreboard,
     Scores,
@@ -168,6 +170,25 @@ class MatchReads(MatchStore):
     def verify_chain(self, match_id: UUID | str) -> ChainReport:
         """Verifies the chain and seals of every stored event; names the first bad one."""
         return views.verify(self, self.match_id(match_id))
+
+    def movement(
+        self, match_id: UUID | str, movement: int, token: str | None = None
+    ) -> MovementRecord:
+        """Returns resolved movement `movement` (service/movements.py): its orders as sent,
+        which counted, the refusals, steps, states before and after as the token's holder
+        may see them, the outcome, and the phases once the match has finished (or to the
+        referee earlier, a look at the seed that is recorded)."""
+        limits.check_movement(movement)
+        match = self.get_match(match_id)
+        viewer = self.tokens.viewer(match, token)
+        record = movements.movement_record(self, match, movement, viewer)
+        if record.phases is not None and not match.finished:
+            self.note_secret_viewed(match.id, f"seed (phases of movement {movement})", viewer.name)
+        return record
+
+    def receipt(self, match_id: UUID | str, digest: str) -> ReceiptCheck:
+        """Returns what a receipt digest proves (public: the order once revealed)."""
+        return movements.receipt_check(self, self.get_match(match_id), digest)
 
     # -- the read models --------------------------------------------------------------------
 

@@ -95,7 +95,7 @@ def event_log(
     whether the referee saw some not yet revealed (a look the caller records)."""
     items, peeked = [], False
     for domain_event in app.events.get(match.id, gt=after or None, limit=limit):
-        public = _is_revealed(match, domain_event)
+        public = is_revealed(match, domain_event)
         own = viewer.seat is not None and getattr(domain_event, "seat", None) == viewer.seat
         items.append(public_item(domain_event, public or own or viewer.referee))
         peeked |= viewer.referee and not public and bool(getattr(domain_event, "sealed", None))
@@ -206,6 +206,7 @@ def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:
             "received_at": iso(p.received_at),
             "source": p.source,
             "message_id": p.message_id,
+            "sent": p.sent,  # None for an order stored before orders were kept as sent
         }
         for p in match.pending
         if seat is None or p.seat == seat
@@ -262,7 +263,9 @@ def verify(app: MatchStore, match_id: UUID) -> ChainReport:
     return ChainReport(match_id, len(items) + (unreadable is not None), head, broken)
 
 
-def _is_revealed(match: Match, domain_event: Any) -> bool:
+def is_revealed(match: Match, domain_event: Any) -> bool:
+    """Returns whether an event's sealed part is public now: the seed once the match has
+    finished, an order or a refusal once the movement it was aimed at has closed."""
     if isinstance(domain_event, Match.Created):
         return match.finished
     if isinstance(domain_event, Match.OrderSubmitted | Match.OrderRejected):
