@@ -11,6 +11,7 @@ from flask.views import MethodView
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
 from api.schemas import MovementRecordSchema, ReceiptCheckSchema
+from service import limits
 
 blp = Blueprint(
     "movements",
@@ -20,7 +21,21 @@ blp = Blueprint(
 )
 
 
-@blp.route("/movements/<int:movement>")
+MOVEMENT = {
+    "in": "path",
+    "name": "movement",
+    "description": "a resolved movement's number",
+    "schema": {"type": "integer", "minimum": 1, "maximum": limits.MAX_MOVEMENT},
+}
+DIGEST = {
+    "in": "path",
+    "name": "digest",
+    "description": "a receipt digest: 64 hexadecimal digits (either case)",
+    "schema": {"type": "string", "pattern": "^[0-9a-fA-F]{64}$"},
+}
+
+
+@blp.route("/movements/<int:movement>", parameters=[MOVEMENT])
 class Movement(MethodView):
     @blp.response(200, MovementRecordSchema)
     @documents_errors(blp, 401, 404, 409, 422)
@@ -32,7 +47,7 @@ class Movement(MethodView):
         return matches().movement(match_id, movement, bearer_token())
 
 
-@blp.route("/receipts/<digest>")
+@blp.route("/receipts/<digest>", parameters=[DIGEST])
 class Receipt(MethodView):
     @blp.response(200, ReceiptCheckSchema)
     @documents_errors(blp, 404, 422)

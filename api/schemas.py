@@ -728,7 +728,7 @@ class MovementOrderSchema(ma.Schema):
     fate = ma.fields.String(
         required=True,
         metadata={
-            "enum": ["counted", "replaced", "merged"],
+            "enum": ["counted", "replaced", "merged", "unused"],
             "description": "what the game's order policy did with it",
         },
     )

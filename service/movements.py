@@ -149,15 +149,19 @@ def order_fates(
     """Returns, for each revealed order, what the order policy did with it and the digest
     of the order that replaced it: under `replace` an unused order was `replaced` by the
     seat's next one; under `merge` a seat's several orders were `merged` into its
-    standing order; any other order `counted` (every one under `accumulate`)."""
+    standing order; an order the resolution did not take for another reason is `unused`
+    (a forfeit ended the match first); any other order `counted` (every one under
+    `accumulate`)."""
     fates: list[tuple[str, str | None]] = []
     for i, entry in enumerate(entries):
         later = [e for e in entries[i + 1 :] if e["seat"] == entry["seat"]]
         several = bool(later) or any(e["seat"] == entry["seat"] for e in entries[:i])
-        if policy is OrderPolicy.MERGE and several:
+        if not entry.get("used", True):
+            # replaced only if the seat's last order was taken (a forfeit takes none)
+            replaced = policy is OrderPolicy.REPLACE and bool(later) and later[-1].get("used", True)
+            fates.append(("replaced", later[0]["digest"]) if replaced else ("unused", None))
+        elif policy is OrderPolicy.MERGE and several:
             fates.append(("merged", None))
-        elif not entry.get("used", True):
-            fates.append(("replaced", later[0]["digest"] if later else None))
         else:
             fates.append(("counted", None))
     return fates

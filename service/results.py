@@ -253,8 +253,9 @@ class MovementOrder(Result):
 
     `fate` says what the game's order policy did with it: `counted`; `replaced` (by the
     seat's later order `replaced_by`, under `replace`); `merged` (folded with the seat's
-    other orders of the movement into its standing order, under `merge`). `sent` is None
-    for an order stored before orders were kept as sent."""
+    other orders of the movement into its standing order, under `merge`); `unused` (not
+    taken for another reason: a forfeit ended the match first). `sent` is None for an
+    order stored before orders were kept as sent."""
 
     seat: int
     version: int | None  # of its OrderSubmitted event

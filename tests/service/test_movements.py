@@ -265,3 +265,18 @@ def test_states_are_shown_as_the_viewer_may_see_them(matches, monkeypatch):
     full = matches.movement(new.match_id, 1, new.referee_token)
     assert full.state_after["round"] == 2 and "scores" in full.state_after
     assert full.phases is not None and "scores" in full.phases[-1].state
+
+
+def test_an_order_a_forfeit_left_untaken_is_shown_unused(matches, clock):
+    """A forfeit that ends the match (the last seat standing) resolves no order."""
+    new, (alice, _) = started(matches, "toy", 2, silence="elimination", close_early=False)
+    matches.submit_order(new.match_id, alice, "2")
+    matches.submit_order(new.match_id, alice, "3")
+    closing = matches.resolve(new.match_id, 1, clock.advance(60))
+    assert closing is not None and closing.eliminated == (2,) and closing.finished
+    record = matches.movement(new.match_id, 1)
+    assert [(o.fate, o.used, o.replaced_by) for o in record.orders] == [
+        ("unused", False, None),
+        ("unused", False, None),
+    ]
+    assert record.phases is not None and [p.name for p in record.phases] == ["forfeit of seat 2"]
