@@ -30,6 +30,7 @@ from service.errors import (
     UnknownReceiptError,
 )
 from service.results import (
+    Document,
     MovementOrder,
     MovementRecord,
     PhaseView,
@@ -84,27 +85,9 @@ def movement_record(app: MatchStore, match: Match, movement: int, viewer: Viewer
         resolved_version=entry.resolved,
         orders=movement_orders(closed.orders, aimed, ruleset.info.order_policy),
         refused=tuple(_refused(e) for e in aimed if isinstance(e, Match.OrderRejected)),
-        strikes=[
-            {"seat": e.seat, "strikes": e.strikes, "version": e.originator_version}
-            for e in aimed
-            if isinstance(e, Match.SeatStruck)
-        ],
-        eliminated=[
-            {"seat": e.seat, "reason": e.reason, "version": e.originator_version}
-            for e in aimed
-            if isinstance(e, Match.SeatEliminated)
-        ],
-        steps=[
-            {
-                "index": e.index,
-                "rule": e.rule,
-                "text": e.text,
-                "data": e.data,
-                "version": e.originator_version,
-            }
-            for e in aimed
-            if isinstance(e, Match.StepApplied)
-        ],
+        strikes=_documents(aimed, Match.SeatStruck, "seat", "strikes"),
+        eliminated=_documents(aimed, Match.SeatEliminated, "seat", "reason"),
+        steps=_documents(aimed, Match.StepApplied, "index", "rule", "text", "data"),
         state_before=shown_state(ruleset, before, viewer),
         state_after=shown_state(ruleset, resolved.state, viewer),
         state_hash=resolved.state_hash,
@@ -235,6 +218,15 @@ def _phases(
         ),
         None,
     )
+
+
+def _documents(events: Iterable[Any], kind: type[Any], *fields: str) -> list[Document]:
+    """Returns the events of one kind as documents of the named fields and their version."""
+    return [
+        {**{name: getattr(e, name) for name in fields}, "version": e.originator_version}
+        for e in events
+        if isinstance(e, kind)
+    ]
 
 
 def _refused(event: Any) -> RefusedOrder:
