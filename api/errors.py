@@ -38,6 +38,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.MovementNotResolvedError, 404),
     (service_errors.PhaseNotFoundError, 404),
     (service_errors.NoBotProtocolError, 404),
+    (service_errors.UnknownReceiptError, 404),
     (domain_errors.UnknownSeatError, 404),
     (domain_errors.InvalidOrderError, 422),
     (domain_errors.IllegalOrderError, 422),
@@ -50,6 +51,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.InvalidCursorError, 422),
     (LimitError, 422),
     (service_errors.SeatNeededError, 422),
+    (service_errors.InvalidDigestError, 422),
     (domain_errors.MovementClosedError, 409),
     (domain_errors.SeatTakenError, 409),
     (domain_errors.MatchNotStartedError, 409),
@@ -163,9 +165,9 @@ ERROR_DESCRIPTIONS = {
     "(unknown_event_type)",
     401: "No token (missing_token), or one this match does not know (invalid_token)",
     403: "A token without the right: not_referee, not_a_seat, not_your_seat",
-    404: "No such match, movement, phase or seat (match_not_found, movement_not_found, "
-    "movement_not_resolved, phase_not_found, unknown_seat), or no bot protocol for the "
-    "match's game (no_bot_protocol)",
+    404: "No such match, movement, phase, seat or receipt (match_not_found, "
+    "movement_not_found, movement_not_resolved, phase_not_found, unknown_seat, "
+    "unknown_receipt), or no bot protocol for the match's game (no_bot_protocol)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
     "match_not_started, match_already_started, not_enough_seats, concurrent_write, "
     "phases_diverged), it was imported from an archive and is read-only (match_imported), "
@@ -174,7 +176,7 @@ ERROR_DESCRIPTIONS = {
     "details name the version, type and why)",
     413: "The body is over the size limit (payload_too_large)",
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, "
-    "unknown_action, invalid_action, illegal_action, invalid_evidence, ...",
+    "unknown_action, invalid_action, illegal_action, invalid_evidence, invalid_digest, ...",
     429: "Too many requests from this address or token (rate_limited), or too many long "
     "polls waiting (too_many_long_polls); Retry-After says when to try again",
 }

@@ -20,6 +20,7 @@ from cli.bots.command import register as register_bot_commands
 from cli.db import register as register_db_commands
 from cli.maps import register as register_map_commands
 from cli.match import match
+from cli.movements import register as register_movement_commands
 from cli.perft import perft
 from cli.protocol import register as register_protocol_command
 from cli.run import api, beat, run, worker
@@ -98,6 +99,7 @@ def demo(ruleset: str, seed: str) -> None:
 register_audit_commands(match)
 register_archive_commands(match)
 register_protocol_command(match)
+register_movement_commands(match)
 main.add_command(match)
 main.add_command(perft)
 main.add_command(api)

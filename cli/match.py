@@ -3,7 +3,8 @@
 Everything a token holder can do over HTTP is here too: the referee (or the
 operator) starts, extends a deadline, reissues a lost seat token and reads
 open orders; a seat orders and sees its own. The audit commands (events,
-verify, replay, seed) are in cli/audit.py. Each command opens the Matches
+verify, replay, seed) are in cli/audit.py; a past movement and receipt checks in
+cli/movements.py. Each command opens the Matches
 application on the configured store (DRTS_DATABASE_URL; an SQLite file
 ./drts.sqlite by default), calls one use case and prints. Tokens can also come from the environment
 (DRTS_REFEREE_TOKEN, DRTS_SEAT_TOKEN). `resolve-due` resolves whatever is due,

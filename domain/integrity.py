@@ -12,8 +12,10 @@ public JSON form of the events that the service lists.
 - An event whose data holds `state` and `state_hash` must satisfy
   `state_hash = SHA-256(canonical_json(state))`.
 - A sealed value is bound by a digest in its event's data: an order by
-  `digest = SHA-256(ascii(salt) || canonical_json(order))` (a refused order:
-  of `{"order": as sent, "reason": why refused}`), the seed by
+  `digest = SHA-256(ascii(salt) || canonical_json(covered))`, where `covered` is
+  `{"order": parsed, "sent": as sent}` for an order kept as sent (issue 17), the
+  parsed order alone for one stored before, and `{"order": as sent, "reason": why
+  refused}` for a refused order (`sealed_order`, `revealed_order`); the seed by
   `seed_commitment = SHA-256(utf8(seed))`; the orders revealed by
   MovementClosed and the seed revealed by Finished must match the same way.
 """
@@ -148,17 +150,41 @@ def content_problem(item: Mapping[str, JSON]) -> str | None:
     ):
         return "the sealed order and salt do not match the receipt digest"
     for order in data.get("orders") or []:
-        if receipt_digest(order["salt"], order["order"]) != order["digest"]:
+        if receipt_digest(order["salt"], revealed_order(order)) != order["digest"]:
             return f"the revealed order of seat {order['seat']} does not match its digest"
     return None
 
 
 def sealed_order(sealed: Mapping[str, JSON]) -> JSON:
-    """Returns what a sealed order's digest covers: the order (OrderSubmitted), or the
-    order as sent with the reason it was refused, `{"order", "reason"}` (OrderRejected)."""
+    """Returns what a sealed order's digest covers: the order as sent with the reason it
+    was refused, `{"order", "reason"}` (OrderRejected); else as `revealed_order`
+    (OrderSubmitted: `{"order", "sent"}`, or the parsed order alone before issue 17)."""
     if "reason" in sealed:
         return {"order": sealed["order"], "reason": sealed["reason"]}
-    return sealed["order"]
+    return revealed_order(sealed)
+
+
+def revealed_order(entry: Mapping[str, JSON]) -> JSON:
+    """Returns what an accepted order's digest covers, from its sealed part or its entry
+    in MovementClosed's `orders`: `{"order": parsed, "sent": as sent}` when the order was
+    kept as sent (issue 17), the parsed order alone for one stored before (no "sent")."""
+    if "sent" in entry:
+        return {"order": entry["order"], "sent": entry["sent"]}
+    return entry["order"]
+
+
+def order_seal(order: JSON, sent: JSON, salt: str) -> tuple[str, dict[str, JSON]]:
+    """Returns the receipt digest and the sealed part of a new accepted order: `order` its
+    parsed JSON form, `sent` the order exactly as the seat sent it (text or JSON object)."""
+    sealed: dict[str, JSON] = {"order": order, "sent": sent, "salt": salt}
+    return receipt_digest(salt, sealed_order(sealed)), sealed
+
+
+def refusal_seal(sent: JSON, reason: str, salt: str) -> tuple[str, dict[str, JSON]]:
+    """Returns the digest and the sealed part of a refused order: the order as sent and
+    the reason it was refused, `{"order", "reason", "salt"}`."""
+    sealed: dict[str, JSON] = {"order": sent, "reason": reason, "salt": salt}
+    return receipt_digest(salt, sealed_order(sealed)), sealed
 
 
 def _key(key: object) -> str:

@@ -114,3 +114,15 @@ class MatchExistsError(DrtsError):
     """Raised when an archive's match id is already in the store with other events."""
 
     code = "match_exists"
+
+
+class UnknownReceiptError(DrtsError, LookupError):
+    """Raised when no order of a match (accepted or refused) holds a receipt digest."""
+
+    code = "unknown_receipt"
+
+
+class InvalidDigestError(DrtsError, ValueError):
+    """Raised when a receipt digest asked for is not 64 hexadecimal digits."""
+
+    code = "invalid_digest"

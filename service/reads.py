@@ -18,7 +18,7 @@ from uuid import UUID
 from domain.errors import NotRefereeError
 from domain.match import Match
 from domain.rules.contract import JSON
-from service import archive, evidence, phases, views
+from service import archive, evidence, limits, movements, phases, views
 from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
@@ -30,7 +30,9 @@ from service.results import (
     EventPage,
     Head,
     MatchSummary,
+    MovementRecord,
     Page,
+    ReceiptCheck,
     ReplayReport,
     Scoreboard,
     Scores,
@@ -232,6 +234,25 @@ class MatchReads(MatchStore):
             [evidence.receipt_from_json(data, source) for source, data in receipts],
             [evidence.HeldHead(source, _head(source, data)) for source, data in heads],
         )
+
+    def movement(
+        self, match_id: UUID | str, movement: int, token: str | None = None
+    ) -> MovementRecord:
+        """Returns resolved movement `movement` (service/movements.py): its orders as sent,
+        which counted, the refusals, steps, states before and after as the token's holder
+        may see them, the outcome, and the phases once the match has finished (or to the
+        referee earlier, a look at the seed that is recorded)."""
+        limits.check_movement(movement)
+        match = self.get_match(match_id)
+        viewer = self.tokens.viewer(match, token)
+        record = movements.movement_record(self, match, movement, viewer)
+        if record.phases is not None and not match.finished:
+            self.note_secret_viewed(match.id, f"seed (phases of movement {movement})", viewer.name)
+        return record
+
+    def receipt(self, match_id: UUID | str, digest: str) -> ReceiptCheck:
+        """Returns what a receipt digest proves (public: the order once revealed)."""
+        return movements.receipt_check(self, self.get_match(match_id), digest)
 
     # -- the read models --------------------------------------------------------------------
 

@@ -298,6 +298,122 @@ class ReplayReport(Result):
     agrees: bool
 
 
+# -- past movements and receipts (issue 17) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MovementOrder(Result):
+    """One order of a resolved movement, revealed by its MovementClosed: as sent and parsed,
+    bound by its receipt digest, and whether it counted.
+
+    `fate` says what the game's order policy did with it: `counted`; `replaced` (by the
+    seat's later order `replaced_by`, under `replace`); `merged` (folded with the seat's
+    other orders of the movement into its standing order, under `merge`); `unused` (not
+    taken for another reason: a forfeit ended the match first). `sent` is None for an
+    order stored before orders were kept as sent."""
+
+    seat: int
+    version: int | None  # of its OrderSubmitted event
+    received_at: datetime | None
+    source: str | None
+    message_id: str | None
+    digest: str
+    salt: str
+    order: JSON
+    sent: JSON
+    used: bool
+    fate: str
+    replaced_by: str | None
+
+
+@dataclass(frozen=True)
+class RefusedOrder(Result):
+    """An order aimed at a movement and refused (OrderRejected), revealed once that movement
+    closed: the order as sent, the error code and the reason. A refusal stored before
+    refusals were sealed has no digest ("") and no salt, its reason public."""
+
+    seat: int
+    version: int
+    received_at: datetime
+    source: str
+    message_id: str | None
+    digest: str
+    salt: str | None
+    sent: JSON
+    error: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PhaseView(Result):
+    """One phase of a resolution run again: its name, the state after it as the viewer may
+    see it, and its steps."""
+
+    name: str
+    state: JSON
+    steps: list[JSON]
+
+
+@dataclass(frozen=True)
+class MovementRecord(Result):
+    """A resolved movement as the record shows it: every order as sent and whether it
+    counted, the refusals with their reasons, strikes and forfeits, the steps with their
+    rule ids, the states before and after (as the viewer may see them), the phases (when
+    the seed may be used: `phases` None and `phases_note` saying why otherwise) and the
+    outcome after it. The versions are those of the events that opened, closed and
+    resolved it."""
+
+    match_id: UUID
+    movement: int
+    ruleset: str
+    ruleset_version: int
+    order_policy: str
+    reason: str  # why it closed: "all_ordered" or "deadline"
+    closed_at: datetime
+    opened_version: int
+    closed_version: int
+    resolved_version: int
+    orders: tuple[MovementOrder, ...]
+    refused: tuple[RefusedOrder, ...]
+    strikes: list[Document]  # {"seat", "strikes", "version"}
+    eliminated: list[Document]  # {"seat", "reason", "version"}
+    steps: list[Document]  # {"index", "rule", "text", "data", "version"}
+    state_before: JSON
+    state_after: JSON
+    state_hash: str
+    outcome: JSON
+    phases: tuple[PhaseView, ...] | None
+    phases_note: str | None
+
+
+@dataclass(frozen=True)
+class ReceiptCheck(Result):
+    """What a receipt digest proves: the seat, movement and event (OrderSubmitted, or
+    OrderRejected for a refusal) that hold it; once revealed, the order as sent, parsed
+    and the salt (to recompute the digest), and for a refusal its reason. `used` and
+    `fate` say, once its movement closed, whether an accepted order counted."""
+
+    match_id: UUID
+    digest: str
+    kind: str  # "order" or "refusal"
+    seat: int
+    movement: int
+    received_at: datetime
+    source: str
+    message_id: str | None
+    version: int
+    type: str
+    chain: str
+    revealed: bool
+    order: JSON
+    sent: JSON
+    salt: str | None
+    error: str | None
+    reason: str | None
+    used: bool | None
+    fate: str | None
+
+
 # -- listings -------------------------------------------------------------------------------
 
 

@@ -102,7 +102,7 @@ def event_log(
     for domain_event in _listed_events(app, match, after, limit if kept.everything else None):
         if limit is not None and len(items) >= limit:
             break
-        public = _is_revealed(match, domain_event)
+        public = is_revealed(match, domain_event)
         own = viewer.seat is not None and getattr(domain_event, "seat", None) == viewer.seat
         item = public_item(domain_event, public or own or viewer.referee)
         if not kept.keeps(item):
@@ -255,6 +255,7 @@ def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:
             "received_at": iso(p.received_at),
             "source": p.source,
             "message_id": p.message_id,
+            "sent": p.sent,  # None for an order stored before orders were kept as sent
         }
         for p in match.pending
         if seat is None or p.seat == seat
@@ -387,7 +388,9 @@ def _snapshot_problem(
     return []
 
 
-def _is_revealed(match: Match, domain_event: Any) -> bool:
+def is_revealed(match: Match, domain_event: Any) -> bool:
+    """Returns whether an event's sealed part is public now: the seed once the match has
+    finished, an order or a refusal once the movement it was aimed at has closed."""
     if isinstance(domain_event, Match.Created):
         return match.finished
     if isinstance(domain_event, Match.OrderSubmitted | Match.OrderRejected):

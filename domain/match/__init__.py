@@ -165,7 +165,9 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         source: str
         message_id: str | None
         digest: str
-        sealed: dict[str, Any]  # {"order": dumped order, "salt": hex}
+        # {"order": dumped order, "sent": the order as sent, "salt": hex}; "sent" is
+        # absent from events stored before issue 17 (the digest then covers the order alone)
+        sealed: dict[str, Any]
         chain: str
         # the movement may now close early: every owing seat has ordered (the deadlines
         # read model marks it due, so a resolution lost in a crash is the sweep's);
@@ -183,6 +185,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
                     self.source,
                     self.message_id,
                     self.originator_version,
+                    self.sealed.get("sent"),
                 )
             )
             match.chain = self.chain
@@ -232,7 +235,8 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
     class MovementClosed(Aggregate.Event):
         movement: int
         reason: str  # "all_ordered" or "deadline"
-        orders: list[dict[str, Any]]  # revealed: seat, order, salt, digest, used
+        # revealed: seat, order, sent (absent before issue 17), salt, digest, used
+        orders: list[dict[str, Any]]
         chain: str
         intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
 

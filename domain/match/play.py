@@ -22,7 +22,7 @@ from domain.errors import (
     MovementClosedError,
     NotYourSeatError,
 )
-from domain.integrity import normalized, receipt_digest
+from domain.integrity import normalized, order_seal, refusal_seal
 from domain.match.queries import MatchQueries
 from domain.match.values import Receipt
 from domain.rules.contract import JSON, MAX_SECONDS, Step, state_hash
@@ -84,17 +84,11 @@ class MatchPlay(MatchQueries):
             self._record_refusal(meta, order, salt, error, at)
             raise
         dumped = normalized(table.ruleset.dump_order(screened.order))
-        refused = [part.to_json() for part in screened.refused]
-        digest = receipt_digest(salt, dumped)
+        digest, sealed = order_seal(dumped, normalized(order), salt)  # kept as sent (issue 17)
+        if screened.refused:  # parts refused while the rest stands (contract, screen_order)
+            sealed = {**sealed, "refused": [part.to_json() for part in screened.refused]}
         ready = table.is_ready()
-        self._record(
-            self.OrderSubmitted,
-            at,
-            **meta,
-            digest=digest,
-            ready=ready,
-            sealed={"order": dumped, "salt": salt, **({"refused": refused} if refused else {})},
-        )
+        self._record(self.OrderSubmitted, at, **meta, digest=digest, ready=ready, sealed=sealed)
         if len(table.pending) == 1:
             self._arm(table, at)
         standing = normalized(table.standing_order(seat))
@@ -192,16 +186,9 @@ class MatchPlay(MatchQueries):
     ) -> None:
         """Records a refused order sealed like an accepted one: the order as sent and the
         reason in `sealed`, bound by a digest (docs/integrity.md); public: the error code."""
-        refusal = {"order": normalized(order), "reason": str(error)}
-        self._record(
-            self.OrderRejected,
-            at,
-            **meta,
-            error=error.code,
-            reason="",
-            digest=receipt_digest(salt, refusal),
-            sealed={**refusal, "salt": salt},
-        )
+        digest, sealed = refusal_seal(normalized(order), str(error), salt)
+        public = {"error": error.code, "reason": "", "digest": digest}
+        self._record(self.OrderRejected, at, **meta, **public, sealed=sealed)
 
     def _raced(self, at: datetime) -> MovementClosedError:
         """Returns the refusal of an order received at `at`, before the intended close of
@@ -303,6 +290,7 @@ class MatchPlay(MatchQueries):
             {
                 "seat": p.seat,
                 "order": p.order,
+                **({} if p.sent is None else {"sent": p.sent}),  # none: stored before issue 17
                 "salt": p.salt,
                 "digest": p.digest,
                 "used": i in resolution.used,

@@ -39,7 +39,7 @@ class MovementLog:
 @dataclass(frozen=True)
 class PendingOrder:
     """An order of the open movement, as its OrderSubmitted event (at `version`) carries it:
-    the dumped order and its salt are secret until the movement closes."""
+    the dumped order, the order as sent and its salt are secret until the movement closes."""
 
     seat: int
     order: JSON
@@ -49,6 +49,9 @@ class PendingOrder:
     source: str
     message_id: str | None
     version: int
+    # the order exactly as the seat sent it (text, or JSON object), bound by the digest
+    # (issue 17); None for an order stored before it, or in a snapshot taken before it
+    sent: JSON = None
 
 
 @dataclass(frozen=True)

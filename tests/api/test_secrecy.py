@@ -40,6 +40,8 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/archive", None),  # unfinished: the referee's only (docs/archive.md)
     ("get", "/matches/{id}/orders", None),
     ("get", "/matches/{id}/seed", None),
+    ("get", "/matches/{id}/movements/1", None),  # open: no record yet (404)
+    ("get", "/matches/{id}/receipts/" + "0" * 64, None),  # no such receipt (404)
     ("get", "/matches/{id}/protocol", None),  # the toy has no bot protocol: 404
     ("get", "/matches/{id}/protocol?seat=1&message=init", None),
     ("post", "/matches/{id}/start", None),
@@ -153,7 +155,7 @@ def test_orders_are_shown_to_everyone_once_the_movement_closes(client, open_move
     table.order(3, "2")
     events = client.get(f"/matches/{table.id}/events").get_json()["items"]
     revealed = [e["sealed"] for e in events if e["type"] == "OrderSubmitted"]
-    assert revealed[0] == {"order": ALICE_ORDER, "salt": salt}
+    assert revealed[0] == {"order": ALICE_ORDER, "sent": ALICE_ORDER, "salt": salt}
     closed = next(e for e in events if e["type"] == "MovementClosed")
     assert closed["data"]["orders"][0]["order"] == ALICE_ORDER
     assert secret_looks(client, table) == []
@@ -162,7 +164,14 @@ def test_orders_are_shown_to_everyone_once_the_movement_closes(client, open_move
 def test_the_probes_cover_every_operation_of_the_document(client):
     spec = client.get("/openapi.json").get_json()
     documented = {
-        (method, path.replace("{match_id}", "{id}").replace("{seat}", "3").replace("{name}", "toy"))
+        (
+            method,
+            path.replace("{match_id}", "{id}")
+            .replace("{seat}", "3")
+            .replace("{name}", "toy")
+            .replace("{movement}", "1")
+            .replace("{digest}", "0" * 64),
+        )
         for path, operations in spec["paths"].items()
         for method in operations
         if method in ("get", "post", "put", "delete")

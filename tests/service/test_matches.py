@@ -213,7 +213,8 @@ def test_open_orders_show_digests_not_contents_until_the_movement_resolves(match
     revealed = [i for i in matches.event_log(new.match_id) if i["type"] == "OrderSubmitted"]
     for item in revealed:
         sealed = item["sealed"]
-        assert receipt_digest(sealed["salt"], sealed["order"]) == item["data"]["digest"]
+        covered = {"order": sealed["order"], "sent": sealed["sent"]}  # issue 17
+        assert receipt_digest(sealed["salt"], covered) == item["data"]["digest"]
 
 
 def test_the_referee_sees_secrets_early_and_the_look_is_recorded(matches):

@@ -136,8 +136,9 @@ def test_an_order_is_recorded_with_its_receipt_digest_and_sealed_content():
     receipt = match.submit_order(ALICE, "2", "00ff", T0, source="email", message_id="<m1@x>")
     submitted = match.pending_events[-1]
     assert type(submitted).__name__ == "OrderSubmitted"
-    assert submitted.sealed == {"order": {"pick": 2}, "salt": "00ff"}
-    assert receipt.digest == submitted.digest == receipt_digest("00ff", {"pick": 2})
+    assert submitted.sealed == {"order": {"pick": 2}, "sent": "2", "salt": "00ff"}
+    covered = {"order": {"pick": 2}, "sent": "2"}  # the order kept as sent (issue 17)
+    assert receipt.digest == submitted.digest == receipt_digest("00ff", covered)
     assert (submitted.source, submitted.message_id) == ("email", "<m1@x>")
     assert submitted.received_at == T0
 
