@@ -55,6 +55,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.ConcurrentWriteError, 409),
     (domain_errors.RulesetVersionNotInstalledError, 409),
     (service_errors.PhasesDivergedError, 409),
+    (service_errors.LogUnreadableError, 409),
     (domain_errors.MatchQuarantinedError, 409),
     (domain_errors.NotQuarantinedError, 409),
     (domain_errors.DrtsError, 422),
@@ -160,8 +161,8 @@ ERROR_DESCRIPTIONS = {
     "match's game (no_bot_protocol)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
     "match_not_started, match_already_started, not_enough_seats, concurrent_write, "
-    "phases_diverged), or its ruleset version is not installed here "
-    "(ruleset_version_not_installed)",
+    "phases_diverged), its stored log does not read (log_unreadable), or its ruleset "
+    "version is not installed here (ruleset_version_not_installed)",
     413: "The body is over the size limit (payload_too_large)",
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, "
     "unknown_action, invalid_action, illegal_action, ...",

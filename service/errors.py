@@ -64,3 +64,10 @@ class SeatNeededError(DrtsError, ValueError):
     """Raised when a seat's message is asked for without saying which seat (no seat token)."""
 
     code = "seat_needed"
+
+
+class LogUnreadableError(DrtsError):
+    """Raised when a match's stored events cannot be read or folded (a tampered or damaged
+    log): the message names the first event that fails."""
+
+    code = "log_unreadable"
