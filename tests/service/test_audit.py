@@ -39,12 +39,12 @@ def play_to_the_end(
     new = matches.create_match(game, config, seats=seats, seed=seed)
     tokens = [matches.join(new.match_id, f"bot{n}").token for n in range(1, seats + 1)]
     matches.start(new.match_id, new.referee_token)
-    for turn in range(MOVEMENTS_AT_MOST):
+    bots = Rng(seed, 0, "bots")
+    for _ in range(MOVEMENTS_AT_MOST):
         match = matches.get_match(new.match_id)
         if match.finished:
             return new.match_id
         state, movement = ruleset.load_state(match.state), match.movement
-        bots = Rng(seed, turn, "bots")
         for seat in ruleset.to_move(state).seats:
             if bots.chance(1, silent_one_in):
                 continue
