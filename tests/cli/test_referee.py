@@ -26,6 +26,7 @@ TOKEN_OPERATIONS = {
     "getState": "state",
     "getEvents": "events",
     "getReplay": "replay",
+    "auditMatch": "audit",
     "getSeed": "seed",
     "takeRefereeAction": "action",
     "getProtocolMessage": "protocol",
