@@ -31,6 +31,7 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/events", None),
     ("get", "/matches/{id}/events?after=6&wait=1", None),
     ("get", "/matches/{id}/replay", None),
+    ("get", "/matches/{id}/audit", None),  # the referee's look is recorded
     ("get", "/matches/{id}/verify", None),
     ("get", "/matches/{id}/orders", None),
     ("get", "/matches/{id}/seed", None),
@@ -135,6 +136,7 @@ def test_the_referee_and_the_operator_see_everything_and_each_look_is_recorded(
         "open orders",
         "event log with sealed values",
         "seed",
+        "audit",
     }
     assert {look["viewer"] for look in looks} == {viewer}
 
