@@ -176,12 +176,14 @@ class MatchReads(MatchStore):
         RulesetVersionNotInstalledError.
         """
         events, match = audit.stored_events(self, self.match_id(match_id))
-        if not match.finished:
-            match.check_referee(self.tokens.referee_hash(match, token))
-            self.note_secret_viewed(match.id, "audit", self.tokens.referee_name(token))
-        elif token is not None:
-            self.tokens.viewer(match, token)  # a token this match does not know is refused
-        return audit.audit_report(match, events)
+        if match.finished:
+            if token is not None:
+                self.tokens.viewer(match, token)  # a token this match does not know is refused
+            return audit.audit_report(match, events)
+        match.check_referee(self.tokens.referee_hash(match, token))
+        report = audit.audit_report(match, events)
+        self.note_secret_viewed(match.id, "audit", self.tokens.referee_name(token))
+        return report
 
     def verify_chain(self, match_id: UUID | str) -> ChainReport:
         """Verifies the chain and seals of every stored event; names the first bad one."""
