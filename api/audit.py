@@ -1,4 +1,4 @@
-"""/matches/{id}/replay, /verify, /archive and /seed: what an auditor and a referee check."""
+"""/matches/{id}/replay, /audit, /verify, /archive and /seed: what auditors and referees check."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, TOKEN_REQUIRED, documents_errors
 from api.schemas import (
     ArchiveSchema,
+    AuditSchema,
     ChainReportSchema,
     ReplaySchema,
     SeedSchema,
@@ -21,7 +22,7 @@ blp = Blueprint(
     "audit",
     __name__,
     url_prefix="/matches/<uuid:match_id>",
-    description="Replay, chain verification, the archive, the seed",
+    description="Replay, re-adjudication, chain verification, the archive, the seed",
 )
 
 
@@ -34,6 +35,19 @@ class Replay(MethodView):
         """Replays the match from its first event: every movement's steps and resulting state,
         and whether the replay agrees with the stored match."""
         return matches().replay(match_id, bearer_token())
+
+
+@blp.route("/audit")
+class Audit(MethodView):
+    @blp.response(200, AuditSchema)
+    @documents_errors(blp, 401, 403, 404, 409)
+    @blp.doc(operationId="auditMatch", security=TOKEN_OPTIONAL)
+    def get(self, match_id: UUID) -> Any:
+        """Re-adjudicates the match under its pinned ruleset version from its config, seed
+        and orders, and names the first divergence from the stored steps and state hashes.
+        Before the match finishes only its referee (or the operator) may (the look is
+        recorded); then anyone."""
+        return matches().audit(match_id, bearer_token())
 
 
 @blp.route("/verify")

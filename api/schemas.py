@@ -914,6 +914,50 @@ class ArchiveSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
 
 
+class DivergenceSchema(ma.Schema):
+    movement = ma.fields.Integer(required=True)
+    step = ma.fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the step's index (1..n); null for a state, outcome or close"},
+    )
+    what = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "step, missing step, extra step, state_hash, outcome, order, "
+            "orders, strikes, forfeits, close or error"
+        },
+    )
+    stored = ma.fields.Raw(required=True, allow_none=True)
+    recomputed = ma.fields.Raw(required=True, allow_none=True)
+    rulings = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        metadata={"description": "the rule ids of the steps involved (DRTS-9, DW-3, ...)"},
+    )
+    version = ma.fields.Integer(
+        required=True, metadata={"description": "the stored event where it shows"}
+    )
+    event = ma.fields.String(required=True, metadata={"description": "that event's type"})
+
+
+class AuditSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    ruleset = ma.fields.String(required=True)
+    ruleset_version = ma.fields.Integer(required=True)
+    movements = ma.fields.Integer(
+        required=True, metadata={"description": "the resolved movements compared"}
+    )
+    exact = ma.fields.Boolean(
+        required=True, metadata={"description": "whether the match re-adjudicates exactly"}
+    )
+    divergence = ma.fields.Nested(DivergenceSchema, required=True, allow_none=True)
+    given_start = ma.fields.Boolean(
+        required=True,
+        metadata={"description": "the start state was the referee's, not the rules'"},
+    )
+
+
 class SeedSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     seed = ma.fields.String(required=True)

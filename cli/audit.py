@@ -1,6 +1,7 @@
-"""`drts match events|verify|replay|seed`: what an auditor and a referee check (as
+"""`drts match events|verify|replay|audit|seed`: what an auditor and a referee check (as
 api/audit.py and the event feed offer over HTTP): the event log with its secrecy, the
-chain, a replay from the first event, and the seed before it is revealed.
+chain, a replay from the first event, a re-adjudication under the match's ruleset
+version, and the seed before it is revealed.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from cli.match import echo_json, match_id_argument, referee_token_option, viewer
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
 from service.eventfilter import EventFilter
-from service.results import ReplayReport
+from service.results import AuditReport, ReplayReport
 
 
 @click.command("events")
@@ -128,6 +129,50 @@ def replay(match_id: str, token: str | None, as_json: bool) -> None:
         raise SystemExit(1)
 
 
+@click.command("audit")
+@match_id_argument
+@click.option(
+    "--token",
+    envvar="DRTS_TOKEN",
+    help="the referee (or operator) token: needed until the match finishes (the look is recorded)",
+)
+@click.option("--json", "as_json", is_flag=True, help="the report as the API gives it")
+@reports_errors
+def audit(match_id: str, token: str | None, as_json: bool) -> None:
+    """Re-adjudicates the match under its pinned ruleset version from its config, seed and
+    orders, movement by movement; exits 1 naming the first divergence from the stored
+    steps, state hashes and outcome."""
+    report = matches().audit(match_id, token)
+    if as_json:
+        echo_json(report.to_json())
+    else:
+        click.echo("\n".join(audit_lines(report)))
+    if not report.exact:
+        raise SystemExit(1)
+
+
+def audit_lines(report: AuditReport) -> list[str]:
+    """Returns a re-adjudication in words: what was checked, then exact or the divergence."""
+    lines = [
+        f"match {report.match_id} under {report.ruleset} v{report.ruleset_version}: "
+        f"{report.movements} resolved movement(s) re-adjudicated"
+    ]
+    if report.given_start:
+        lines.append("the start state was given by the referee: play was checked from it")
+    found = report.divergence
+    if found is None:
+        return [*lines, "exact: every step, state hash and outcome is the stored one"]
+    where = f"movement {found.movement}" + ("" if found.step is None else f", step {found.step}")
+    rulings = f" (rulings: {', '.join(found.rulings)})" if found.rulings else ""
+    return [
+        *lines,
+        f"DIVERGES at {where}: {found.what} differs{rulings}",
+        f"  stored event {found.version} ({found.event})",
+        f"  stored:     {json.dumps(found.stored, ensure_ascii=False)}",
+        f"  recomputed: {json.dumps(found.recomputed, ensure_ascii=False)}",
+    ]
+
+
 @click.command("seed")
 @match_id_argument
 @referee_token_option
@@ -150,5 +195,5 @@ def replay_json(report: ReplayReport) -> JSON:
 
 def register(group: click.Group) -> None:
     """Adds the audit commands to `drts match`."""
-    for command in (events, verify, replay, seed):
+    for command in (events, verify, replay, audit, seed):
         group.add_command(command)

@@ -18,12 +18,13 @@ from uuid import UUID
 from domain.errors import NotRefereeError
 from domain.match import Match
 from domain.rules.contract import JSON
-from service import archive, evidence, limits, movements, phases, views
+from service import archive, audit, evidence, limits, movements, phases, views
 from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
 from service.readmodels import queries
 from service.results import (
+    AuditReport,
     ChainReport,
     Document,
     DueMovement,
@@ -214,6 +215,25 @@ class MatchReads(MatchStore):
         """Replays the match from its first event and checks it against the stored match."""
         match = self.get_match(match_id)
         return views.replay(self, match.id, self.tokens.viewer(match, token))
+
+    def audit(self, match_id: UUID | str, token: str | None = None) -> AuditReport:
+        """Re-adjudicates the match under its pinned ruleset version (service/audit.py).
+
+        Until the match finishes it needs the unrevealed seed: only the referee (or the
+        operator) may ask, and the look is recorded (SecretViewed, what "audit"); once
+        the seed is revealed, anyone. Raises MissingTokenError, InvalidTokenError,
+        NotRefereeError, MatchNotFoundError, TamperedLogError and
+        RulesetVersionNotInstalledError.
+        """
+        events, match = audit.stored_events(self, self.match_id(match_id))
+        if match.finished:
+            if token is not None:
+                self.tokens.viewer(match, token)  # a token this match does not know is refused
+            return audit.audit_report(match, events)
+        match.check_referee(self.tokens.referee_hash(match, token))
+        report = audit.audit_report(match, events)
+        self.note_secret_viewed(match.id, "audit", self.tokens.referee_name(token))
+        return report
 
     def verify_chain(
         self,

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from domain.audit import Divergence
 from domain.integrity import BrokenLink
 from domain.rules.contract import JSON, RefusedPart, Step
 
@@ -412,6 +413,21 @@ class ReceiptCheck(Result):
     reason: str | None
     used: bool | None
     fate: str | None
+
+
+@dataclass(frozen=True)
+class AuditReport(Result):
+    """A re-adjudication (domain/audit.py): the match played again under its pinned ruleset
+    version from its config, seed and orders; `exact` when every step, state hash and
+    outcome is the stored one, else the first divergence."""
+
+    match_id: UUID
+    ruleset: str
+    ruleset_version: int
+    movements: int
+    exact: bool
+    divergence: Divergence | None
+    given_start: bool = False
 
 
 # -- listings -------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/events?type=OrderSubmitted&seat=2&after=3&limit=1", None),
     ("get", "/matches/{id}/scoreboard", None),
     ("get", "/matches/{id}/replay", None),
+    ("get", "/matches/{id}/audit", None),  # the referee's look is recorded
     ("get", "/matches/{id}/verify", None),
     ("post", "/matches/{id}/verify", {"heads": [{"version": 1, "chain": "0" * 64}]}),
     ("get", "/matches/{id}/archive", None),  # unfinished: the referee's only (docs/archive.md)
@@ -144,6 +145,7 @@ def test_the_referee_and_the_operator_see_everything_and_each_look_is_recorded(
         "event log with sealed values",
         "match archive with sealed values",
         "seed",
+        "audit",
     }
     archive = seen[f"GET /matches/{table.id}/archive"]
     assert archive["form"] == "full" and shows(archive["events"], ALICE_ORDER)

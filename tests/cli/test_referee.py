@@ -26,6 +26,7 @@ TOKEN_OPERATIONS = {
     "getState": "state",
     "getEvents": "events",
     "getReplay": "replay",
+    "auditMatch": "audit",
     "getSeed": "seed",
     "getMovement": "movement",
     "takeRefereeAction": "action",
