@@ -153,6 +153,9 @@ class RulesetInfo:
     presets: tuple[Preset, ...] = ()
     # order policy (issue 11): how a seat's orders within one movement combine
     order_policy: OrderPolicy = OrderPolicy.REPLACE
+    # public orders (issue 24): a forum game has no sealed orders, every order is public as
+    # soon as it is received (B-Chess); False keeps a movement's orders sealed until it closes
+    public_orders: bool = False
 
     def defaults(self) -> Config:
         """Returns the default config (a fresh copy: callers may change it)."""
