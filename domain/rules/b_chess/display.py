@@ -25,7 +25,7 @@ def display(state: State) -> str:
     settings = state.settings
     shape = "a torus (edges wrap)" if settings.torus else "edges do not wrap"
     lines = [
-        f"B-Chess, after Turn of the Field {state.turn}; the Field is 20 x 20, {shape}",
+        f"B-Chess after Turn of the Field {state.turn}; Field 20 x 20, {shape}",
         "",
         *_grid(state),
         "",
