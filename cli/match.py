@@ -321,12 +321,14 @@ def scores(match_id: str, movement: int | None) -> None:
 @click.option(
     "--token",
     envvar="DRTS_SEAT_TOKEN",
-    required=True,
-    help="a seat token (its own orders) or the referee's (every seat's; the look is recorded)",
+    default=None,
+    help="a seat token (its own orders) or the referee's (every seat's; the look is "
+    "recorded); none needed where the game's orders are public (B-Chess)",
 )
 @reports_errors
-def pending(match_id: str, token: str) -> None:
-    """Prints the open movement's orders: a seat's own, or every seat's to the referee."""
+def pending(match_id: str, token: str | None) -> None:
+    """Prints the open movement's orders: a seat's own, or every seat's to the referee; every
+    seat's to anyone in a game whose orders are public (B-Chess)."""
     echo_json(matches().pending_orders(match_id, token))
 
 
