@@ -87,3 +87,15 @@ def test_the_public_display_shows_the_field_and_the_priority_list(client):
 def _square(line: str) -> list[int]:
     row, col = line.split()[-1].split(",")
     return [int(row), int(col)]
+
+
+def test_bc_5_a_player_joins_the_running_match_over_http(client):
+    match = HttpMatch(client, "b_chess")
+    response = client.post(f"/matches/{match.id}/seats", json={"name": "carol"})
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["seat"] == 3
+    state = client.get(f"/matches/{match.id}/state").get_json()["state"]
+    assert state["priority_list"][-1]["owner"] == 3 and state["seats"]["3"]["macks"] == 50
+    toy = HttpMatch(client, "toy")
+    late = client.post(f"/matches/{toy.id}/seats", json={"name": "carol"})
+    assert_error(late, 409, "match_already_started")

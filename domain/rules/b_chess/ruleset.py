@@ -272,6 +272,7 @@ RULESET: Ruleset[State, Order] = Ruleset(
     load_state=load_state,
     random_order=random_order,
     add_seat=add_seat,
+    add_seat_steps=add_seat_steps,
     display=display,
     actions=(GRANT,),
     setup_steps=setup_steps,
