@@ -2,8 +2,9 @@
 
 The referee of B Nomic kept a Public Display of the Field, its objects and
 the Priority List (the Field rule). Each square is three columns: `.` for
-an empty square, else the object's kind letter and its owner's seat number
-(`Q2`: a Queen of seat 2). Below the Field: the Priority List top first,
+an empty square, else the owner's seat number and the object's kind letter
+(`2Q`: a Queen of seat 2; the seat comes first so that a square never reads
+as a Priority List id). Below the Field: the Priority List top first,
 each object's id, owner and square (the ids orders name), each seat's macks
 and King, and what comes next.
 """
@@ -29,7 +30,10 @@ def display(state: State) -> str:
         "",
         *_grid(state),
         "",
-        *_wrap("Squares: . empty; a kind letter (K, P, R, N, B, Q) and the owner's seat."),
+        *_wrap(
+            "Squares: . empty, else the owner's seat and the kind (K, P, R, N, B, Q): "
+            "2Q is a Queen of seat 2; orders name objects by their ids below (Q7)."
+        ),
         "",
         "Priority List (top first):",
         *_priority_list(state),
@@ -42,7 +46,7 @@ def display(state: State) -> str:
 
 
 def _grid(state: State) -> list[str]:
-    cells = {p.square: f"{p.kind.value}{p.owner}" for p in state.pieces}
+    cells = {p.square: f"{p.owner}{p.kind.value}" for p in state.pieces}
     rows = ["    " + "".join(f"{col:<3d}" for col in range(SIZE)).rstrip()]
     for row in range(SIZE):
         line = "".join(f"{cells.get((row, col), '.'):<3s}" for col in range(SIZE))

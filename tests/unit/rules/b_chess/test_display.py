@@ -14,7 +14,7 @@ def test_the_display_shows_the_field_the_priority_list_and_the_seats():
     assert text.endswith("\n") and "\t" not in text
     assert all(len(line) <= 72 for line in lines)
     row5 = next(line for line in lines if line.startswith(" 5  "))
-    assert row5.endswith("Q1")
+    assert row5.endswith("1Q")
     assert "   1. K1     King   seat 1 on 0,0" in lines
     assert "   3. Q3     Queen  seat 1 on 5,19" in lines
     assert "Seat 2: 40 macks; King K2 on 10,10; 1 object(s) on the Field" in lines
