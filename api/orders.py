@@ -43,5 +43,6 @@ class Orders(MethodView):
     @blp.doc(operationId="getOrders", security=TOKEN_REQUIRED)
     def get(self, match_id: UUID) -> Any:
         """Returns the open movement's orders: a seat's own; all of them to the referee (on
-        record as a SecretViewed event)."""
+        record as a SecretViewed event); all of them to anyone, token or not, in a game whose
+        orders are public (B-Chess)."""
         return {"items": matches().pending_orders(match_id, bearer_token())}

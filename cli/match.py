@@ -232,7 +232,8 @@ def action(match_id: str, name: str, referee_token: str, args: str, reason: str)
 def order(
     match_id: str, order: str, token: str, movement: int | None, source: str, message_id: str | None
 ) -> None:
-    """Sends ORDER (the game's order text, or its JSON form) for the seat holding the token."""
+    """Sends ORDER (the game's order text, or its JSON form) for the seat holding the token;
+    prints the receipt, and each part of the message refused while the others stand."""
     received_at = datetime.now(UTC)  # the order's received time: the command's start
     parsed = json_value(order) if order.lstrip().startswith("{") else order
     receipt = matches().submit_order(
@@ -242,6 +243,8 @@ def order(
         f"order of seat {receipt.seat} for movement {receipt.movement} received at "
         f"{receipt.received_at.isoformat()}; receipt digest {receipt.digest}"
     )
+    for part in receipt.refused:  # a part of the message refused; the others stand
+        click.echo(f"    refused {part.part!r}: {part.reason}")
     if receipt.closing is not None:
         echo_closing(receipt.closing)
 
@@ -366,12 +369,14 @@ def scoreboard_row(
 @click.option(
     "--token",
     envvar="DRTS_SEAT_TOKEN",
-    required=True,
-    help="a seat token (its own orders) or the referee's (every seat's; the look is recorded)",
+    default=None,
+    help="a seat token (its own orders) or the referee's (every seat's; the look is "
+    "recorded); none needed where the game's orders are public (B-Chess)",
 )
 @reports_errors
-def pending(match_id: str, token: str) -> None:
-    """Prints the open movement's orders: a seat's own, or every seat's to the referee."""
+def pending(match_id: str, token: str | None) -> None:
+    """Prints the open movement's orders: a seat's own, or every seat's to the referee; every
+    seat's to anyone in a game whose orders are public (B-Chess)."""
     echo_json(matches().pending_orders(match_id, token))
 
 

@@ -158,14 +158,16 @@ class MatchReads(MatchStore):
 
     def pending_orders(self, match_id: UUID | str, token: str | None) -> list[Document]:
         """Returns the open movement's orders: a seat's own, or every seat's to the referee
-        (whose look at unrevealed orders is recorded).
+        (whose look at unrevealed orders is recorded); in a game whose orders are public
+        (`RulesetInfo.public_orders`, B-Chess) every seat's, to anyone, token or not.
         """
         match = self.get_match(match_id)
-        if token is None:
+        public = views.orders_are_public(match)
+        if token is None and not public:
             raise MissingTokenError(f"the orders of match {match.id} need a seat or referee token")
         viewer = self.tokens.viewer(match, token)
-        orders = views.pending_orders(match, viewer.seat)
-        if viewer.referee and orders:
+        orders = views.pending_orders(match, None if public else viewer.seat)
+        if viewer.referee and orders and not public:
             self.note_secret_viewed(match.id, "open orders", viewer.name)
         return orders
 

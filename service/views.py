@@ -6,7 +6,8 @@ it again, are in service/phases.py).
 Secrecy of the event log (docs/integrity.md): an event's `sealed` field (the
 seed; an order and its salt; a refused order with its reason and salt) is shown
 only once revealed — the seed when the match finishes, an order or a refusal when
-the movement it was aimed at closes (at once for one aimed at a closed movement) —
+the movement it was aimed at closes (at once for one aimed at a closed movement, and
+for every order of a game whose orders are public, `RulesetInfo.public_orders`) —
 except to the seat that
 sent the order and to the referee (or the operator), whose look at
 unrevealed secrets is recorded as a SecretViewed event.
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from domain.errors import RulesetVersionNotInstalledError
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
 from domain.match import Match, MovementLog
 from domain.rules.contract import JSON, asks_rematch
@@ -394,8 +396,19 @@ def is_revealed(match: Match, domain_event: Any) -> bool:
     if isinstance(domain_event, Match.Created):
         return match.finished
     if isinstance(domain_event, Match.OrderSubmitted | Match.OrderRejected):
-        return match.finished or _has_closed(match, domain_event.movement)
+        public = orders_are_public(match)
+        return public or match.finished or _has_closed(match, domain_event.movement)
     return True
+
+
+def orders_are_public(match: Match) -> bool:
+    """Returns whether the match's orders are public as soon as they are received (a forum
+    game's, `RulesetInfo.public_orders`: B-Chess) rather than sealed until their movement
+    closes."""
+    try:
+        return match.rules().info.public_orders
+    except RulesetVersionNotInstalledError:  # its orders stay sealed until it can be read
+        return False
 
 
 def _has_closed(match: Match, movement: int) -> bool:

@@ -310,6 +310,25 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         def apply(self, match: Match) -> None:
             match.state, match.outcome, match.chain = self.state, self.outcome, self.chain
 
+    class SeatAdded(Aggregate.Event):
+        """A player joined a running match (a game with `add_seat`, B-Chess: BC-5): the
+        seat, and the state the game's `add_seat` gave, with the steps explaining its draws
+        (drawn from the Rng of the seed, the open movement and the label "add_seat <seat>")."""
+
+        seat: int
+        name: str
+        token_hash: str
+        movement: int
+        steps: list[dict[str, Any]]
+        state: JSON
+        state_hash: str
+        outcome: JSON
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.seats.append(Seat(self.seat, self.name, self.token_hash))
+            match.state, match.outcome, match.chain = self.state, self.outcome, self.chain
+
     class ReplayLinked(Aggregate.Event):
         """The drawn match is played again as a new match, its rematch (DW-5).
 

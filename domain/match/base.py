@@ -83,6 +83,7 @@ class MatchBase(_Layer):
         Finished: type[Aggregate.Event]
         SecretViewed: type[Aggregate.Event]
         RefereeActed: type[Aggregate.Event]
+        SeatAdded: type[Aggregate.Event]
         ReplayLinked: type[Aggregate.Event]
         ReplayOf: type[Aggregate.Event]
         Quarantined: type[Aggregate.Event]

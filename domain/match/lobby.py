@@ -8,11 +8,18 @@ from datetime import datetime
 from typing import Any, Self
 from uuid import UUID
 
-from domain.errors import InvalidConfigError, NotEnoughSeatsError, SeatTakenError, UnknownSeatError
+from domain.errors import (
+    InvalidConfigError,
+    MatchAlreadyStartedError,
+    NotEnoughSeatsError,
+    SeatTakenError,
+    UnknownSeatError,
+)
 from domain.integrity import commitment, event_body, genesis, next_chain, normalized
 from domain.match.play import MAX_DEADLINE_SECONDS, MatchPlay
 from domain.rules.contract import JSON, state_hash
 from domain.rules.registry import get_ruleset
+from domain.rules.rng import Rng
 from domain.table import Table
 
 
@@ -68,8 +75,14 @@ class MatchLobby(MatchPlay):
         )
 
     def join(self, name: str, token_hash: str, at: datetime) -> int:
-        """Seats a player; returns the seat number (1..N in join order)."""
-        self.check_not_started()
+        """Seats a player; returns the seat number (1..N in join order). Before the start
+        for every game; after it, while the match runs, for a game with `add_seat` (B-Chess,
+        BC-5), whose state takes the seat in at once (`SeatAdded`).
+
+        Raises MatchAlreadyStartedError once started for other games, and once finished;
+        SeatTakenError for an empty or taken name or a full match; what `add_seat` raises.
+        """
+        self._check_may_join()
         if not name.strip():
             raise SeatTakenError("a player name is needed to join, got an empty name")
         for holder in self.seats:
@@ -82,8 +95,46 @@ class MatchLobby(MatchPlay):
                 f"match {self.id} has no free seat: all {self.seat_limits['max']} seats are taken"
             )
         seat = len(self.seats) + 1
-        self._record(self.SeatJoined, at, seat=seat, name=name, token_hash=token_hash)
+        if self.started:
+            self._add_seat(seat, name, token_hash, at)
+        else:
+            self._record(self.SeatJoined, at, seat=seat, name=name, token_hash=token_hash)
         return seat
+
+    def _check_may_join(self) -> None:
+        if not self.started:
+            return
+        if self.rules().add_seat is None:
+            self.check_not_started()
+        if self.finished:
+            raise MatchAlreadyStartedError(f"match {self.id} has finished: no seat can join")
+        self.check_not_quarantined()
+
+    def _add_seat(self, seat: int, name: str, token_hash: str, at: datetime) -> None:
+        """Records a seat joining the running match, with the state `add_seat` gives (a
+        deadline already due passes first, as for a late order)."""
+        table = self.table()
+        if self._deadline_passed(at):
+            self._close(table, at)
+            if self.finished:
+                raise MatchAlreadyStartedError(f"match {self.id} has finished: no seat can join")
+        ruleset = table.ruleset
+        assert ruleset.add_seat is not None  # _check_may_join
+        rng = Rng(self.seed, self.movement, f"add_seat {seat}")
+        table.state = ruleset.add_seat(table.state, seat, rng)
+        dumped = normalized(ruleset.dump_state(table.state))
+        self._record(
+            self.SeatAdded,
+            at,
+            seat=seat,
+            name=name,
+            token_hash=token_hash,
+            movement=self.movement,
+            steps=[step.to_json() for step in ruleset.seat_steps(table.state, seat)],
+            state=dumped,
+            state_hash=state_hash(dumped),
+            outcome=table.outcome().to_json(),
+        )
 
     def reissue_seat_token(
         self, referee_token_hash: str, seat: int, token_hash: str, at: datetime

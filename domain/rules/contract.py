@@ -13,7 +13,9 @@ The functions, in contract order:
   `check_config`; `Ruleset.configure(config, preset)` gives a new match's
   config;
 - `initial_state(config, seats, rng)`: the state before the first movement;
-- `add_seat(state, seat, rng)`: only where a game lets a seat join later;
+- `add_seat(state, seat, rng)`: only where a game lets a seat join later (the
+  service lets a player join the running match, `SeatAdded`), with
+  `add_seat_steps(state, seat) -> steps` explaining its draws (optional);
 - `to_move(state) -> ToMove`: who owes orders now and the movement's policy;
 - `parse_order(text_or_json)` / `format_order(order)` / `dump_order(order)`:
   the order syntax (InvalidOrderError on bad syntax);
@@ -153,6 +155,9 @@ class RulesetInfo:
     presets: tuple[Preset, ...] = ()
     # order policy (issue 11): how a seat's orders within one movement combine
     order_policy: OrderPolicy = OrderPolicy.REPLACE
+    # public orders (issue 24): a forum game has no sealed orders, every order is public as
+    # soon as it is received (B-Chess); False keeps a movement's orders sealed until it closes
+    public_orders: bool = False
 
     def defaults(self) -> Config:
         """Returns the default config (a fresh copy: callers may change it)."""
@@ -348,6 +353,8 @@ class Ruleset(Generic[StateT, OrderT]):
     actions: tuple[RefereeAction[StateT], ...] = ()
     # the start's draws (issue 22): steps explaining initial_state's random draws (none)
     setup_steps: Callable[[StateT], Steps] | None = None
+    # a seat joining later (issue 24): the steps explaining add_seat's draws (none)
+    add_seat_steps: Callable[[StateT, int], Steps] | None = None
     # messages of several parts that stand or fall one by one (DRTS v2, B-Chess); None:
     # a message is one order, accepted or refused whole (module docstring)
     screen_order: (
@@ -399,6 +406,11 @@ class Ruleset(Generic[StateT, OrderT]):
         """Returns the steps explaining the random draws of a new match's initial state
         (`setup_steps`; none for a game whose start draws nothing)."""
         return () if self.setup_steps is None else self.setup_steps(state)
+
+    def seat_steps(self, state: StateT, seat: int) -> Steps:
+        """Returns the steps explaining the random draws `add_seat` made for `seat`
+        (`add_seat_steps`; none for a game without them)."""
+        return () if self.add_seat_steps is None else self.add_seat_steps(state, seat)
 
     def screen(
         self,

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from domain.errors import UnknownRulesetError, UnknownRulesetVersionError
-from domain.rules import district_war, dris_et_tessa, drts_team23, shades
+from domain.rules import b_chess, district_war, dris_et_tessa, drts_team23, shades
 from domain.rules.contract import AnyRuleset
 
 _RULESETS: tuple[AnyRuleset, ...] = (
+    b_chess.RULESET,
     district_war.RULESET,
     drts_team23.RULESET,
     dris_et_tessa.RULESET,

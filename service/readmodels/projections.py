@@ -155,6 +155,11 @@ class MatchList(ReadModel):
             ),
         ]
 
+    @handles(Match.SeatAdded)
+    def seat_added(self, e: Match.SeatJoined, tracking: Tracking) -> list[Statement]:
+        """A seat joining the running match (B-Chess) is listed like one joining before."""
+        return self.seat_joined(e, tracking)
+
     @handles(Match.Started)
     def started(self, e: Match.Started, tracking: Tracking) -> list[Statement]:
         return [
@@ -302,6 +307,11 @@ class Standings(ReadModel):
                 {"match_id": e.originator_id, "seat": e.seat, "player": e.name},
             )
         ]
+
+    @handles(Match.SeatAdded)
+    def seat_added(self, e: Match.SeatJoined, tracking: Tracking) -> list[Statement]:
+        """A seat joining the running match (B-Chess) stands like one joining before."""
+        return self.seat_joined(e, tracking)
 
     @handles(Match.Finished)
     def finished(self, e: Match.Finished, tracking: Tracking) -> list[Statement]:
