@@ -26,6 +26,7 @@ from typing import Any
 from domain.integrity import normalized
 from domain.match import Match
 from domain.rules.contract import JSON, AnyRuleset, Step, state_hash
+from domain.rules.rng import Rng
 from domain.table import DeadlinePassed, Table
 
 # what a divergence is about (docs/referee.md explains each)
@@ -123,6 +124,8 @@ class _Referee:
             self.seats += 1
         elif isinstance(event, Match.Started):
             self._start(event)
+        elif isinstance(event, Match.SeatAdded):
+            self._add_seat(event)
         elif isinstance(event, Match.OrderSubmitted):
             self._order(event)
         elif isinstance(event, Match.RefereeActed):
@@ -147,6 +150,20 @@ class _Referee:
         table.strikes = {int(seat): n for seat, n in (event.strikes or {}).items()}
         self.table = table
         self._steps(event.movement, event, list(event.steps), drawn)
+        self._state(event.movement, event, list(event.steps))
+
+    def _add_seat(self, event: Any) -> None:
+        """Seats a player who joined the running match, as the Match did (BC-5: the game's
+        `add_seat`, drawn from the Rng of the seed, the movement and "add_seat <seat>")."""
+        table, add_seat = self._table(), self.ruleset.add_seat
+        if add_seat is None:
+            raise ValueError(
+                f"a seat joined the running match, but {self.ruleset.name} has no add_seat"
+            )
+        rng = Rng(self.seed, table.movement, f"add_seat {event.seat}")
+        table.state = add_seat(table.state, event.seat, rng)
+        again = self.ruleset.seat_steps(table.state, event.seat)
+        self._steps(event.movement, event, list(event.steps), again)
         self._state(event.movement, event, list(event.steps))
 
     def _order(self, event: Any) -> None:

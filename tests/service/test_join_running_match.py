@@ -74,3 +74,21 @@ def test_a_game_without_add_seat_still_refuses_a_join_after_the_start(matches):
     matches.start(new.match_id, str(new.referee_token))
     with pytest.raises(MatchAlreadyStartedError, match="already started"):
         matches.join(new.match_id, "carol")
+
+
+
+def test_bc_5_a_match_where_a_seat_joined_later_re_adjudicates_exactly(matches, clock):
+    """The audit (issue 17) re-applies SeatAdded with the game's add_seat and the same Rng."""
+    new = matches.create_match("b_chess", {"turn_seconds": 60}, seed="join")
+    for name in ("alice", "bob"):
+        matches.join(new.match_id, name)
+    matches.start(new.match_id, str(new.referee_token))
+    carol = matches.join(new.match_id, "carol")
+    king = load_state(matches.state(new.match_id).state).king_of(3)
+    assert king is not None
+    row, col = king.square
+    matches.submit_order(new.match_id, carol.token, f"{king.id} to {row},{(col + 1) % 20}")
+    clock.advance(60)
+    matches.resolve_due()
+    report = matches.audit(new.match_id, str(new.referee_token))
+    assert report.exact and report.movements == 1, report.divergence
