@@ -31,6 +31,7 @@ def describe(ruleset: AnyRuleset) -> dict[str, Any]:
         "dynamics": info.dynamics.value,
         "accumulates_orders": info.accumulates_orders,
         "order_policy": info.order_policy.value,
+        "max_order_chars": info.max_order_chars,
         "lists_legal_orders": ruleset.legal_orders is not None,
         "config": [describe_field(f) for f in info.config_fields],
         "presets": [

@@ -114,6 +114,10 @@ class RulesetSchema(ma.Schema):
             "enum": [policy.value for policy in OrderPolicy],
         },
     )
+    max_order_chars = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the longest order, as text or compact JSON, the game takes"},
+    )
     lists_legal_orders = ma.fields.Boolean(
         required=True, metadata={"description": "whether the game can list a seat's legal orders"}
     )
@@ -279,7 +283,7 @@ class OrderRequestSchema(ma.Schema):
         metadata={
             "description": "the order as the game's text, or its JSON form",
             "oneOf": [
-                {"type": "string", "minLength": 1, "maxLength": limits.MAX_ORDER_CHARS},
+                {"type": "string", "minLength": 1, "maxLength": limits.LONGEST_ORDER_CHARS},
                 {"type": "object"},
             ],
             "example": "e4",

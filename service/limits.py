@@ -18,9 +18,11 @@ store: a rule here holds by construction, not per endpoint. docs/api.md
   a request body) nests at most MAX_JSON_DEPTH levels, holds integers within
   +-MAX_JSON_INT (2^53 - 1, what every JSON reader keeps exactly), finite
   numbers only, and no lone surrogate (text that is not Unicode).
-- An order, as text or as its JSON form, is at most MAX_ORDER_CHARS
-  characters (its JSON form is measured as compact JSON); order text holds no
-  control character but tab, line feed and carriage return.
+- An order, as text or as its JSON form, is at most its game's
+  `max_order_chars` characters (MAX_ORDER_CHARS unless the game says more,
+  never more than LONGEST_ORDER_CHARS; its JSON form is measured as compact
+  JSON); order text holds no control character but tab, line feed and
+  carriage return.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from typing import Any
 
 from domain.errors import DrtsError
 from domain.match import MAX_DEADLINE_SECONDS
+from domain.rules.contract import DEFAULT_MAX_ORDER_CHARS
 
 MAX_NAME_CHARS = 64
 MAX_MOVEMENT = 1_000_000
@@ -41,7 +44,8 @@ MAX_SECONDS = MAX_DEADLINE_SECONDS  # a year and a day
 MAX_SEATS = 64
 MAX_JSON_DEPTH = 32
 MAX_JSON_INT = 2**53 - 1
-MAX_ORDER_CHARS = 4096
+MAX_ORDER_CHARS = DEFAULT_MAX_ORDER_CHARS  # unless a game says more (Shades' bot replies)
+LONGEST_ORDER_CHARS = 60_000  # what any game may take: under the 64 KiB body limit
 MAX_KEY_CHARS = 200  # an Idempotency-Key
 MAX_POSITION = 2**31 - 1  # event versions and step numbers asked for in a query
 RULESET_NAME = r"^[a-z][a-z0-9_]{0,63}$"  # how every ruleset is named in the registry
@@ -216,32 +220,37 @@ def has_lone_surrogate(text: str) -> bool:
 
 # -- what the use cases take ----------------------------------------------------------------
 
-ORDER_RULE = (
-    f"the game's order text or its JSON form, at most {MAX_ORDER_CHARS} characters, "
-    "no control character but tab and line breaks"
-)
+
+def order_rule(max_chars: int) -> str:
+    """Returns what an order may be, for an error message."""
+    return (
+        f"the game's order text or its JSON form, at most {max_chars} characters, "
+        "no control character but tab and line breaks"
+    )
 
 
-def check_order(order: Any, field: str = "order") -> None:
-    """Raises LimitError unless the order (text, or its JSON form) is within the limits."""
+def check_order(order: Any, field: str = "order", max_chars: int = MAX_ORDER_CHARS) -> None:
+    """Raises LimitError unless the order (text, or its JSON form) is within the limits:
+    at most `max_chars` characters (the game's `max_order_chars`)."""
+    rule = order_rule(max_chars)
     if isinstance(order, str):
-        if len(order) > MAX_ORDER_CHARS:
-            raise LimitError(field, ORDER_RULE, f"it has {len(order)} characters")
+        if len(order) > max_chars:
+            raise LimitError(field, rule, f"it has {len(order)} characters")
         if has_lone_surrogate(order):
-            raise LimitError(field, ORDER_RULE, "it holds a lone surrogate (not Unicode text)")
+            raise LimitError(field, rule, "it holds a lone surrogate (not Unicode text)")
         bad = next((c for c in order if _is_control(c) and c not in _ORDER_WHITESPACE), None)
         if bad is not None:
-            raise LimitError(field, ORDER_RULE, f"it holds {_describe(bad)}")
+            raise LimitError(field, rule, f"it holds {_describe(bad)}")
         if order.lstrip()[:1] in ("{", "["):  # an order's JSON form, sent as text
             check_json_text(order, field)
         return
     if isinstance(order, Mapping):
         check_json(dict(order), field)
         size = len(json.dumps(order, separators=(",", ":"), ensure_ascii=False))
-        if size > MAX_ORDER_CHARS:
-            raise LimitError(field, ORDER_RULE, f"its JSON form has {size} characters")
+        if size > max_chars:
+            raise LimitError(field, rule, f"its JSON form has {size} characters")
         return
-    raise LimitError(field, ORDER_RULE, f"got {type(order).__name__}")
+    raise LimitError(field, rule, f"got {type(order).__name__}")
 
 
 def check_config(config: Mapping[str, Any], field: str = "config") -> Mapping[str, Any]:

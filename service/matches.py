@@ -236,12 +236,13 @@ class Matches(MatchReads):
         however long its processing takes (docs/operations.md, settling time).
         """
         now = received_at or self.clock()
-        limits.check_order(order)
+        limits.check_order(order, max_chars=limits.LONGEST_ORDER_CHARS)
         if movement is not None:
             limits.check_movement(movement)
         salt, token_hash = secrets.token_hex(16), self.tokens.seat_hash(token)
 
         def submit(match: Match) -> tuple[Receipt, bool, int, Head]:
+            limits.check_order(order, max_chars=match.rules().info.max_order_chars)
             receipt = match.submit_order(
                 token_hash,
                 order if isinstance(order, str) else dict(order),

@@ -102,6 +102,8 @@ from domain.rules.config import validate_config as validate_config
 from domain.rules.config import with_preset
 from domain.rules.rng import Rng
 
+DEFAULT_MAX_ORDER_CHARS = 4096  # the longest order a game takes unless it says more
+
 StateT = TypeVar("StateT")
 OrderT = TypeVar("OrderT")
 
@@ -155,6 +157,9 @@ class RulesetInfo:
     presets: tuple[Preset, ...] = ()
     # order policy (issue 11): how a seat's orders within one movement combine
     order_policy: OrderPolicy = OrderPolicy.REPLACE
+    # the longest order (text, or its JSON form as compact JSON) the service takes; a game
+    # whose orders command many pieces at once says more (Shades' bot replies)
+    max_order_chars: int = DEFAULT_MAX_ORDER_CHARS
     # public orders (issue 24): a forum game has no sealed orders, every order is public as
     # soon as it is received (B-Chess); False keeps a movement's orders sealed until it closes
     public_orders: bool = False

@@ -76,7 +76,6 @@ def test_a_game_without_add_seat_still_refuses_a_join_after_the_start(matches):
         matches.join(new.match_id, "carol")
 
 
-
 def test_bc_5_a_match_where_a_seat_joined_later_re_adjudicates_exactly(matches, clock):
     """The audit (issue 17) re-applies SeatAdded with the game's add_seat and the same Rng."""
     new = matches.create_match("b_chess", {"turn_seconds": 60}, seed="join")

@@ -3,6 +3,7 @@ command line (and any edge that is not HTTP) is held to the same rules as the AP
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 
@@ -191,3 +192,25 @@ def test_the_command_line_reports_a_refused_name(tmp_path, monkeypatch):
     result = runner.invoke(main, ["match", "join", match_id, "bad\x07name"])
     assert result.exit_code == 1
     assert "validation_error: name: it holds U+0007; allowed: 1 to 64" in result.output
+
+
+def test_an_order_longer_than_its_games_limit_is_refused_naming_the_limit(matches):
+    """A game takes orders up to its `max_order_chars` (4,096 unless it says more)."""
+    new = matches.create_match("toy", {})
+    tokens = [matches.join(new.match_id, name).token for name in ("alice", "bob")]
+    matches.start(new.match_id, str(new.referee_token))
+    with pytest.raises(limits.LimitError, match="at most 4096 characters"):
+        matches.submit_order(new.match_id, tokens[0], "1" + " " * 4096)
+    assert all(e["type"] != "OrderRejected" for e in matches.event_log(new.match_id))
+
+
+def test_a_shades_bot_reply_commanding_hundreds_of_shades_is_taken(matches):
+    """SH-11: contest bots command every shade in one reply, far over 4,096 characters;
+    commands for unknown ids are ignored (SH-4), so the order stands."""
+    new = matches.create_match("shades", {"map": "graveyard"}, seed="long reply")
+    tokens = [matches.join(new.match_id, name).token for name in ("alice", "bob")]
+    matches.start(new.match_id, str(new.referee_token))
+    reply = {"data": [{"id": 10_000 + i, "target": {"x": 1, "y": 1}} for i in range(400)]}
+    assert len(json.dumps(reply, separators=(",", ":"))) > limits.MAX_ORDER_CHARS
+    receipt = matches.submit_order(new.match_id, tokens[0], reply, source="bot")
+    assert receipt.seat == 1

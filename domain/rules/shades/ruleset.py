@@ -72,6 +72,9 @@ INFO = RulesetInfo(
     dynamics=Dynamics.SIMULTANEOUS,
     config_fields=CONFIG_FIELDS,
     presets=PRESETS,
+    # a contest bot's reply commands every shade it moves (SH-11): a seat with a few hundred
+    # shades sends tens of thousands of characters, more than the 4,096 of other games
+    max_order_chars=60_000,
 )
 
 
