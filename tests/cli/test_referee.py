@@ -27,6 +27,7 @@ TOKEN_OPERATIONS = {
     "getEvents": "events",
     "getReplay": "replay",
     "getSeed": "seed",
+    "getArchive": "export",
     "takeRefereeAction": "action",
     "getProtocolMessage": "protocol",
     "retryMatch": "retry",
