@@ -29,6 +29,7 @@ TOKEN_OPERATIONS = {
     "auditMatch": "audit",
     "getSeed": "seed",
     "getMovement": "movement",
+    "getArchive": "export",
     "takeRefereeAction": "action",
     "getProtocolMessage": "protocol",
     "retryMatch": "retry",
