@@ -228,12 +228,25 @@ def action(match_id: str, name: str, referee_token: str, args: str, reason: str)
 @movement_option
 @click.option("--source", default="cli", show_default=True, help="api, bot, email, forum, cli")
 @click.option("--message-id", help="the message id of a mailed or posted order")
+@click.option(
+    "--receipt-file",
+    type=click.Path(dir_okay=False, writable=True),
+    help="also save the receipt as JSON (what POST /orders answers), for drts match verify "
+    "--receipt",
+)
 @reports_errors
 def order(
-    match_id: str, order: str, token: str, movement: int | None, source: str, message_id: str | None
+    match_id: str,
+    order: str,
+    token: str,
+    movement: int | None,
+    source: str,
+    message_id: str | None,
+    receipt_file: str | None,
 ) -> None:
     """Sends ORDER (the game's order text, or its JSON form) for the seat holding the token;
-    prints the receipt, and each part of the message refused while the others stand."""
+    prints the receipt (with the log's head after the write: keep it, docs/integrity.md),
+    and each part of the message refused while the others stand."""
     received_at = datetime.now(UTC)  # the order's received time: the command's start
     parsed = json_value(order) if order.lstrip().startswith("{") else order
     receipt = matches().submit_order(
@@ -243,6 +256,15 @@ def order(
         f"order of seat {receipt.seat} for movement {receipt.movement} received at "
         f"{receipt.received_at.isoformat()}; receipt digest {receipt.digest}"
     )
+    if receipt.head is not None:
+        click.echo(
+            f"stored as event {receipt.version}; log head {receipt.head.version}:"
+            f"{receipt.head.chain} (drts match verify --head)"
+        )
+    if receipt_file:
+        with open(receipt_file, "w", encoding="utf-8") as file:
+            json.dump(receipt.to_json(), file, indent=2, ensure_ascii=False)
+            file.write("\n")
     for part in receipt.refused:  # a part of the message refused; the others stand
         click.echo(f"    refused {part.part!r}: {part.reason}")
     if receipt.closing is not None:

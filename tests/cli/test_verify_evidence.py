@@ -42,3 +42,17 @@ def test_verify_names_a_truncated_log_by_the_receipt_and_head_given(drts, tmp_pa
     assert f"that you hold (head {held})" in failed
     bad = drts("verify", match_id, "--head", "12:nothex", ok=False).output
     assert "64 lower-case hex digits" in bad
+
+
+def test_a_receipt_saved_by_drts_match_order_is_checked_by_verify(drts, tmp_path):  # noqa: F811
+    """`drts match order --receipt-file` keeps what POST /orders answers: version and head."""
+    match_id, referee, alice, bob = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    path = tmp_path / "bob.json"
+    said = drts("order", match_id, "first 1", "--token", bob, "--receipt-file", str(path)).output
+    receipt = json.loads(path.read_text())
+    head = receipt["head"]
+    assert f"log head {head['version']}:{head['chain']}" in said
+    assert receipt["version"] <= head["version"] and receipt["seat"] == 2
+    ok = drts("verify", match_id, "--receipt", str(path)).output
+    assert "1 receipt(s) and head(s) on the log" in ok
