@@ -46,7 +46,7 @@ def test_verify_names_a_truncated_log_by_the_receipt_and_head_given(drts, tmp_pa
 
 def test_a_receipt_saved_by_drts_match_order_is_checked_by_verify(drts, tmp_path):  # noqa: F811
     """`drts match order --receipt-file` keeps what POST /orders answers: version and head."""
-    match_id, referee, alice, bob = created(drts)
+    match_id, referee, _alice, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)
     path = tmp_path / "bob.json"
     said = drts("order", match_id, "first 1", "--token", bob, "--receipt-file", str(path)).output
