@@ -15,7 +15,8 @@ from domain.rules.contract import AnyRuleset
 
 _RULESETS: tuple[AnyRuleset, ...] = (
     district_war.RULESET,
-    drts_team23.RULESET,
+    drts_team23.RULESET_V1,
+    drts_team23.RULESET_V2,
     dris_et_tessa.RULESET,
     shades.RULESET,
 )
