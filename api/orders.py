@@ -44,4 +44,4 @@ class Orders(MethodView):
     def get(self, match_id: UUID) -> Any:
         """Returns the open movement's orders: a seat's own; all of them to the referee (on
         record as a SecretViewed event)."""
-        return {"items": matches().pending_orders(match_id, bearer_token())}
+        return matches().open_orders(match_id, bearer_token())

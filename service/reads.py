@@ -135,6 +135,14 @@ class MatchReads(MatchStore):
         """Returns the open movement's orders: a seat's own, or every seat's to the referee
         (whose look at unrevealed orders is recorded).
         """
+        items = self.open_orders(match_id, token)["items"]
+        assert isinstance(items, list)
+        return items
+
+    def open_orders(self, match_id: UUID | str, token: str | None) -> Document:
+        """Returns `{"items": pending_orders, "standing": {seat: order}}`: the open movement's
+        orders and each seat's whole standing order as the game's order policy combines them
+        (a seat sees its own; the referee every seat's, and the look is recorded)."""
         match = self.get_match(match_id)
         if token is None:
             raise MissingTokenError(f"the orders of match {match.id} need a seat or referee token")
@@ -142,7 +150,7 @@ class MatchReads(MatchStore):
         orders = views.pending_orders(match, viewer.seat)
         if viewer.referee and orders:
             self.note_secret_viewed(match.id, "open orders", viewer.name)
-        return orders
+        return {"items": orders, "standing": views.standing_orders(match, viewer.seat)}
 
     def referee_seed(self, match_id: UUID | str, referee_token: str | None) -> str:
         """Returns the match seed to its referee before it is revealed (the look is recorded)."""

@@ -17,6 +17,8 @@ from domain.rules.drts_team23.state import Item, State, Team, occupancy
 
 def absorb(state: State) -> tuple[State, tuple[Step, ...]]:
     """Returns the state after step 2 and one step per absorbed piece (DRTS-13)."""
+    if not any(item.item is Item.BLACKHOLE for item in state.board_items):
+        return state, ()
     squares = occupancy(state.pieces)
     holes = [i for i in state.board_items if i.item is Item.BLACKHOLE and i.square in squares]
     if not holes:

@@ -106,9 +106,21 @@ def deathstar_area(square: int, corner: int, ray: bool = False) -> tuple[int, ..
     """Returns the area of a DeathStar on `square` pointing at `corner` (DRTS-11), clipped
     at the edges: the three neighbours towards the corner (pointing at 1: north, north-west,
     west), or with `ray` the three squares along the diagonal towards it (the option)."""
+    return _AREAS[square, corner, ray]
+
+
+def _area(square: int, corner: int, ray: bool) -> tuple[int, ...]:
     dr, dc = _TOWARDS_CORNER[corner]
     if ray:
         offsets = tuple((dr * k, dc * k) for k in range(1, _RAY_LENGTH + 1))
     else:
         offsets = ((dr, 0), (dr, dc), (0, dc))
     return _neighbours(square, offsets)
+
+
+_AREAS = {
+    (square, corner, ray): _area(square, corner, ray)
+    for square in range(1, SQUARE_COUNT + 1)
+    for corner in CORNERS
+    for ray in (False, True)
+}

@@ -51,6 +51,8 @@ def build_items(
     """Returns `moved` with the builds of DRTS-14 that succeed on the board, their stock
     consumed, and one step per build, built or not."""
     builds = builds_of(before, orders)
+    if not builds:
+        return moved, ()
     targets = Counter(build.square for build in builds)
     squares = occupancy(moved.pieces)
     taken = {item.square for item in moved.board_items}

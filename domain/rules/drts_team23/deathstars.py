@@ -25,6 +25,8 @@ from domain.rules.drts_team23.state import BoardItem, Item, State, Team, occupan
 def deathstar_captures(state: State, fresh: Collection[int]) -> tuple[State, tuple[Step, ...]]:
     """Returns the state after step 5 and its steps; `fresh` holds the squares of the
     DeathStars built in this movement."""
+    if not any(item.item is Item.DEATHSTAR for item in state.board_items):
+        return state, ()
     squares = occupancy(state.pieces)
     ray = state.settings.deathstar_area is Area.RAY
     seat_points: dict[int, int] = {}

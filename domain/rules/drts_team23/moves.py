@@ -203,7 +203,7 @@ def apply_operations(
                 continue
             index = piece_index(seat, operation.piece)
             before = state.pieces[index]
-            pieces[index] = replace(before, square=operation.square, recover_from=0)
+            pieces[index] = Piece(seat, operation.piece, operation.square, 0, before.star_until)
             moved.add(index)
             steps.append(_operation_step(state, squares, before, operation.square))
     return replace(state, pieces=tuple(pieces)), frozenset(moved), tuple(steps)

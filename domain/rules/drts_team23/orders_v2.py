@@ -19,7 +19,13 @@ from collections.abc import Mapping, Sequence
 from domain.errors import IllegalOrderError, InvalidOrderError
 from domain.rules.contract import JSON, json_order_object
 from domain.rules.drts_team23.board import CORNERS
-from domain.rules.drts_team23.moves import Action, Operation, illegality, legal_operations
+from domain.rules.drts_team23.moves import (
+    Action,
+    Operation,
+    Squares,
+    illegality,
+    legal_operations,
+)
 from domain.rules.drts_team23.orders import (
     CLAUSE_SPLIT,
     MAX_OPERATIONS,
@@ -107,6 +113,17 @@ def check_order_v2(state: State, seat: int, order: Order) -> None:
     """Raises IllegalOrderError, naming the operation and the reason, unless the order is legal
     (UnknownSeatError for a seat outside 1..8): at most two operations on different pieces
     (DRTS-4), each legal with its item, items within the seat's stock (DRTS-21)."""
+    _check(state, occupancy(state.pieces), seat, order)
+
+
+def check_orders_v2(state: State, orders: Sequence[tuple[int, Order]]) -> None:
+    """Raises IllegalOrderError for the first (seat, order) that `check_order_v2` refuses."""
+    squares = occupancy(state.pieces)
+    for seat, order in orders:
+        _check(state, squares, seat, order)
+
+
+def _check(state: State, squares: Squares, seat: int, order: Order) -> None:
     check_seat(state, seat)
     pieces = [op.piece for op in order.operations]
     if len(set(pieces)) != len(pieces) or len(pieces) > MAX_OPERATIONS:
@@ -115,7 +132,6 @@ def check_order_v2(state: State, seat: int, order: Order) -> None:
             f"DRTS-4: an order holds at most {MAX_OPERATIONS} operations, each on a different "
             f"piece, not {texts}"
         )
-    squares = occupancy(state.pieces)
     for operation in order.operations:
         reason = illegality(state, squares, seat, operation) or item_illegality(operation)
         if reason:
@@ -125,12 +141,6 @@ def check_order_v2(state: State, seat: int, order: Order) -> None:
         raise IllegalOrderError(f"seat {seat}: {short}")
     if order.team is not None and order.team is state.seat(seat).team:
         raise IllegalOrderError(team_reason(seat, order.team))
-
-
-def check_orders_v2(state: State, orders: Sequence[tuple[int, Order]]) -> None:
-    """Raises IllegalOrderError for the first (seat, order) that `check_order_v2` refuses."""
-    for seat, order in orders:
-        check_order_v2(state, seat, order)
 
 
 def item_illegality(operation: Operation) -> str:
@@ -148,6 +158,8 @@ def item_illegality(operation: Operation) -> str:
 
 def stock_shortage(seat: Seat, operations: Sequence[Operation]) -> str:
     """Returns why the operations invoke more items than the seat has (DRTS-21), or ""."""
+    if all(op.item is None for op in operations):
+        return ""
     used = Counter(op.item for op in operations if op.item is not None)
     stock = {Item.STAR: seat.stock.stars, Item.DEATHSTAR: seat.stock.deathstars}
     stock[Item.BLACKHOLE] = seat.stock.blackholes

@@ -65,7 +65,7 @@ def resolve_phases_v2(
     built, build_steps = build_items(state, moved_state, orders)
     phases = [Phase(OPERATIONS, built, move_steps + build_steps)]
     fresh = {i.square for i in built.board_items} - {i.square for i in state.board_items}
-    entered = set(occupancy(built.pieces))
+    entered = set(occupancy(built.pieces)) if built.board_items else set()
     starred, star_steps = invoke_stars(built, orders)
     phases.append(Phase(STEPS[0], starred, star_steps))
     requests = {seat: order.team for seat, order in orders if order.team is not None}
