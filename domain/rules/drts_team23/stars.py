@@ -59,6 +59,8 @@ def star_indices(state: State) -> frozenset[int]:
 
 def expire_stars(state: State, movement: int) -> State:
     """Returns the state with the Star status that ends before `movement` cleared."""
+    if not any(p.star_until and p.star_until < movement for p in state.pieces):
+        return state
     pieces = tuple(
         replace(p, star_until=0) if p.star_until and p.star_until < movement else p
         for p in state.pieces
