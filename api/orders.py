@@ -45,4 +45,4 @@ class Orders(MethodView):
         """Returns the open movement's orders: a seat's own; all of them to the referee (on
         record as a SecretViewed event); all of them to anyone, token or not, in a game whose
         orders are public (B-Chess)."""
-        return {"items": matches().pending_orders(match_id, bearer_token())}
+        return matches().open_orders(match_id, bearer_token())

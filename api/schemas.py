@@ -722,6 +722,15 @@ class PendingOrderSchema(ma.Schema):
 
 class PendingOrdersSchema(ma.Schema):
     items = ma.fields.List(ma.fields.Nested(PendingOrderSchema), required=True)
+    standing = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Raw(allow_none=True),
+        required=True,
+        metadata={
+            "description": "per seat (its own; every seat's for the referee), its whole standing "
+            "order as the game's order policy combines its orders of the movement"
+        },
+    )
 
 
 class StateSchema(ma.Schema):

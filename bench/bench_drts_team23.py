@@ -3,9 +3,14 @@
 Plays random matches from the start position; in every movement each seat
 that can sends two operations on two different pieces (moves or recoveries
 drawn among the legal ones, holds only when a piece has nothing else), and
-times `RULESET.resolve` alone, the best of 5 runs per movement (the machine
-may be shared). Prints the median and other figures; never fails.
-Run: .venv/bin/python bench/bench_drts_team23.py [matches]
+times `resolve` alone, the best of 5 runs per movement (the machine may be
+shared). Prints the median and other figures; never fails.
+
+With `v2`, the same under version 2 with items (the full board with items):
+each operation invokes an item one time in three while the seat has it (a
+Star on any move, a DeathStar or Blackhole on a move), so DeathStars,
+Blackholes and Stars fill the board. Figures: bench/drts_team23.md.
+Run: .venv/bin/python bench/bench_drts_team23.py [matches] [v2]
 """
 
 from __future__ import annotations
@@ -17,11 +22,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.rules.drts_team23 import RULESET
-from domain.rules.drts_team23.moves import legal_operations
+from dataclasses import replace
+
+from domain.rules.drts_team23 import RULESET_V1, RULESET_V2
+from domain.rules.drts_team23.board import CORNERS
+from domain.rules.drts_team23.moves import Operation, legal_operations
 from domain.rules.drts_team23.orders import Action, Order
-from domain.rules.drts_team23.state import KINDS, TEAMS, State, occupancy
+from domain.rules.drts_team23.orders_v2 import stock_shortage
+from domain.rules.drts_team23.state import KINDS, TEAMS, Item, State, occupancy
 from domain.rules.rng import Rng
+
+RULESET = RULESET_V1
 
 
 def full_order(state: State, seat: int, rng: Rng) -> Order:
@@ -40,6 +51,25 @@ def full_order(state: State, seat: int, rng: Rng) -> Order:
     return Order(operations, team)
 
 
+def full_order_v2(state: State, seat: int, rng: Rng) -> Order:
+    """Returns `full_order`'s order with an item on each move one time in three, in stock."""
+    order = full_order(state, seat, rng)
+    operations: list[Operation] = []
+    for operation in order.operations:
+        chosen = operation
+        if operation.action is Action.MOVE and rng.chance(1, 3):
+            item = rng.choice(list(Item))
+            corner = rng.choice(list(CORNERS)) if item is Item.DEATHSTAR else None
+            chosen = replace(operation, item=item, corner=corner)
+        if stock_shortage(state.seat(seat), [*operations, chosen]):
+            chosen = operation
+        operations.append(chosen)
+    return replace(order, operations=tuple(operations))
+
+
+ORDER = full_order
+
+
 def movements(matches: int) -> list[tuple[State, list[tuple[int, Order]]]]:
     """Returns (state, orders) of every movement of `matches` random matches."""
     cases = []
@@ -49,7 +79,7 @@ def movements(matches: int) -> list[tuple[State, list[tuple[int, Order]]]]:
         while not RULESET.outcome(state).finished:
             movement = state.movement
             orders = [
-                (seat, full_order(state, seat, Rng(seed, movement, f"seat-{seat}")))
+                (seat, ORDER(state, seat, Rng(seed, movement, f"seat-{seat}")))
                 for seat in RULESET.to_move(state).seats
             ]
             cases.append((state, orders))
@@ -73,7 +103,10 @@ def best_times(cases: list[tuple[State, list[tuple[int, Order]]]], repeat: int) 
 
 def main() -> None:
     """Prints the median, quartiles and 95th percentile of the resolve times."""
+    global RULESET, ORDER
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    if "v2" in sys.argv[2:]:
+        RULESET, ORDER = RULESET_V2, full_order_v2
     cases = movements(matches)
     counts = [sum(len(order.operations) for _, order in orders) for _, orders in cases]
     best = best_times(cases, repeat=5)
@@ -81,10 +114,14 @@ def main() -> None:
     full = [t for t, count in zip(best, counts, strict=True) if count == 16]
     quartiles = statistics.quantiles(timings, n=20)
     print(
-        f"drts_team23 resolve, {len(timings)} movements of {matches} random matches "
+        f"drts_team23 v{RULESET.info.version} resolve, {len(timings)} movements of {matches} "
+        f"random matches "
         f"(8 seats, {statistics.mean(counts):.1f} operations a movement; best of 5 each):"
     )
     print(f"  median {statistics.median(timings) * 1e6:.0f} us")
+    if RULESET is RULESET_V2:
+        items = [len(state.board_items) for state, _ in cases]
+        print(f"  board items a movement: mean {statistics.mean(items):.1f}, max {max(items)}")
     print(
         f"  p25 {quartiles[4] * 1e6:.0f} us, p75 {quartiles[14] * 1e6:.0f} us, "
         f"p95 {quartiles[18] * 1e6:.0f} us, max {timings[-1] * 1e6:.0f} us"

@@ -161,6 +161,14 @@ class MatchReads(MatchStore):
         (whose look at unrevealed orders is recorded); in a game whose orders are public
         (`RulesetInfo.public_orders`, B-Chess) every seat's, to anyone, token or not.
         """
+        items = self.open_orders(match_id, token)["items"]
+        assert isinstance(items, list)
+        return items
+
+    def open_orders(self, match_id: UUID | str, token: str | None) -> Document:
+        """Returns `{"items": pending_orders, "standing": {seat: order}}`: the open movement's
+        orders and each seat's whole standing order as the game's order policy combines them
+        (a seat sees its own; the referee every seat's, and the look is recorded)."""
         match = self.get_match(match_id)
         public = views.orders_are_public(match)
         if token is None and not public:
@@ -169,7 +177,7 @@ class MatchReads(MatchStore):
         orders = views.pending_orders(match, None if public else viewer.seat)
         if viewer.referee and orders and not public:
             self.note_secret_viewed(match.id, "open orders", viewer.name)
-        return orders
+        return {"items": orders, "standing": views.standing_orders(match, viewer.seat)}
 
     def referee_seed(self, match_id: UUID | str, referee_token: str | None) -> str:
         """Returns the match seed to its referee before it is revealed (the look is recorded,

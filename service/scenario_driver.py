@@ -17,10 +17,10 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from domain.rules.contract import JSON, Step
+from domain.rules.contract import JSON, RefusedPart, Step
 from service.clock import ManualClock
 from service.matches import Matches
-from service.scenarios import Arrival, Closing, EventLog, Observation
+from service.scenarios import Arrival, Closing, EventLog, Observation, standing_orders
 from service.settings import Settings
 
 
@@ -35,6 +35,7 @@ class MatchesDriver:
             scenario.get("config", {}),
             seats=seats,
             seed=scenario.get("seed", "scenario"),
+            version=scenario.get("ruleset_version"),
         )
         self.match_id, self.referee_token = new.match_id, str(new.referee_token)
         self.tokens = {
@@ -70,14 +71,14 @@ class MatchesDriver:
                 str(data.get("intended_at") or first["timestamp"])
             )
 
-    def submit(self, arrival: Arrival) -> None:
+    def submit(self, arrival: Arrival) -> tuple[RefusedPart, ...]:
         """Submits the order received at `at` and processed at `processed_at` (now if None)."""
         received = None if arrival.at is None else self._instant(arrival.at)
         processed = arrival.processed_at if arrival.processed_at is not None else arrival.at
         if processed is not None:
             self.clock.reach(self._instant(processed))
         order: Any = arrival.order
-        self.matches.submit_order(
+        receipt = self.matches.submit_order(
             self.match_id,
             self.tokens[arrival.seat],
             order,
@@ -85,6 +86,7 @@ class MatchesDriver:
             resolve_when_ready=False,
             received_at=received,
         )
+        return receipt.refused
 
     def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]:
         taken = self.matches.act(self.match_id, self.referee_token, action, args, reason)
@@ -118,6 +120,7 @@ class MatchesDriver:
             strikes={int(seat): n for seat, n in match.strikes.items()},
             to_move=tuple(summary.to_move),
             movement=match.movement,
+            standing=standing_orders(match.table()) if match.is_open() else {},
         )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from domain.errors import DrtsError
-from domain.rules.contract import JSON, Step
+from domain.rules.contract import JSON, RefusedPart, Step
 from domain.rules.registry import get_ruleset
 from domain.table import Table
 from service.maps import expand_map
@@ -24,6 +24,7 @@ from service.scenario_events import EventsError, check_expected_events, compare_
 TOP_KEYS = {
     "description",
     "ruleset",
+    "ruleset_version",
     "config",
     "seed",
     "seats",
@@ -44,6 +45,8 @@ EXPECT_KEYS = {
     "steps",
     "no_steps",
     "rejected",
+    "refused",
+    "standing",
     "strikes",
     "to_move",
     "result",
@@ -67,6 +70,7 @@ class Observation:
     strikes: Mapping[int, int]
     to_move: tuple[int, ...]
     movement: int
+    standing: Mapping[str, JSON] = field(default_factory=dict)  # seat -> its standing order
 
 
 @dataclass(frozen=True)
@@ -98,11 +102,12 @@ class EventLog:
 
 
 class Driver(Protocol):
-    """Plays one scenario's match; `submit` raises a DrtsError when an order is rejected."""
+    """Plays one scenario's match; `submit` raises a DrtsError when an order is rejected, and
+    returns the refused parts of an order that stands in part (`screen_order`)."""
 
     def begin(self) -> None: ...
 
-    def submit(self, arrival: Arrival) -> None: ...
+    def submit(self, arrival: Arrival) -> tuple[RefusedPart, ...]: ...
 
     def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]: ...
 
@@ -120,7 +125,7 @@ class TableDriver:
     """Plays a scenario directly on the pure rules through `domain.table.Table`."""
 
     def __init__(self, scenario: Mapping[str, Any]) -> None:
-        ruleset = get_ruleset(scenario["ruleset"])
+        ruleset = get_ruleset(scenario["ruleset"], scenario.get("ruleset_version"))
         seed = scenario.get("seed", "scenario")
         config = expand_map(ruleset.name, scenario.get("config"))  # as create_match does
         self.table = Table.start(ruleset, config, scenario["seats"], seed)
@@ -132,9 +137,9 @@ class TableDriver:
     def begin(self) -> None:
         """Does nothing: the pure rules have no clock."""
 
-    def submit(self, arrival: Arrival) -> None:
+    def submit(self, arrival: Arrival) -> tuple[RefusedPart, ...]:
         """Submits the order; its times only ordered it (the pure rules have no clock)."""
-        self.table.submit(arrival.seat, arrival.order)
+        return self.table.submit_screened(arrival.seat, arrival.order).refused
 
     def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]:
         return self.table.act(action, args)
@@ -155,7 +160,14 @@ class TableDriver:
             strikes=dict(table.strikes),
             to_move=table.to_move().seats,
             movement=table.movement,
+            standing=standing_orders(table),
         )
+
+
+def standing_orders(table: Table) -> dict[str, JSON]:
+    """Returns each seat's standing order in the open movement (seats with orders only)."""
+    seats = sorted({seat for seat, _ in table.pending})
+    return {str(seat): table.standing_order(seat) for seat in seats}
 
 
 @dataclass
@@ -208,11 +220,12 @@ def run_scenario(path: Path, driver_factory: DriverFactory | None = None) -> Rep
         before = driver.events()
         driver.begin()
         acted, rejected = _act_all(driver, movement.get("actions", []))
-        rejected += _submit_all(driver, movement.get("orders", {}))
+        refused: list[dict[str, JSON]] = []
+        rejected += _submit_all(driver, movement.get("orders", {}), refused)
         closing = Closing(movement.get("late_by", 0), movement.get("process_at"))
         steps = acted + (driver.close(closing) if movement.get("close", True) else ())
         expect = movement.get("expect", {})
-        report.mismatches += compare(where, expect, driver.observe(), steps, rejected)
+        report.mismatches += compare(where, expect, driver.observe(), steps, rejected, refused)
         seen = driver.events()
         if seen is not None and before is not None:
             fresh = seen.items[len(before.items) :]
@@ -247,11 +260,14 @@ def _act_all(driver: Driver, actions: JSON) -> tuple[tuple[Step, ...], list[dict
     return steps, rejected
 
 
-def _submit_all(driver: Driver, orders: JSON) -> list[dict[str, JSON]]:
+def _submit_all(
+    driver: Driver, orders: JSON, refused: list[dict[str, JSON]]
+) -> list[dict[str, JSON]]:
     rejected = []
     for arrival in _arrivals(orders):
         try:
-            driver.submit(arrival)
+            parts = driver.submit(arrival)
+            refused += [{"seat": arrival.seat, "part": p.part, "reason": p.reason} for p in parts]
         except DrtsError as error:
             rejected.append(
                 {
@@ -285,9 +301,15 @@ def compare(
     seen: Observation,
     steps: Sequence[Step] | None,
     rejected: list[dict[str, JSON]] | None,
+    refused: list[dict[str, JSON]] | None = None,
 ) -> list[str]:
     """Returns one readable line per expectation of `expect` that `seen` does not meet."""
     problems: list[str] = []
+    if "standing" in expect:
+        diff = _partial_diff(expect["standing"], seen.standing)
+        problems += [f"{where}: standing{p}" for p in diff]
+    if refused is not None:
+        problems += _compare_refused(where, expect.get("refused", []), refused)
     outcome = seen.outcome
     if "state" in expect:
         problems += [f"{where}: state{p}" for p in _partial_diff(expect["state"], seen.state)]
@@ -351,6 +373,26 @@ def _compare_rejections(
             problems.append(
                 f"{where}: expected rejection {dict(wanted[i])}, got {_rejection(got[i])}"
             )
+    return problems
+
+
+def _compare_refused(
+    where: str, wanted: list[Mapping[str, JSON]], got: list[dict[str, JSON]]
+) -> list[str]:
+    """Every refused part must be listed, in order: `{"seat", "part"?, "reason"?}` (the
+    part exactly, the reason a substring)."""
+    problems = []
+    for i in range(max(len(wanted), len(got))):
+        if i >= len(wanted):
+            problems.append(f"{where}: unexpected refused part {got[i]}")
+        elif i >= len(got):
+            problems.append(f"{where}: expected a refused part {dict(wanted[i])}, none was")
+        elif not (
+            str(wanted[i].get("seat", got[i]["seat"])) == str(got[i]["seat"])
+            and wanted[i].get("part", got[i]["part"]) == got[i]["part"]
+            and str(wanted[i].get("reason", "")) in str(got[i]["reason"])
+        ):
+            problems.append(f"{where}: expected refused part {dict(wanted[i])}, got {got[i]}")
     return problems
 
 

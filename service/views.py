@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.errors import RulesetVersionNotInstalledError
-from domain.integrity import BrokenLink, first_broken_link, iso, jsonable
+from domain.integrity import BrokenLink, first_broken_link, iso, jsonable, normalized
 from domain.match import Match, MovementLog
 from domain.rules.contract import JSON, asks_rematch
 from service import evidence, loading
@@ -262,6 +262,16 @@ def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:
         for p in match.pending
         if seat is None or p.seat == seat
     ]
+
+
+def standing_orders(match: Match, seat: int | None) -> dict[str, JSON]:
+    """Returns the standing order of a seat (of every seat with orders, for None) in the open
+    movement, by seat number, as `Table.standing_order` combines its orders."""
+    seats = sorted({p.seat for p in match.pending if seat is None or p.seat == seat})
+    if not seats:
+        return {}
+    table = match.table()
+    return {str(s): normalized(table.standing_order(s)) for s in seats}
 
 
 def replay(app: MatchStore, match_id: UUID, viewer: Viewer | None = None) -> ReplayReport:

@@ -16,7 +16,8 @@ from domain.rules.contract import AnyRuleset
 _RULESETS: tuple[AnyRuleset, ...] = (
     b_chess.RULESET,
     district_war.RULESET,
-    drts_team23.RULESET,
+    drts_team23.RULESET_V1,
+    drts_team23.RULESET_V2,
     dris_et_tessa.RULESET,
     shades.RULESET,
 )

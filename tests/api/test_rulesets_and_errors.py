@@ -25,7 +25,9 @@ def test_drts_team23_is_simultaneous_for_eight_seats(client):
 def test_each_ruleset_says_how_a_seats_orders_combine(client):
     """Issue 11: `order_policy`; `accumulates_orders` stays as its deprecated alias."""
     by_name = {r["name"]: r for r in client.get("/rulesets").get_json()}
-    assert by_name["drts_team23"]["order_policy"] == "replace"
+    assert by_name["drts_team23"]["order_policy"] == "merge"  # v2, the latest (DRTS-4)
+    v1 = client.get("/rulesets/drts_team23?version=1").get_json()
+    assert (v1["version"], v1["order_policy"]) == (1, "replace")
     assert (by_name["toy_merge"]["order_policy"], by_name["toy_merge"]["accumulates_orders"]) == (
         "merge",
         False,

@@ -42,7 +42,11 @@ def test_rulesets_show_each_options_type_bounds_or_choices_and_the_presets(clien
             "config": {"movement_seconds": 86400, "close_early": True},
         }
     ]
-    assert body["versions"] == [1] and body["lists_legal_orders"] is True
+    assert body["versions"] == [1, 2] and body["version"] == 2
+    assert body["lists_legal_orders"] is False  # v2: items multiply the orders past listing
+    assert by_name(body["config"])["deathstar_area"]["choices"] == ["neighbours", "ray"]
+    v1 = client.get("/rulesets/drts_team23?version=1").get_json()
+    assert v1["lists_legal_orders"] is True and "deathstar_area" not in by_name(v1["config"])
     board = by_name(client.get("/rulesets/district_war").get_json()["config"])["board"]
     assert board["type"] == "data" and "minimum" not in board
 

@@ -95,3 +95,32 @@ def recovery_squares(blocked: Collection[int] = ()) -> tuple[int, ...]:
         return tuple(base)
     extended = (s for s in EXTENDED_RECOVERY if s not in blocked)
     return tuple(sorted(set(base).union(extended)))
+
+
+# DRTS-11: the direction (row, column) from a square towards each corner.
+_TOWARDS_CORNER = {1: (-1, -1), 6: (-1, 1), 37: (1, -1), 42: (1, 1)}
+_RAY_LENGTH = 3
+
+
+def deathstar_area(square: int, corner: int, ray: bool = False) -> tuple[int, ...]:
+    """Returns the area of a DeathStar on `square` pointing at `corner` (DRTS-11), clipped
+    at the edges: the three neighbours towards the corner (pointing at 1: north, north-west,
+    west), or with `ray` the three squares along the diagonal towards it (the option)."""
+    return _AREAS[square, corner, ray]
+
+
+def _area(square: int, corner: int, ray: bool) -> tuple[int, ...]:
+    dr, dc = _TOWARDS_CORNER[corner]
+    if ray:
+        offsets = tuple((dr * k, dc * k) for k in range(1, _RAY_LENGTH + 1))
+    else:
+        offsets = ((dr, 0), (dr, dc), (0, dc))
+    return _neighbours(square, offsets)
+
+
+_AREAS = {
+    (square, corner, ray): _area(square, corner, ray)
+    for square in range(1, SQUARE_COUNT + 1)
+    for corner in CORNERS
+    for ray in (False, True)
+}

@@ -1,7 +1,7 @@
 """The match config of DRTS Team 23: clock (DRTS-2, DRTS-20) and start (DRTS-3).
 
-This version has no item options: Stars, DeathStars, Blackholes, Generators
-and Meetings are not part of it (docs/games/drts_team23.md).
+Version 1 has no item options; version 2 adds `deathstar_area` (DRTS-11 and
+its option), `CONFIG_FIELDS_V2` (docs/games/drts_team23.md).
 """
 
 from __future__ import annotations
@@ -21,6 +21,14 @@ class Start(StrEnum):
 
     ON_BOARD = "on_board"
     OFF_BOARD = "off_board"
+
+
+class Area(StrEnum):
+    """The area of a DeathStar (v2, DRTS-11): the three neighbours towards its corner, or
+    the option, the three squares along the diagonal ray towards it."""
+
+    NEIGHBOURS = "neighbours"
+    RAY = "ray"
 
 
 CONFIG_FIELDS = (
@@ -59,6 +67,17 @@ CONFIG_FIELDS = (
     ),
 )
 
+CONFIG_FIELDS_V2 = (
+    *CONFIG_FIELDS,
+    ConfigField.choice(
+        "deathstar_area",
+        Area.NEIGHBOURS.value,
+        "neighbours: a DeathStar's area is the three neighbours of its square towards its "
+        "corner (DRTS-11); ray: the three squares along the diagonal towards it (its option)",
+        [area.value for area in Area],
+    ),
+)
+
 PRESETS = (
     Preset(
         "postal",
@@ -88,6 +107,7 @@ class GameSettings:
     movement_seconds: int = 20
     start: Start = Start.ON_BOARD
     close_early: bool = False
+    deathstar_area: Area | None = None  # v2 only (DRTS-11); None in v1, which has no items
 
     @classmethod
     def of(cls, config: Config) -> GameSettings:
@@ -98,14 +118,18 @@ class GameSettings:
             movement_seconds=config["movement_seconds"],
             start=Start(config["start"]),
             close_early=config["close_early"],
+            deathstar_area=Area(config["deathstar_area"]) if "deathstar_area" in config else None,
         )
 
     def to_json(self) -> Config:
         """Returns the config object these settings stand for."""
-        return {
+        config: Config = {
             "movements": self.movements,
             "max_movements": self.max_movements,
             "movement_seconds": self.movement_seconds,
             "start": self.start.value,
             "close_early": self.close_early,
         }
+        if self.deathstar_area is not None:
+            config["deathstar_area"] = self.deathstar_area.value
+        return config

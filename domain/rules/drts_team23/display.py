@@ -13,17 +13,52 @@ import textwrap
 
 from domain.rules.drts_team23.board import COLUMNS, ROWS, square_at
 from domain.rules.drts_team23.scoring import is_finished, outcome
-from domain.rules.drts_team23.state import KINDS, TEAMS, Piece, Seat, State
+from domain.rules.drts_team23.state import KINDS, TEAMS, Item, Piece, Seat, State
 
 WIDTH = 72  # columns of a mail or forum line
 _LEGEND = "3F = the Fire of seat 3 (W Water, F Fire, P Plant); an empty square shows its number."
 _OUT_LEGEND = "out = off the board, may be recovered now; back m9 = from movement 9 (DRTS-18)."
 
 
+_ITEM_LEGEND = (
+    "1F* = a Star (until movement m, in the table below); D2 = a DeathStar of seat 2, "
+    "B2 = a Blackhole of seat 2 (DRTS-11, DRTS-13, DRTS-16)."
+)
+_ITEM_TAGS = {Item.DEATHSTAR: "D", Item.BLACKHOLE: "B"}
+
+
 def display(state: State) -> str:
     """Returns the Public Display of a position: plain text, one trailing newline."""
     sections = [_clock(state), _board(state), _seats(state), _teams(state)]
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
+
+
+def display_v2(state: State) -> str:
+    """Returns version 2's Public Display: version 1's with Stars, DeathStars, Blackholes
+    on the board, and each seat's Stars and item stock."""
+    board = _board(state, items=True) + textwrap.wrap(_ITEM_LEGEND, WIDTH)
+    sections = [_clock(state), board, _seats(state), _items(state), _teams(state)]
+    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
+
+
+def _items(state: State) -> list[str]:
+    lines = ["seat  stars  deathstars  blackholes  star status"]
+    for seat in state.seats:
+        starred = [state.piece(seat.number, kind) for kind in KINDS]
+        status = ", ".join(f"{p.kind.value} until m{p.star_until}" for p in starred if p.star_until)
+        stock = seat.stock
+        lines.append(
+            f"{seat.number:<4}  {stock.stars:>5}  {stock.deathstars:>10}  "
+            f"{stock.blackholes:>10}  {status or '-'}".rstrip()
+        )
+    for item in state.board_items:
+        if item.item is Item.DEATHSTAR:
+            lines.append(
+                f"DeathStar of seat {item.seat} on {item.square}, pointing at {item.corner}."
+            )
+        else:
+            lines.append(f"Blackhole of seat {item.seat} on {item.square}.")
+    return lines
 
 
 def _clock(state: State) -> list[str]:
@@ -37,21 +72,28 @@ def _clock(state: State) -> list[str]:
     return textwrap.wrap(f"Movement {state.movement} is open: {plan}.", WIDTH)
 
 
-def _board(state: State) -> list[str]:
+def _board(state: State, items: bool = False) -> list[str]:
     cells: dict[int, str] = {}
+    tags = [
+        (item.square, f"{_ITEM_TAGS[item.item]}{item.seat}")
+        for item in (state.board_items if items else ())
+    ]
     for piece in state.pieces:
         if piece.square is not None:
-            tag = f"{piece.seat}{piece.kind.value[0].upper()}"
-            cells[piece.square] = f"{cells[piece.square]}+{tag}" if piece.square in cells else tag
+            star = "*" if items and piece.is_star(state.movement) else ""
+            tags.append((piece.square, f"{piece.seat}{piece.kind.value[0].upper()}{star}"))
+    for square, tag in tags:
+        cells[square] = f"{cells[square]}+{tag}" if square in cells else tag
     squares = [
         [square_at(row, column) or 0 for column in range(1, COLUMNS + 1)]
         for row in range(1, ROWS + 1)
     ]
     width = max(3, *(len(text) for text in cells.values()))
     lines = []
+    legend = [] if items else textwrap.wrap(_LEGEND, WIDTH)
     for row in squares:
         lines.append("  ".join(cells.get(s, str(s)).rjust(width) for s in row))
-    return [*lines, *textwrap.wrap(_LEGEND, WIDTH)]
+    return [*lines, *(legend or textwrap.wrap(_LEGEND, WIDTH))]
 
 
 def _seats(state: State) -> list[str]:

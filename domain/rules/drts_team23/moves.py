@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from domain.rules.contract import JSON, Step
-from domain.rules.drts_team23.battle import can_capture
+from domain.rules.drts_team23.battle import can_capture_piece
 from domain.rules.drts_team23.board import (
     DIAGONAL,
     ORTHOGONAL,
@@ -23,7 +23,15 @@ from domain.rules.drts_team23.board import (
     is_orthogonal_step,
     recovery_squares,
 )
-from domain.rules.drts_team23.state import Kind, Piece, State, occupancy, piece_index
+from domain.rules.drts_team23.state import (
+    Item,
+    Kind,
+    Piece,
+    State,
+    occupancy,
+    piece_index,
+    recovery_blocked,
+)
 
 Squares = Mapping[int, Sequence[int]]  # occupancy: square -> piece indices
 
@@ -44,15 +52,18 @@ class Operation:
     piece: Kind
     square: int | None = None  # move: the target; recover: the recovery square
     origin: int | None = None  # move only: where the order says the piece stands
+    item: Item | None = None  # v2: a Star (move or hold), DeathStar or Blackhole (move)
+    corner: int | None = None  # v2: the corner a DeathStar points at (DRTS-11)
 
 
 class Diagonal(StrEnum):
-    """Why a diagonal step is legal (DRTS-6; the Star case comes with items)."""
+    """Why a diagonal step is legal (DRTS-6; the Star case only in v2)."""
 
     OWN = "own"  # an own piece stands on the target
     ALLY = "ally"  # an ally piece stands on the target
     CAPTURE = "capture"  # an enemy piece this piece can capture stands on the target
     PREDICTED = "predicted"  # such an enemy piece stands orthogonally next to the target
+    STAR = "star"  # v2: the piece has Star status (DRTS-6, DRTS-16)
 
 
 _DIAGONAL_TEXT = {
@@ -60,6 +71,7 @@ _DIAGONAL_TEXT = {
     Diagonal.ALLY: "towards an ally piece",
     Diagonal.CAPTURE: "attacking a capturable enemy piece",
     Diagonal.PREDICTED: "predicted attack on a capturable enemy piece next to it",
+    Diagonal.STAR: "as a Star",
 }
 
 
@@ -86,10 +98,16 @@ def _move_illegality(state: State, squares: Squares, piece: Piece, operation: Op
     if is_diagonal_step(origin, target):
         if diagonal_case(state, squares, piece, target) is not None:
             return ""
+        star = ""
+        if operation.item is Item.STAR:
+            star = (
+                "; a Star invoked in this operation gives its status only after the moves "
+                "are judged (DRTS-5)"
+            )
         return (
             f"a diagonal step to {target} needs an own or ally piece on {target}, or an "
             f"enemy piece the {piece.kind.value.capitalize()} can capture on {target} or "
-            f"orthogonally next to it (DRTS-6, DRTS-7)"
+            f"orthogonally next to it (DRTS-6, DRTS-7){star}"
         )
     return (
         f"{target} is not next to {origin} (DRTS-6: one square up, down, left or right, "
@@ -105,8 +123,14 @@ def _recovery_illegality(state: State, piece: Piece, operation: Operation) -> st
             f"the {piece.label} is out until movement {piece.recover_from - 1}: it may be "
             f"recovered from movement {piece.recover_from} (DRTS-18)"
         )
-    # DRTS-18: only items block recovery squares, and this version has none.
-    if operation.square not in recovery_squares():
+    # DRTS-18: only items block recovery squares (none in v1).
+    blocked = recovery_blocked(state, piece.seat)
+    if operation.square not in recovery_squares(blocked):
+        if operation.square in blocked:
+            return (
+                f"{operation.square} holds an own or ally DeathStar or a Blackhole: no "
+                "recovery there (DRTS-18)"
+            )
         return (
             f"{operation.square} is not a recovery square "
             "(DRTS-18: 15, 16, 19, 20, 21, 22, 23, 24, 27, 28)"
@@ -115,7 +139,10 @@ def _recovery_illegality(state: State, piece: Piece, operation: Operation) -> st
 
 
 def diagonal_case(state: State, squares: Squares, piece: Piece, target: int) -> Diagonal | None:
-    """Returns the DRTS-6 case that makes a diagonal step of `piece` to `target` legal, or None."""
+    """Returns the DRTS-6 case that makes a diagonal step of `piece` to `target` legal, or None.
+
+    Star status counts as it stands at the start of the movement (DRTS-5).
+    """
     sides = [seat.side for seat in state.seats]
     side = sides[piece.seat - 1]
     on_target = [state.pieces[i] for i in squares.get(target, ())]
@@ -123,14 +150,23 @@ def diagonal_case(state: State, squares: Squares, piece: Piece, target: int) -> 
         if sides[other.seat - 1] == side:
             return Diagonal.OWN if other.seat == piece.seat else Diagonal.ALLY
     for other in on_target:
-        if can_capture(piece.kind, other.kind):  # the target holds no own or ally piece
+        if _captures(state, piece, other):  # the target holds no own or ally piece
             return Diagonal.CAPTURE
     for near in ORTHOGONAL[target]:
         for index in squares.get(near, ()):
             other = state.pieces[index]
-            if sides[other.seat - 1] != side and can_capture(piece.kind, other.kind):
+            if sides[other.seat - 1] != side and _captures(state, piece, other):
                 return Diagonal.PREDICTED
+    if piece.is_star(state.movement):
+        return Diagonal.STAR
     return None
+
+
+def _captures(state: State, piece: Piece, other: Piece) -> bool:
+    movement = state.movement
+    return can_capture_piece(
+        piece.kind, piece.is_star(movement), other.kind, other.is_star(movement)
+    )
 
 
 def legal_operations(state: State, squares: Squares, seat: int, kind: Kind) -> list[Operation]:
@@ -139,7 +175,8 @@ def legal_operations(state: State, squares: Squares, seat: int, kind: Kind) -> l
     if piece.square is None:
         if state.movement < piece.recover_from:
             return []
-        return [Operation(Action.RECOVER, kind, square) for square in recovery_squares()]
+        squares_open = recovery_squares(recovery_blocked(state, seat))
+        return [Operation(Action.RECOVER, kind, square) for square in squares_open]
     origin = piece.square
     diagonals = [t for t in DIAGONAL[origin] if diagonal_case(state, squares, piece, t)]
     targets = sorted([*ORTHOGONAL[origin], *diagonals])
@@ -166,7 +203,7 @@ def apply_operations(
                 continue
             index = piece_index(seat, operation.piece)
             before = state.pieces[index]
-            pieces[index] = Piece(seat, operation.piece, operation.square)
+            pieces[index] = Piece(seat, operation.piece, operation.square, 0, before.star_until)
             moved.add(index)
             steps.append(_operation_step(state, squares, before, operation.square))
     return replace(state, pieces=tuple(pieces)), frozenset(moved), tuple(steps)

@@ -52,19 +52,23 @@ class Order:
 
     operations: tuple[Operation, ...] = ()
     team: Team | None = None
+    # v2 only (merged per piece, orders_v2.py): withdraw the seat's earlier orders of the
+    # movement, all of them (`clear`) or their operations (`hold_all`, the clause "hold").
+    clear: bool = False
+    hold_all: bool = False
 
 
 _PIECE_WORDS = {"water": Kind.WATER, "w": Kind.WATER, "fire": Kind.FIRE, "f": Kind.FIRE}
 _PIECE_WORDS |= {"plant": Kind.PLANT, "p": Kind.PLANT}
-_TEAM_WORDS = {team.value: team for team in TEAMS} | {str(i + 1): t for i, t in enumerate(TEAMS)}
+TEAM_WORDS = {team.value: team for team in TEAMS} | {str(i + 1): t for i, t in enumerate(TEAMS)}
 _ITEM_WORDS = frozenset(
     {"star", "stars", "deathstar", "deathstars", "blackhole", "blackholes", "generator"}
     | {"generators", "item", "items", "corner"}
 )
-_CLAUSE_SPLIT = re.compile(r"[;\r\n]")
+CLAUSE_SPLIT = re.compile(r"[;\r\n]")
 _EXAMPLES = "e.g. 'fire 14>15', 'fire 15', 'water hold', 'plant recover 21' or 'team green'"
 _ACTIONS = {action.value: action for action in Action}
-_ORDER_KEYS = frozenset({"operations", "team"})
+ORDER_KEYS = frozenset({"operations", "team"})
 _OPERATION_KEYS = {
     Action.MOVE: frozenset({"op", "piece", "to", "from"}),
     Action.HOLD: frozenset({"op", "piece"}),
@@ -104,7 +108,7 @@ def format_operation(operation: Operation) -> str:
 def dump_order(order: Order) -> JSON:
     """Returns the JSON form of an order."""
     return {
-        "operations": [_dump_operation(op) for op in order.operations],
+        "operations": [dump_operation(op) for op in order.operations],
         "team": order.team.value if order.team is not None else None,
     }
 
@@ -162,7 +166,7 @@ def random_order(state: State, seat: int, rng: Rng) -> Order:
 
 
 def _check(state: State, squares: Squares, seat: int, order: Order) -> None:
-    _check_seat(state, seat)
+    check_seat(state, seat)
     _check_count(order)
     for operation in order.operations:
         reason = illegality(state, squares, seat, operation)
@@ -175,7 +179,7 @@ def _check(state: State, squares: Squares, seat: int, order: Order) -> None:
         )
 
 
-def _check_seat(state: State, seat: int) -> None:
+def check_seat(state: State, seat: int) -> None:
     check_seat_number("drts_team23", seat, SEATS)
     if state.seat(seat).forfeited:
         raise IllegalOrderError(f"seat {seat} has forfeited: it sends no more orders")
@@ -197,7 +201,7 @@ def _check_count(order: Order) -> None:
         )
 
 
-def _dump_operation(operation: Operation) -> JSON:
+def dump_operation(operation: Operation) -> JSON:
     data: dict[str, JSON] = {"op": operation.action.value, "piece": operation.piece.value}
     if operation.origin is not None:
         data["from"] = operation.origin
@@ -207,27 +211,27 @@ def _dump_operation(operation: Operation) -> JSON:
 
 
 def _parse_text(text: str) -> Order:
-    clauses = [c.strip() for c in _CLAUSE_SPLIT.split(text) if c.strip()]
+    clauses = [c.strip() for c in CLAUSE_SPLIT.split(text) if c.strip()]
     operations: list[Operation] = []
     team: Team | None = None
     holds_all = False
     for clause in clauses:
         words = clause.lower().replace(">", " > ").split()
-        _refuse_items(words, repr(clause))
+        refuse_items(words, repr(clause))
         if words == ["hold"]:
             holds_all = True
         elif words[0] != "team":
-            operations.append(_text_operation(words, clause))
+            operations.append(text_operation(words, clause))
         elif team is not None:
             raise InvalidOrderError(f"an order holds one team request, not two: {text!r}")
         else:
-            team = _text_team(words, clause)
+            team = text_team(words, clause)
     if holds_all and operations:
         raise InvalidOrderError(f"'hold' (every piece holds) goes with no operation: {text!r}")
     return Order(tuple(operations), team)
 
 
-def _refuse_items(words: Iterable[JSON], where: str) -> None:
+def refuse_items(words: Iterable[JSON], where: str) -> None:
     if any(isinstance(word, str) and word.lower() in _ITEM_WORDS for word in words):
         raise InvalidOrderError(
             "items (Stars, DeathStars, Blackholes, Generators) are not supported by this "
@@ -235,15 +239,15 @@ def _refuse_items(words: Iterable[JSON], where: str) -> None:
         )
 
 
-def _text_team(words: list[str], clause: str) -> Team:
-    if len(words) == 2 and words[1] in _TEAM_WORDS:
-        return _TEAM_WORDS[words[1]]
+def text_team(words: list[str], clause: str) -> Team:
+    if len(words) == 2 and words[1] in TEAM_WORDS:
+        return TEAM_WORDS[words[1]]
     raise InvalidOrderError(
         f"cannot read {clause!r}: a team request is 'team green', 'team yellow' or 'team blue'"
     )
 
 
-def _text_operation(words: list[str], clause: str) -> Operation:
+def text_operation(words: list[str], clause: str) -> Operation:
     piece = _PIECE_WORDS.get(words[0])
     rest = words[1:]
     if piece is None:
@@ -281,8 +285,8 @@ def _square(number: int, where: str) -> int:
 
 
 def _parse_json(data: Mapping[str, JSON]) -> Order:
-    _refuse_items(data.keys(), repr(dict(data)))
-    unknown = sorted(set(data) - _ORDER_KEYS)
+    refuse_items(data.keys(), repr(dict(data)))
+    unknown = sorted(set(data) - ORDER_KEYS)
     if unknown:
         raise InvalidOrderError(
             f"a JSON order has no key {', '.join(map(repr, unknown))} (keys: operations, team)"
@@ -291,17 +295,17 @@ def _parse_json(data: Mapping[str, JSON]) -> Order:
     if not isinstance(operations, list):
         raise InvalidOrderError(f"'operations' must be a list, not {operations!r}")
     team = data.get("team")
-    if team is not None and (not isinstance(team, str) or team.lower() not in _TEAM_WORDS):
+    if team is not None and (not isinstance(team, str) or team.lower() not in TEAM_WORDS):
         raise InvalidOrderError(f"'team' must be green, yellow, blue or null, not {team!r}")
-    parsed = tuple(_json_operation(op) for op in operations)
-    return Order(parsed, _TEAM_WORDS[team.lower()] if team is not None else None)
+    parsed = tuple(json_operation(op) for op in operations)
+    return Order(parsed, TEAM_WORDS[team.lower()] if team is not None else None)
 
 
-def _json_operation(data: JSON) -> Operation:
+def json_operation(data: JSON) -> Operation:
     if not isinstance(data, dict):
         raise InvalidOrderError(f"an operation is a JSON object, not {data!r}")
-    _refuse_items([*data.keys(), *data.values()], repr(data))
-    action, piece = _json_action(data), _json_piece(data)
+    refuse_items([*data.keys(), *data.values()], repr(data))
+    action, piece = json_action(data), _json_piece(data)
     unknown = sorted(set(data) - _OPERATION_KEYS[action])
     if unknown:
         raise InvalidOrderError(
@@ -313,7 +317,7 @@ def _json_operation(data: JSON) -> Operation:
     return Operation(action, piece, _json_square(data, "to"), origin)
 
 
-def _json_action(data: Mapping[str, JSON]) -> Action:
+def json_action(data: Mapping[str, JSON]) -> Action:
     value = data.get("op")
     if not isinstance(value, str) or value.lower() not in _ACTIONS:
         raise InvalidOrderError(f"'op' must be move, hold or recover, not {value!r}")

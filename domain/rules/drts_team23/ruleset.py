@@ -1,8 +1,10 @@
-"""DRTS Team 23 as a Ruleset: metadata, start, clock, forfeit and view.
+"""DRTS Team 23 as a Ruleset: metadata, start, clock, forfeit and view, in two versions.
 
 The other functions of the contract live in the skeleton's modules (config,
-state, orders, resolve, display) and in scoring; `RULESET` at the bottom
-binds them.
+state, orders, resolve, display) and in scoring; `RULESET_V1` (no items,
+orders replaced whole) and `RULESET_V2` (items, orders merged per piece and
+screened operation by operation: `*_v2` modules, `merge`) at the bottom bind
+them. `RULESET` is version 1, kept for the code that names it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from domain.rules.contract import (
     Config,
     Dynamics,
     MovementPolicy,
+    OrderPolicy,
     Ruleset,
     RulesetInfo,
     Silence,
@@ -25,12 +28,14 @@ from domain.rules.contract import (
 from domain.rules.drts_team23.board import start_squares
 from domain.rules.drts_team23.config import (
     CONFIG_FIELDS,
+    CONFIG_FIELDS_V2,
     PRESETS,
     GameSettings,
     Start,
     check_config,
 )
-from domain.rules.drts_team23.display import display
+from domain.rules.drts_team23.display import display, display_v2
+from domain.rules.drts_team23.merge import merge_orders, screen_order
 from domain.rules.drts_team23.orders import (
     Order,
     check_order,
@@ -40,9 +45,18 @@ from domain.rules.drts_team23.orders import (
     parse_order,
     random_order,
 )
+from domain.rules.drts_team23.orders_v2 import (
+    check_order_v2,
+    dump_order_v2,
+    format_order_v2,
+    parse_order_v2,
+    random_order_v2,
+)
 from domain.rules.drts_team23.resolve import resolve, resolve_phases
+from domain.rules.drts_team23.resolve_v2 import resolve_phases_v2, resolve_v2
 from domain.rules.drts_team23.scoring import is_finished, outcome
 from domain.rules.drts_team23.state import KINDS, SEATS, Piece, Seat, State, dump_state, load_state
+from domain.rules.drts_team23.state_v2 import dump_state_v2, load_state_v2
 from domain.rules.rng import Rng
 
 INFO = RulesetInfo(
@@ -57,15 +71,33 @@ INFO = RulesetInfo(
 )
 
 
+INFO_V2 = replace(
+    INFO,
+    version=2,
+    title="DRTS Team 23",
+    config_fields=CONFIG_FIELDS_V2,
+    order_policy=OrderPolicy.MERGE,
+)
+
+
 def initial_state(config: Config, seats: int, rng: Rng) -> State:
     """Returns the state before movement 1: 8 teamless seats, pieces per DRTS-3 (or off-board).
 
     Raises InvalidConfigError unless there are exactly 8 seats. `rng` is not
     used: the start is fixed.
     """
+    return _initial_state(RULESET_V1.validate_config(config), seats, rng)
+
+
+def initial_state_v2(config: Config, seats: int, rng: Rng) -> State:
+    """Returns version 2's state before movement 1: version 1's, with the v2 config."""
+    return _initial_state(RULESET_V2.validate_config(config), seats, rng)
+
+
+def _initial_state(config: Config, seats: int, rng: Rng) -> State:
     del rng
     check_seat_count(INFO, seats)
-    settings = GameSettings.of(RULESET.validate_config(config))
+    settings = GameSettings.of(config)
     pieces = []
     for seat in range(1, SEATS + 1):
         for kind, square in zip(KINDS, start_squares(seat), strict=True):
@@ -121,7 +153,13 @@ def view(state: State, seat: int | None) -> JSON:
     return dump_state(state)
 
 
-RULESET: Ruleset[State, Order] = Ruleset(
+def view_v2(state: State, seat: int | None) -> JSON:
+    """Returns what anyone sees in version 2: the whole state JSON (nothing is secret)."""
+    del seat
+    return dump_state_v2(state)
+
+
+RULESET_V1: Ruleset[State, Order] = Ruleset(
     info=INFO,
     initial_state=initial_state,
     to_move=to_move,
@@ -140,4 +178,26 @@ RULESET: Ruleset[State, Order] = Ruleset(
     legal_orders=legal_orders,
     display=display,
     resolve_phases=resolve_phases,
+)
+
+RULESET = RULESET_V1
+
+RULESET_V2: Ruleset[State, Order] = replace(
+    RULESET_V1,
+    info=INFO_V2,
+    initial_state=initial_state_v2,
+    parse_order=parse_order_v2,
+    format_order=format_order_v2,
+    dump_order=dump_order_v2,
+    check_order=check_order_v2,
+    resolve=resolve_v2,
+    view=view_v2,
+    dump_state=dump_state_v2,
+    load_state=load_state_v2,
+    random_order=random_order_v2,
+    legal_orders=None,  # items multiply the orders past listing (docs/games/drts_team23.md)
+    display=display_v2,
+    resolve_phases=resolve_phases_v2,
+    merge_orders=merge_orders,
+    screen_order=screen_order,
 )

@@ -24,6 +24,9 @@ _CASE_NOTES = {
     Case.KIND: "",
     Case.SAME_KIND: " (same kind: both are captured)",
     Case.MOVER: " (same kind: the piece moving in captures the one holding)",
+    Case.STAR: " (a Star beats a non-Star)",
+    Case.STARS: " (two Stars: both are captured)",
+    Case.STAR_MOVER: " (two Stars: the one moving in captures the one holding)",
 }
 
 
@@ -187,3 +190,29 @@ def _members(state: State, teams: Sequence[Team]) -> tuple[int, ...]:
 def _names(teams: Sequence[Team]) -> str:
     names = [team.value for team in teams]
     return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+
+
+def add_points(state: State, seat_points: dict[int, int], team_points: dict[Team, int]) -> State:
+    """Returns the state with points added to seats and teams (v2's item steps)."""
+    seats = tuple(
+        replace(seat, score=seat.score + seat_points[seat.number])
+        if seat_points.get(seat.number)
+        else seat
+        for seat in state.seats
+    )
+    totals = tuple(
+        points + team_points.get(team, 0)
+        for team, points in zip(TEAMS, state.team_scores, strict=True)
+    )
+    return replace(state, seats=seats, team_scores=(totals[0], totals[1], totals[2]))
+
+
+def take_out(state: State, victims: Sequence[int]) -> tuple[State, int]:
+    """Returns the state with the pieces of `victims` (indices) off the board until movement
+    m + 3 (DRTS-18, m the open movement), and that movement."""
+    back = state.movement + PENALTY_MOVEMENTS + 1
+    pieces = list(state.pieces)
+    for index in victims:
+        piece = pieces[index]
+        pieces[index] = Piece(piece.seat, piece.kind, None, back)
+    return replace(state, pieces=tuple(pieces)), back

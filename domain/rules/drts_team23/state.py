@@ -27,11 +27,12 @@ Blackholes and is always empty in this version. `load_state(dump_state(s))
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.errors import InvalidStateError
-from domain.rules.contract import JSON, load_config
+from domain.rules.contract import JSON, ConfigField, load_config
 from domain.rules.drts_team23.board import SQUARE_COUNT
 from domain.rules.drts_team23.config import CONFIG_FIELDS, GameSettings, check_config
 from domain.rules.statejson import json_integer as _integer
@@ -74,11 +75,16 @@ class Piece:
     kind: Kind
     square: int | None
     recover_from: int = 0  # while out: the first movement a recovery may bring it back
+    star_until: int = 0  # v2 (DRTS-16): the last movement of its Star status (0: none)
 
     @property
     def is_out(self) -> bool:
         """Returns whether the piece is off the board."""
         return self.square is None
+
+    def is_star(self, movement: int) -> bool:
+        """Returns whether the piece has Star status in `movement` (DRTS-16; never in v1)."""
+        return self.square is not None and self.star_until >= movement
 
     @property
     def label(self) -> str:
@@ -86,9 +92,28 @@ class Piece:
         return f"{self.kind.value.capitalize()} of seat {self.seat}"
 
 
+class Item(StrEnum):
+    """The items a seat invokes (DRTS-21; Generators come with a later version)."""
+
+    STAR = "star"
+    DEATHSTAR = "deathstar"
+    BLACKHOLE = "blackhole"
+
+
+@dataclass(frozen=True)
+class BoardItem:
+    """A DeathStar or Blackhole standing on a square (v2, DRTS-11, DRTS-13): its owner seat,
+    and for a DeathStar the corner it points at."""
+
+    item: Item
+    square: int
+    seat: int
+    corner: int | None = None
+
+
 @dataclass(frozen=True)
 class Stock:
-    """A seat's items not yet used (DRTS-21); no operation of this version uses them."""
+    """A seat's items not yet used (DRTS-21); v1 keeps it untouched, v2 consumes it."""
 
     stars: int = 4
     deathstars: int = 2
@@ -120,6 +145,7 @@ class State:
     seats: tuple[Seat, ...]
     pieces: tuple[Piece, ...]
     team_scores: tuple[int, int, int] = (0, 0, 0)  # green, yellow, blue
+    board_items: tuple[BoardItem, ...] = ()  # v2: DeathStars and Blackholes, by square
 
     def seat(self, number: int) -> Seat:
         """Returns seat `number` (1..8)."""
@@ -148,6 +174,17 @@ def piece_index(seat: int, kind: Kind) -> int:
     return (seat - 1) * len(KINDS) + _KIND_INDEX[kind]
 
 
+def recovery_blocked(state: State, seat: int) -> frozenset[int]:
+    """Returns the squares where `seat` may not recover (DRTS-18): those holding an own or
+    ally DeathStar (the same side) or any Blackhole; none in v1, which has no board items."""
+    side = state.seat(seat).side
+    return frozenset(
+        item.square
+        for item in state.board_items
+        if item.item is Item.BLACKHOLE or state.seat(item.seat).side == side
+    )
+
+
 def occupancy(pieces: tuple[Piece, ...]) -> dict[int, list[int]]:
     """Returns, per occupied square, the indices of the pieces on it, in index order."""
     squares: dict[int, list[int]] = {}
@@ -157,8 +194,8 @@ def occupancy(pieces: tuple[Piece, ...]) -> dict[int, list[int]]:
     return squares
 
 
-_TOP_KEYS = ("config", "movement", "team_scores", "seats", "board_items")
-_SEAT_KEYS = ("team", "score", "forfeited", "items", "pieces", "out")
+TOP_KEYS = ("config", "movement", "team_scores", "seats", "board_items")
+SEAT_KEYS = ("team", "score", "forfeited", "items", "pieces", "out")
 _STOCK_KEYS = ("stars", "deathstars", "blackholes")
 _BIG = 10**9  # a bound for scores and counters, only against absurd input
 
@@ -192,13 +229,23 @@ def _dump_seat(state: State, seat: Seat) -> JSON:
 
 def load_state(data: JSON) -> State:
     """Returns the state a dumped JSON form describes; raises InvalidStateError naming the fault."""
-    top = _object(data, "the state", _TOP_KEYS)
-    settings = GameSettings.of(load_config(CONFIG_FIELDS, top["config"], check_config))
+    top = _object(data, "the state", TOP_KEYS)
     if top["board_items"] != []:
         raise InvalidStateError(
             "board items (DeathStars, Blackholes) are not supported by drts_team23 v1: "
             f"'board_items' must be [], not {top['board_items']!r}"
         )
+    return load_state_fields(top, CONFIG_FIELDS)
+
+
+def load_state_fields(
+    top: Mapping[str, JSON],
+    config_fields: tuple[ConfigField, ...],
+    seat_keys: tuple[str, ...] = SEAT_KEYS,
+) -> State:
+    """Returns the state of a state JSON's top-level object, board items aside (each version
+    reads those); `seat_keys` are the keys every seat must have (v2 adds its own)."""
+    settings = GameSettings.of(load_config(config_fields, top["config"], check_config))
     movement = _integer(top["movement"], "'movement'", 1, settings.max_movements + 1)
     scores = _object(top["team_scores"], "'team_scores'", tuple(t.value for t in TEAMS))
     team_scores = tuple(
@@ -208,7 +255,7 @@ def load_state(data: JSON) -> State:
     seats: list[Seat] = []
     pieces: list[Piece] = []
     for number in range(1, SEATS + 1):
-        seat, seat_pieces = _load_seat(number, seats_data[str(number)])
+        seat, seat_pieces = _load_seat(number, seats_data[str(number)], seat_keys)
         seats.append(seat)
         pieces.extend(seat_pieces)
     _check_capacity(seats)
@@ -216,9 +263,9 @@ def load_state(data: JSON) -> State:
     return State(settings, movement, tuple(seats), tuple(pieces), (green, yellow, blue))
 
 
-def _load_seat(number: int, data: JSON) -> tuple[Seat, list[Piece]]:
+def _load_seat(number: int, data: JSON, keys: tuple[str, ...]) -> tuple[Seat, list[Piece]]:
     where = f"seat {number}"
-    fields = _object(data, where, _SEAT_KEYS)
+    fields = _object(data, where, keys)
     team = _team(fields["team"], f"{where} team")
     forfeited = fields["forfeited"]
     if not isinstance(forfeited, bool):

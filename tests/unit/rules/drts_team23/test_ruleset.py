@@ -1,8 +1,8 @@
 """The contract functions: start (DRTS-3, DRTS-21), clock (DRTS-2, DRTS-22), forfeit, view,
 random orders, and the registry."""
 
-from domain.rules.contract import Dynamics, Silence
-from domain.rules.drts_team23 import RULESET
+from domain.rules.contract import Dynamics, OrderPolicy, Silence
+from domain.rules.drts_team23 import RULESET, RULESET_V1, RULESET_V2
 from domain.rules.drts_team23.orders import random_order
 from domain.rules.drts_team23.ruleset import forfeit, initial_state, to_move, view
 from domain.rules.drts_team23.state import Stock
@@ -16,8 +16,11 @@ def start(**config):
 
 
 def test_the_ruleset_is_registered_under_its_name():
-    """The registry lists drts_team23."""
-    assert get_ruleset("drts_team23") is RULESET
+    """The registry lists drts_team23 v1 (no items) and v2, the latest, which new matches get."""
+    assert get_ruleset("drts_team23", 1) is RULESET is RULESET_V1
+    assert get_ruleset("drts_team23") is get_ruleset("drts_team23", 2) is RULESET_V2
+    assert RULESET_V1.info.order_policy is OrderPolicy.REPLACE
+    assert RULESET_V2.info.order_policy is OrderPolicy.MERGE
 
 
 def test_eight_seats_play_simultaneously():
