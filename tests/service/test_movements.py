@@ -44,8 +44,10 @@ def digest_of(salt: str, covered: Any) -> str:
     return hashlib.sha256(salt.encode("ascii") + canonical(covered)).hexdigest()
 
 
-def started(matches: Matches, ruleset: str, count: int, **config: Any) -> tuple[Any, list[str]]:
-    new = matches.create_match(ruleset, config, seed="movements")
+def started(
+    matches: Matches, ruleset: str, count: int, version: int | None = None, **config: Any
+) -> tuple[Any, list[str]]:
+    new = matches.create_match(ruleset, config, seed="movements", version=version)
     tokens = [matches.join(new.match_id, f"p{n}").token for n in range(1, count + 1)]
     matches.start(new.match_id, new.referee_token)
     return new, tokens
@@ -54,8 +56,9 @@ def started(matches: Matches, ruleset: str, count: int, **config: Any) -> tuple[
 @pytest.fixture
 def drts(matches: Matches) -> dict[str, Any]:
     """A DRTS Team 23 match whose movement 1 resolved (every seat ordered) and movement 2
-    is open with seat 1's order pending; the receipts by name."""
-    new, tokens = started(matches, "drts_team23", 8, close_early=True)
+    is open with seat 1's order pending; the receipts by name. Version 1, whose later order
+    replaces the earlier one (v2 merges them per piece: the last test)."""
+    new, tokens = started(matches, "drts_team23", 8, version=1, close_early=True)
     receipts = {"text": matches.submit_order(new.match_id, tokens[0], TEXT, source="email")}
     receipts["json"] = matches.submit_order(new.match_id, tokens[1], JSON_ORDER, source="bot")
     with pytest.raises(InvalidOrderError) as refused:
@@ -280,3 +283,18 @@ def test_an_order_a_forfeit_left_untaken_is_shown_unused(matches, clock):
         ("unused", False, None),
     ]
     assert record.phases is not None and [p.name for p in record.phases] == ["forfeit of seat 2"]
+
+
+def test_a_drts_v2_seats_messages_merged_per_piece_show_as_merged(matches):
+    """DRTS v2 merges a seat's messages per piece (issue 20): both count, as `merged`."""
+    new, tokens = started(matches, "drts_team23", 8, version=2, close_early=True)
+    matches.submit_order(new.match_id, tokens[0], "fire 2>8")
+    matches.submit_order(new.match_id, tokens[0], "water hold")
+    for token in tokens[1:]:
+        matches.submit_order(new.match_id, token, "hold")
+    record = matches.movement(new.match_id, 1)
+    assert record.order_policy == "merge"
+    assert [(o.seat, o.fate, o.used) for o in record.orders if o.seat == 1] == [
+        (1, "merged", True),
+        (1, "merged", True),
+    ]
