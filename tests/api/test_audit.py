@@ -89,4 +89,4 @@ def test_a_log_that_does_not_read_answers_the_error_shape(client, service, store
     version = version_of(service, UUID(table.id), "MovementResolved")
     tamper(store_url, UUID(table.id), version, lambda state: b"garbage" + state)
     body = assert_error(audit(client, table.id, table.referee), 409, "tampered_log")
-    assert f"event {version} (MovementResolved)" in body["message"]
+    assert f"version {version} (MovementResolved)" in body["message"]
