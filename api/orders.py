@@ -8,7 +8,7 @@ from uuid import UUID
 from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches, received_at
-from api.errors import TOKEN_REQUIRED, documents_errors
+from api.errors import TOKEN_OPTIONAL, TOKEN_REQUIRED, documents_errors
 from api.schemas import OrderRequestSchema, PendingOrdersSchema, ReceiptSchema
 
 blp = Blueprint(
@@ -40,7 +40,7 @@ class Orders(MethodView):
 
     @blp.response(200, PendingOrdersSchema)
     @documents_errors(blp, 401, 403, 404)
-    @blp.doc(operationId="getOrders", security=TOKEN_REQUIRED)
+    @blp.doc(operationId="getOrders", security=TOKEN_OPTIONAL)  # public orders: B-Chess
     def get(self, match_id: UUID) -> Any:
         """Returns the open movement's orders: a seat's own; all of them to the referee (on
         record as a SecretViewed event); all of them to anyone, token or not, in a game whose

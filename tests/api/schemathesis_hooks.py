@@ -19,7 +19,10 @@ import schemathesis
 # order, a starting state and a referee action are JSON whose validity the ruleset decides
 # (a board's content, an order's legality in the match's current state, the actions a game
 # has), and a player name must be printable Unicode (docs/api.md, Limits), which no JSON
-# schema can state.
+# schema can state. verifyWithEvidence too: a receipt is taken as the seat kept it, with
+# fields the verifier ignores, but everything in a body stays within the API's JSON limits
+# (integers within +-2^53, docs/api.md, Limits), which a schema of free extra fields cannot
+# state.
 # getHealth answers 503 with its report (not the error shape) when the service is unhealthy,
 # as documented: in these runs no sweep ever runs, so it is unhealthy.
 # Every other operation is held to the default (a schema-valid request is never a 422).
@@ -32,7 +35,8 @@ checks.ignored_auth.enabled = false
 
 [[operations]]
 include-operation-id = [
-    "createMatch", "sendOrder", "startMatch", "joinMatch", "takeRefereeAction"
+    "createMatch", "sendOrder", "startMatch", "joinMatch", "takeRefereeAction",
+    "verifyWithEvidence",
 ]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 
