@@ -26,7 +26,11 @@ def digest_of(salt: str, covered: Any) -> str:
 def table(client) -> tuple[HttpMatch, dict[str, Any]]:
     """Movement 1 resolved; movement 2 open with seat 1's order pending."""
     table = HttpMatch(
-        client, "drts_team23", tuple(f"p{n}" for n in range(1, 9)), config={"close_early": True}
+        client,
+        "drts_team23",
+        tuple(f"p{n}" for n in range(1, 9)),
+        config={"close_early": True},
+        ruleset_version=1,
     )
     sent = {"text": table.order(1, TEXT).get_json()}
     sent["replaced"] = table.order(2, "plant hold").get_json()

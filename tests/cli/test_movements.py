@@ -46,7 +46,16 @@ def test_a_district_war_movement_and_a_receipt_from_the_cli(drts):  # noqa: F811
 
 
 def test_a_drts_movement_shows_text_json_replaced_and_refused_orders(drts):  # noqa: F811
-    out = drts("create", "drts_team23", "--config", '{"close_early": true}', "--seed", "cli")
+    out = drts(
+        "create",
+        "drts_team23",
+        "--config",
+        '{"close_early": true}',
+        "--seed",
+        "cli",
+        "--ruleset-version",
+        "1",
+    )
     match_id = re.search(r"^match (\S+)", out.output, re.M).group(1)
     referee = re.search(r"^referee token (\S+)", out.output, re.M).group(1)
     tokens = [drts("join", match_id, f"p{n}").output.split()[-1] for n in range(1, 9)]
