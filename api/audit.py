@@ -61,7 +61,7 @@ class Verify(MethodView):
         snapshots (`problems`)."""
         return matches().verify_chain(match_id)
 
-    @blp.arguments(VerifyRequestSchema)
+    @blp.arguments(VerifyRequestSchema, required=False)  # no body: as GET, no evidence
     @blp.response(200, ChainReportSchema)
     @documents_errors(blp, 400, 404, 413, 422)
     @blp.doc(operationId="verifyWithEvidence")

@@ -611,7 +611,7 @@ class StepSchema(ma.Schema):
 class HeadSchema(ma.Schema):
     """A point of the log (docs/integrity.md, Heads and receipts)."""
 
-    version = ma.fields.Integer(
+    version = StrictInteger(
         required=True, validate=ma.validate.Range(min=1, max=limits.MAX_POSITION)
     )
     chain = ma.fields.String(
@@ -874,14 +874,14 @@ class ReceiptEvidenceSchema(ma.Schema):
         unknown = ma.EXCLUDE
 
     match_id = ma.fields.UUID(required=True)
-    seat = ma.fields.Integer(required=True, validate=ma.validate.Range(min=1, max=10_000))
-    movement = ma.fields.Integer(
+    seat = StrictInteger(required=True, validate=ma.validate.Range(min=1, max=10_000))
+    movement = StrictInteger(
         required=True, validate=ma.validate.Range(min=0, max=limits.MAX_POSITION)
     )
     digest = ma.fields.String(
         required=True, validate=ma.validate.Regexp(r"^[0-9a-f]{64}$", error="not a digest")
     )
-    version = ma.fields.Integer(
+    version = StrictInteger(
         required=True, validate=ma.validate.Range(min=1, max=limits.MAX_POSITION)
     )
     head = ma.fields.Nested(HeadSchema, required=True)
