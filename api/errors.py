@@ -62,6 +62,8 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.PhasesDivergedError, 409),
     (domain_errors.MatchQuarantinedError, 409),
     (domain_errors.NotQuarantinedError, 409),
+    (domain_errors.MatchPausedError, 409),
+    (domain_errors.NotPausedError, 409),
     (service_errors.TamperedLogError, 409),
     (service_errors.MatchImportedError, 409),
     (service_errors.MatchExistsError, 409),

@@ -126,10 +126,17 @@ class Deadline(MethodView):
     def post(self, body: dict[str, Any], match_id: UUID) -> Any:
         """Moves the open movement's deadline later by `seconds` (referee or operator token).
 
-        Recorded as a DeadlineSet event with reason "referee"; a deadline only moves later.
+        Recorded as a DeadlineSet event with reason "referee" and the referee's `reason`
+        as its note; a deadline only moves later.
         """
         app = matches()
-        app.extend_deadline(match_id, bearer_token(), body["seconds"], movement=body["movement"])
+        app.extend_deadline(
+            match_id,
+            bearer_token(),
+            body["seconds"],
+            movement=body["movement"],
+            reason=body["reason"],
+        )
         return app.summary(match_id)
 
 

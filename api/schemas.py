@@ -261,6 +261,19 @@ class ExtendDeadlineSchema(ma.Schema):
         validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
         metadata={"description": "the open movement (default: it)"},
     )
+    reason = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.Length(1, 1000),
+        metadata={"description": "why the referee extends it (recorded)", "example": "mail down"},
+    )
+
+
+class ReissueRequestSchema(ma.Schema):
+    reason = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.Length(1, 1000),
+        metadata={"description": "why the referee reissues it (recorded)", "example": "lost"},
+    )
 
 
 class JoinSchema(ma.Schema):
@@ -301,7 +314,10 @@ class ActionRequestSchema(ma.Schema):
     action = ma.fields.String(
         required=True,
         validate=ma.validate.Length(1, 64),
-        metadata={"description": "an action of the match's game (GET /rulesets/{name})"},
+        metadata={
+            "description": 'the referee\'s own forfeit ({"seat": n}), pause or resume (no '
+            "args), or an action of the match's game (GET /rulesets/{name})"
+        },
     )
     args = ma.fields.Dict(
         keys=ma.fields.String(),
@@ -471,6 +487,17 @@ class QuarantineSchema(ma.Schema):
     at = ma.fields.String(required=True, metadata={"description": "when it was quarantined"})
 
 
+class PauseSchema(ma.Schema):
+    at = ma.fields.String(required=True, metadata={"description": "when the clock stopped"})
+    deadline = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the open deadline when the clock stopped (null: none)"},
+    )
+    reason = ma.fields.String(required=True, metadata={"description": "the referee's reason"})
+    by = ma.fields.String(required=True, metadata={"description": "referee or operator"})
+
+
 class MatchSchema(MatchListItemSchema):
     to_move = ma.fields.List(ma.fields.Integer(), required=True)
     version = ma.fields.Integer(required=True, metadata={"description": "events so far"})
@@ -497,6 +524,15 @@ class MatchSchema(MatchListItemSchema):
         metadata={
             "description": "why the service stopped resolving the match (null when it did "
             "not): its resolution kept failing; the referee's POST /matches/{id}/retry lifts it"
+        },
+    )
+    paused = ma.fields.Nested(
+        PauseSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the referee's pause of the clock (null when running): no "
+            "deadline passes; the resume moves the deadline later by the pause"
         },
     )
     replay_id = ma.fields.String(

@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.schemas import JoinSchema, SeatTokenSchema
+from api.schemas import JoinSchema, ReissueRequestSchema, SeatTokenSchema
 
 blp = Blueprint(
     "seats",
@@ -57,10 +57,13 @@ class Seats(MethodView):
 
 @blp.route("/<int:seat>/token")
 class SeatToken(MethodView):
+    @blp.arguments(ReissueRequestSchema, required=False)  # no body: no reason recorded
     @blp.response(200, SeatTokenSchema, description="The seat's new token, shown once")
     @blp.doc(responses={200: {"links": SEAT_LINKS}})
     @documents_errors(blp, 401, 403, 404, 409)
     @blp.doc(operationId="reissueSeatToken", security=TOKEN_REQUIRED)
-    def post(self, match_id: UUID, seat: int) -> Any:
-        """Gives a seat a new token (referee token); the old token stops working at once."""
-        return matches().reissue_seat_token(match_id, bearer_token(), seat)
+    def post(self, body: dict[str, Any], match_id: UUID, seat: int) -> Any:
+        """Gives a seat a new token (referee token); the old token stops working at once.
+        The body, optional, gives the reason recorded with it."""
+        reason = (body or {}).get("reason")
+        return matches().reissue_seat_token(match_id, bearer_token(), seat, reason)

@@ -162,6 +162,7 @@ def start(match_id: str, referee_token: str, state: str | None, movement: int) -
 @click.option(
     "--movement", type=int, default=None, help="the open movement's number (refused if not it)"
 )
+@click.option("--reason", default=None, help="why the referee extends it (recorded)")
 @reports_errors
 def extend(
     match_id: str,
@@ -169,9 +170,12 @@ def extend(
     seconds: float | None,
     until: str | None,
     movement: int | None,
+    reason: str | None,
 ) -> None:
     """Moves the open movement's deadline later (referee): --seconds N or --until INSTANT."""
-    deadline = matches().extend_deadline(match_id, referee_token, seconds, instant(until), movement)
+    deadline = matches().extend_deadline(
+        match_id, referee_token, seconds, instant(until), movement, reason
+    )
     click.echo(f"deadline {deadline.isoformat()}")
 
 
@@ -190,10 +194,11 @@ def retry(match_id: str, referee_token: str) -> None:
 @match_id_argument
 @click.argument("seat", type=int)
 @referee_token_option
+@click.option("--reason", default=None, help="why the referee reissues it (recorded)")
 @reports_errors
-def reissue(match_id: str, seat: int, referee_token: str) -> None:
+def reissue(match_id: str, seat: int, referee_token: str, reason: str | None) -> None:
     """Gives SEAT a new token (referee); prints it (shown only once); the old one stops."""
-    new = matches().reissue_seat_token(match_id, referee_token, seat)
+    new = matches().reissue_seat_token(match_id, referee_token, seat, reason)
     click.echo(f"seat {new.seat} token {new.token}")
 
 
@@ -213,12 +218,51 @@ def action(match_id: str, name: str, referee_token: str, args: str, reason: str)
     arguments = json_value(args)
     if not isinstance(arguments, dict):
         raise click.BadParameter(f"--args must be a JSON object, got {args!r}")
-    taken = matches().act(match_id, referee_token, name, arguments, reason)
+    _take_action(match_id, referee_token, name, arguments, reason)
+
+
+def _take_action(match_id: str, referee_token: str, name: str, args: JSON, reason: str) -> None:
+    """Takes a referee action and prints what it recorded and its steps."""
+    assert isinstance(args, dict)
+    taken = matches().act(match_id, referee_token, name, args, reason)
     click.echo(
         f"referee action {taken.action} in movement {taken.movement} (event {taken.version})"
     )
     for step in taken.steps:
         click.echo(f"    [{step.rule}] {step.text}")
+
+
+@match.command("forfeit")
+@match_id_argument
+@click.argument("seat", type=int)
+@referee_token_option
+@click.option("--reason", required=True, help="why the referee forfeits the seat (recorded)")
+@reports_errors
+def forfeit(match_id: str, seat: int, referee_token: str, reason: str) -> None:
+    """Forfeits SEAT (referee): the game's forfeit applies; the match may end, or the
+    movement close if every seat still owing has ordered (as `action forfeit`)."""
+    _take_action(match_id, referee_token, "forfeit", {"seat": seat}, reason)
+
+
+@match.command("pause")
+@match_id_argument
+@referee_token_option
+@click.option("--reason", required=True, help="why the referee stops the clock (recorded)")
+@reports_errors
+def pause(match_id: str, referee_token: str, reason: str) -> None:
+    """Stops the match's clock (referee): no deadline passes until resume; orders are
+    still taken."""
+    _take_action(match_id, referee_token, "pause", {}, reason)
+
+
+@match.command("resume")
+@match_id_argument
+@referee_token_option
+@click.option("--reason", required=True, help="why the referee starts the clock (recorded)")
+@reports_errors
+def resume(match_id: str, referee_token: str, reason: str) -> None:
+    """Starts the match's clock again (referee): the deadline moves later by the pause."""
+    _take_action(match_id, referee_token, "resume", {}, reason)
 
 
 @match.command("order")

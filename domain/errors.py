@@ -149,3 +149,16 @@ class NotQuarantinedError(DrtsError):
     """Raised when a retry asks to lift the quarantine of a match that is not quarantined."""
 
     code = "not_quarantined"
+
+
+class MatchPausedError(DrtsError):
+    """Raised when the referee has paused a match's clock and a command needs it running
+    (a second pause, a deadline extension: resume first)."""
+
+    code = "match_paused"
+
+
+class NotPausedError(DrtsError):
+    """Raised when the referee resumes a match whose clock is not paused."""
+
+    code = "not_paused"

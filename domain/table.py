@@ -16,7 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from domain.errors import IllegalActionError, MovementClosedError, NotYourSeatError
+from domain.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    MovementClosedError,
+    NotYourSeatError,
+)
 from domain.rules.contract import (
     JSON,
     Config,
@@ -32,6 +37,9 @@ from domain.rules.contract import (
 from domain.rules.rng import Rng
 
 AnyRuleset = Ruleset[Any, Any]
+
+# the referee's own actions, beside the games' (a game's action never takes these names)
+FORFEIT, PAUSE, RESUME = "forfeit", "pause", "resume"
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,9 @@ class Table:
     movement: int = 1
     pending: list[tuple[int, Any]] = field(default_factory=list)
     strikes: dict[int, int] = field(default_factory=dict)
+    # seats forfeited (by silence or by the referee): an order one of them sent before
+    # the referee forfeited it stays pending (revealed at the close) but is not used
+    out: set[int] = field(default_factory=set)
 
     @classmethod
     def start(cls, ruleset: AnyRuleset, config: Mapping[str, JSON], seats: int, seed: str) -> Table:
@@ -188,12 +199,17 @@ class Table:
         """Applies the ruleset's referee action `name` with its JSON `args` to the state;
         returns its steps. The open movement and its orders stay as they were.
 
+        `forfeit` ({"seat": n}) is the referee's own: the game's `forfeit` applies, and
+        it may end the match (`forfeit_seat`).
+
         Raises MovementClosedError on a finished match, UnknownActionError,
         InvalidActionError, IllegalActionError (also for an action that would end
         the match: a match ends by its rules).
         """
         if self.outcome().finished:
             raise MovementClosedError(f"the match is finished; referee action {name!r} refused")
+        if name == FORFEIT:
+            return self.forfeit_seat(forfeit_seat_arg(args))
         action = self.ruleset.action(name)
         state, steps = action.apply(self.state, action.parse(args))
         if self.ruleset.outcome(state).finished:
@@ -203,9 +219,29 @@ class Table:
         self.state = state
         return steps
 
+    def forfeit_seat(self, seat: int) -> tuple[Step, ...]:
+        """Puts `seat` out by the game's `forfeit` (the referee's act); returns its steps.
+        Its pending orders stay but are not used. Raises IllegalActionError for a seat
+        already out, UnknownSeatError for one that does not exist."""
+        if seat in self.out:
+            raise IllegalActionError(f"seat {seat} is already out of the match")
+        state, steps = self.ruleset.forfeit(self.state, seat)
+        if not steps:  # the game says it changed nothing: the seat was out already
+            raise IllegalActionError(f"seat {seat} is already out of the match")
+        self.state = state
+        self.out.add(seat)
+        return steps
+
     def orders_for_resolution(self) -> list[tuple[int, Any]]:
         """Returns the pending orders as `resolve` takes them (`combine_orders`)."""
-        return combine_orders(self.ruleset, self.pending)[0]
+        return self._counted()[0]
+
+    def _counted(self) -> tuple[list[tuple[int, Any]], frozenset[int]]:
+        """Returns `combine_orders` of the pending orders of seats still in, with the
+        indexes (in `pending`) of the orders that went into them."""
+        kept = [i for i, (seat, _) in enumerate(self.pending) if seat not in self.out]
+        orders, used = combine_orders(self.ruleset, [self.pending[i] for i in kept])
+        return orders, frozenset(kept[i] for i in used)
 
     def is_ready(self) -> bool:
         """Returns whether the movement may close now: early close and every owing seat ordered."""
@@ -215,7 +251,7 @@ class Table:
 
     def resolve(self) -> Resolution:
         """Resolves the open movement with the pending orders and opens the next one."""
-        orders, used = combine_orders(self.ruleset, self.pending)
+        orders, used = self._counted()
         state, steps = self.ruleset.resolve(self.state, orders, Rng(self.seed, self.movement))
         return self._close(state, steps, orders, used)
 
@@ -282,6 +318,7 @@ class Table:
             state, more = self.ruleset.forfeit(state, seat)
             steps += more
         self.state = state
+        self.out.update(out)
         if self.outcome().finished:
             return DeadlinePassed(forfeited=out, resolution=self._close(state, steps, []))
         resolution = self.resolve()
@@ -300,3 +337,15 @@ class Table:
         self.pending = []
         self.movement += 1
         return resolution
+
+
+def forfeit_seat_arg(args: Mapping[str, JSON]) -> int:
+    """Returns the seat of a forfeit's arguments, exactly {"seat": n} with n a positive
+    integer; raises InvalidActionError naming the fault."""
+    unknown = sorted(set(args) - {"seat"})
+    if unknown:
+        raise InvalidActionError(f"forfeit takes only a seat; unknown argument {unknown[0]!r}")
+    seat = args.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
+        raise InvalidActionError(f"forfeit needs a seat number (1, 2, ...), got {seat!r}")
+    return seat

@@ -52,6 +52,8 @@ from service.scheduling import Scheduler, scheduler_for
 from service.settings import Settings, load_settings
 from service.store import SNAPSHOT_INTERVAL, utc_now
 
+# the events that record a referee action (service `act`)
+ACTED = (Match.RefereeActed, Match.Paused, Match.Resumed)
 SETTLING = timedelta(milliseconds=100)  # a worker's wait past a deadline (issue 13)
 
 __all__ = ["SETTLING", "SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now"]
@@ -144,14 +146,23 @@ class Matches(MatchReads):
         )
 
     def reissue_seat_token(
-        self, match_id: UUID | str, referee_token: str | None, seat: int
+        self,
+        match_id: UUID | str,
+        referee_token: str | None,
+        seat: int,
+        reason: str | None = None,
     ) -> NewSeat:
-        """Gives a seat a new token (shown once) at the referee's request; the old one stops."""
+        """Gives a seat a new token (shown once) at the referee's request, recording the
+        reason if given; the old one stops."""
         token = secrets.token_urlsafe(32)
         self._retrying(
             match_id,
             lambda m: m.reissue_seat_token(
-                self.tokens.referee_hash(m, referee_token), seat, commitment(token), self.clock()
+                self.tokens.referee_hash(m, referee_token),
+                seat,
+                commitment(token),
+                self.clock(),
+                reason,
             ),
         )
         return NewSeat(self.match_id(match_id), seat, token)
@@ -163,8 +174,10 @@ class Matches(MatchReads):
         seconds: float | None = None,
         until: datetime | None = None,
         movement: int | None = None,
+        reason: str | None = None,
     ) -> datetime:
         """Moves the open movement's deadline later, by `seconds` or to `until`; returns it.
+        `reason`, if given, is recorded with it (DeadlineSet's `note`).
 
         The referee's (or the operator's) act, recorded as a DeadlineSet with
         reason "referee"; a near deadline gets its countdown task like any other.
@@ -186,6 +199,7 @@ class Matches(MatchReads):
                 match.movement if movement is None else movement,
                 deadline,
                 self.clock(),
+                reason,
             )
             return deadline
 
@@ -199,24 +213,32 @@ class Matches(MatchReads):
         args: Mapping[str, JSON],
         reason: str,
     ) -> ActionTaken:
-        """Takes one of the game's referee actions (referee or operator token), recorded as
-        a RefereeActed event naming who acted and why; returns its steps and the outcome."""
+        """Takes a referee action (referee or operator token): one of the game's, or the
+        referee's own `forfeit` ({"seat": n}), `pause` or `resume` (no arguments), each
+        recorded as an event naming who acted and why (RefereeActed, Paused, Resumed);
+        returns its steps and the outcome. A resume whose movement every owing seat has
+        ordered closes it at once."""
         now, by = self.clock(), self.tokens.referee_name(referee_token)
 
-        def act(match: Match) -> ActionTaken:
+        def act(match: Match) -> tuple[ActionTaken, bool]:
             token_hash = self.tokens.referee_hash(match, referee_token)
             steps = match.act(token_hash, action, dict(args), reason, by, now)
-            return ActionTaken(
+            acted = next(e for e in match.pending_events if isinstance(e, ACTED))
+            taken = ActionTaken(
                 match.id,
                 match.movement,
                 action,
-                match.version,
+                acted.originator_version,
                 steps,
                 views.outcome_json(match.outcome),
             )
+            return taken, match.is_ready()
 
         with self._rematch_if_finished(match_id):
-            return self._retrying(match_id, act)
+            taken, ready = self._retrying(match_id, act)
+        if ready:  # resumed with every owing seat ordered: the movement closes now
+            self.resolve_isolated(match_id, taken.movement, now)
+        return taken
 
     def submit_order(
         self,

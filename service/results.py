@@ -165,6 +165,7 @@ class MatchSummary(Result):
     rematch_id: str | None
     rematch_of: str | None
     quarantined: JSON = None  # {"movement", "error", "message", "failures", "at"} or None
+    paused: JSON = None  # {"at", "deadline", "reason", "by"} or None
 
     @property
     def replay_id(self) -> str | None:

@@ -88,7 +88,31 @@ class MatchesDriver:
         )
         return receipt.refused
 
-    def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]:
+    def act(
+        self, action: str, args: Mapping[str, JSON], reason: str, at: float | None = None
+    ) -> tuple[Step, ...]:
+        """Takes a referee action at `at` (seconds from the opening; now if None): the
+        game's, forfeit, pause, resume, or `extend` ({"seconds": s} or {"until": t}, t
+        seconds from the opening) and `reissue` ({"seat": n}: the seat's orders go on
+        with its new token)."""
+        if at is not None:
+            self.clock.reach(self._instant(at))
+        if action == "extend":
+            until = args.get("until")
+            self.matches.extend_deadline(
+                self.match_id,
+                self.referee_token,
+                seconds=args.get("seconds"),
+                until=None if until is None else self._instant(float(until)),
+                reason=reason,
+            )
+            return ()
+        if action == "reissue":
+            seat = int(args["seat"])
+            self.tokens[seat] = self.matches.reissue_seat_token(
+                self.match_id, self.referee_token, seat, reason
+            ).token
+            return ()
         taken = self.matches.act(self.match_id, self.referee_token, action, args, reason)
         return taken.steps
 

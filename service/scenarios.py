@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from domain.errors import DrtsError
-from domain.rules.contract import JSON, RefusedPart, Step
+from domain.rules.contract import JSON, RefusedPart, Step, Steps
 from domain.rules.registry import get_ruleset
 from domain.table import Table
 from service.maps import expand_map
@@ -36,7 +36,10 @@ TOP_KEYS = {
     "expect_events",
 }
 MOVEMENT_KEYS = {"actions", "orders", "close", "late_by", "process_at", "expect", "expect_events"}
-ACTION_KEYS = {"action", "args", "reason"}
+ACTION_KEYS = {"action", "args", "reason", "at"}
+# the referee's acts on the clock and tokens: the Matches driver takes them; the pure rules
+# (TableDriver) have neither, so they change nothing there
+SERVICE_ACTIONS = ("extend", "reissue", "pause", "resume")
 TIMED_ORDER_KEYS = {"seat", "order", "at", "processed_at"}
 EXPECT_KEYS = {
     "state",
@@ -109,7 +112,9 @@ class Driver(Protocol):
 
     def submit(self, arrival: Arrival) -> tuple[RefusedPart, ...]: ...
 
-    def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]: ...
+    def act(
+        self, action: str, args: Mapping[str, JSON], reason: str, at: float | None = None
+    ) -> tuple[Step, ...]: ...
 
     def close(self, closing: Closing) -> tuple[Step, ...]: ...
 
@@ -141,8 +146,11 @@ class TableDriver:
         """Submits the order; its times only ordered it (the pure rules have no clock)."""
         return self.table.submit_screened(arrival.seat, arrival.order).refused
 
-    def act(self, action: str, args: Mapping[str, JSON], reason: str) -> tuple[Step, ...]:
-        return self.table.act(action, args)
+    def act(
+        self, action: str, args: Mapping[str, JSON], reason: str, at: float | None = None
+    ) -> tuple[Step, ...]:
+        """Takes a game's action or a forfeit; the clock's and tokens' acts do nothing."""
+        return () if action in SERVICE_ACTIONS else self.table.act(action, args)
 
     def close(self, closing: Closing) -> tuple[Step, ...]:
         """Closes at the deadline; lateness means nothing without a clock."""
@@ -199,7 +207,9 @@ def load_scenario(path: Path) -> dict[str, Any]:
         _check_events(movement.get("expect_events", []), f"{path} movement {i} expect_events")
         if not isinstance(movement.get("orders", {}), Mapping):
             for entry in movement["orders"]:
-                if isinstance(entry, Mapping):
+                if isinstance(entry, Mapping) and "action" in entry:
+                    _check_keys(entry, ACTION_KEYS, {"action"}, f"{path} movement {i} action")
+                elif isinstance(entry, Mapping):
                     _check_keys(entry, TIMED_ORDER_KEYS, {"seat", "order"}, f"{path} movement {i}")
     _check_keys(data.get("expect", {}), EXPECT_KEYS, set(), f"{path} expect")
     _check_events(data.get("expect_events", []), f"{path} expect_events")
@@ -221,7 +231,8 @@ def run_scenario(path: Path, driver_factory: DriverFactory | None = None) -> Rep
         driver.begin()
         acted, rejected = _act_all(driver, movement.get("actions", []))
         refused: list[dict[str, JSON]] = []
-        rejected += _submit_all(driver, movement.get("orders", {}), refused)
+        interleaved, more = _submit_all(driver, movement.get("orders", {}), refused)
+        acted, rejected = acted + interleaved, rejected + more
         closing = Closing(movement.get("late_by", 0), movement.get("process_at"))
         steps = acted + (driver.close(closing) if movement.get("close", True) else ())
         expect = movement.get("expect", {})
@@ -250,21 +261,34 @@ def default_driver_factory() -> DriverFactory:
 def _act_all(driver: Driver, actions: JSON) -> tuple[tuple[Step, ...], list[dict[str, JSON]]]:
     """Takes the referee actions in order; returns their steps and their rejections."""
     steps: tuple[Step, ...] = ()
-    rejected = []
+    rejected: list[dict[str, JSON]] = []
     for entry in actions:
-        name = entry["action"]
-        try:
-            steps += driver.act(name, entry.get("args", {}), entry.get("reason", "scenario"))
-        except DrtsError as error:
-            rejected.append({"action": name, "error": error.code, "reason": str(error)})
+        steps += _act(driver, entry, rejected)
     return steps, rejected
+
+
+def _act(driver: Driver, entry: Mapping[str, Any], rejected: list[dict[str, JSON]]) -> Steps:
+    """Takes one referee action; returns its steps, or records its rejection."""
+    name = entry["action"]
+    args, reason = entry.get("args", {}), entry.get("reason", "scenario")
+    try:
+        return driver.act(name, args, reason, entry.get("at"))
+    except DrtsError as error:
+        rejected.append({"action": name, "error": error.code, "reason": str(error)})
+        return ()
 
 
 def _submit_all(
     driver: Driver, orders: JSON, refused: list[dict[str, JSON]]
-) -> list[dict[str, JSON]]:
-    rejected = []
+) -> tuple[Steps, list[dict[str, JSON]]]:
+    """Submits the orders, and takes the referee actions listed among them, in order;
+    returns the actions' steps and the rejections."""
+    rejected: list[dict[str, JSON]] = []
+    steps: Steps = ()
     for arrival in _arrivals(orders):
+        if isinstance(arrival, Mapping):  # a referee action between the orders
+            steps += _act(driver, arrival, rejected)
+            continue
         try:
             parts = driver.submit(arrival)
             refused += [{"seat": arrival.seat, "part": p.part, "reason": p.reason} for p in parts]
@@ -277,17 +301,21 @@ def _submit_all(
                     "reason": str(error),
                 }
             )
-    return rejected
+    return steps, rejected
 
 
-def _arrivals(orders: JSON) -> Iterator[Arrival]:
+def _arrivals(orders: JSON) -> Iterator[Arrival | Mapping[str, Any]]:
+    """Yields the orders of a movement entry as Arrivals, in order, and the referee
+    actions listed among them (list form) as they are written."""
     if isinstance(orders, Mapping):
         for seat, texts in orders.items():
             for text in texts if isinstance(texts, list) else [texts]:
                 yield Arrival(int(seat), text)
     else:
         for entry in orders:
-            if isinstance(entry, Mapping):
+            if isinstance(entry, Mapping) and "action" in entry:
+                yield entry
+            elif isinstance(entry, Mapping):
                 yield Arrival(
                     int(entry["seat"]), entry["order"], entry.get("at"), entry.get("processed_at")
                 )

@@ -69,7 +69,21 @@ def summary(match: Match) -> MatchSummary:
         rematch_id=match.rematch_id,
         rematch_of=match.rematch_of,
         quarantined=quarantine_json(match.quarantined),
+        paused=pause_json(match.paused),
     )
+
+
+def pause_json(paused: dict[str, Any] | None) -> JSON:
+    """Returns a match's pause as the service shows it (None when its clock runs)."""
+    if paused is None:
+        return None
+    deadline = paused["deadline"]
+    return {
+        "at": iso(paused["at"]),
+        "deadline": None if deadline is None else iso(deadline),
+        "reason": paused["reason"],
+        "by": paused["by"],
+    }
 
 
 def quarantine_json(quarantined: dict[str, Any] | None) -> JSON:

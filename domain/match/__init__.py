@@ -38,8 +38,10 @@ from domain.match.values import (
     Seat,
     upcast_v1_v2,
     upcast_v2_v3,
+    upcast_v3_v4,
 )
 from domain.rules.contract import JSON
+from domain.table import FORFEIT
 
 __all__ = [
     "MAX_DEADLINE_SECONDS",
@@ -59,9 +61,10 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
 
     # The shape of the attributes a snapshot stores (docs/contributing.md, rule 5): a
     # snapshot of an older shape is brought up to date as it loads.
-    class_version = 3
+    class_version = 4
     upcast_v1_v2 = staticmethod(upcast_v1_v2)
     upcast_v2_v3 = staticmethod(upcast_v2_v3)
+    upcast_v3_v4 = staticmethod(upcast_v3_v4)
 
     class Created(Aggregate.Created):
         ruleset: str
@@ -105,6 +108,8 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         self.rematch_id = self.rematch_of = None
         self.quarantined = None
         self.closed_at = None
+        self.paused = None
+        self.clock_floor = None
 
     class SeatJoined(Aggregate.Event):
         seat: int
@@ -120,6 +125,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         seat: int
         token_hash: str
         chain: str
+        reason: str | None = None  # why the referee reissued it; None: none given (or older)
 
         def apply(self, match: Match) -> None:
             index = self.seat - 1
@@ -154,6 +160,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         reason: str
         chain: str
         intended_at: datetime | None = None  # by the rules; None: stored before it (the timestamp)
+        note: str | None = None  # why the referee moved it ("referee"); None: none given
 
         def apply(self, match: Match) -> None:
             match.deadline, match.chain = self.deadline, self.chain
@@ -294,7 +301,8 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
             match.chain = self.chain
 
     class RefereeActed(Aggregate.Event):
-        """The referee (`by`: "referee" or "operator") took one of the game's own actions."""
+        """The referee (`by`: "referee" or "operator") took one of the game's own actions,
+        or forfeited a seat (`action` "forfeit", args {"seat": n}: the game's `forfeit`)."""
 
         movement: int
         action: str
@@ -309,6 +317,9 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
 
         def apply(self, match: Match) -> None:
             match.state, match.outcome, match.chain = self.state, self.outcome, self.chain
+            match.clock_floor = self.timestamp  # a close it enables is intended from now
+            if self.action == FORFEIT:
+                match.eliminated.append(self.args["seat"])
 
     class SeatAdded(Aggregate.Event):
         """A player joined a running match (a game with `add_seat`, B-Chess: BC-5): the
@@ -381,3 +392,39 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
 
         def apply(self, match: Match) -> None:
             match.quarantined, match.chain = None, self.chain
+
+    class Paused(Aggregate.Event):
+        """The referee (`by`: "referee" or "operator") stopped the match's clock: no
+        deadline passes and no movement closes until Resumed; orders are still taken.
+        `deadline` is the open movement's deadline when the clock stopped (None: none)."""
+
+        movement: int
+        reason: str
+        by: str
+        deadline: datetime | None
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.paused = {
+                "at": self.timestamp,
+                "deadline": self.deadline,
+                "reason": self.reason,
+                "by": self.by,
+            }
+            match.chain = self.chain
+
+    class Resumed(Aggregate.Event):
+        """The referee started the clock again after `paused_seconds`; the DeadlineSet
+        that follows (reason "resumed", or "periodic" for a movement waiting for an
+        order) moves the deadline later by the pause. `ready`: every owing seat has
+        ordered, so the movement closes now (the deadlines read model marks it due)."""
+
+        movement: int
+        reason: str
+        by: str
+        paused_seconds: float
+        ready: bool
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.paused, match.clock_floor, match.chain = None, self.timestamp, self.chain

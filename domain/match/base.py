@@ -12,7 +12,7 @@ events stay nested in `Match`, where their stored topics (`domain.match:Match.Cr
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import MISSING, fields, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +36,16 @@ def event_data(domain_event: object) -> dict[str, Any]:
         k: v
         for k, v in vars(domain_event).items()
         if k not in METADATA and k not in ("chain", "sealed")
+    }
+
+
+def _defaults(event_class: type[Aggregate.Event]) -> dict[str, Any]:
+    """Returns the defaults of an event's fields (a new event stores them: its chain link
+    covers them, though older events lack them)."""
+    return {
+        f.name: f.default
+        for f in fields(event_class)
+        if f.default is not MISSING and f.name not in ("chain", "sealed")
     }
 
 
@@ -68,6 +78,8 @@ class MatchBase(_Layer):
         rematch_of: str | None
         quarantined: dict[str, Any] | None  # movement, error, message, failures, at
         closed_at: datetime | None  # the intended instant the last movement closed at
+        paused: dict[str, Any] | None  # the referee's pause: at, deadline, reason, by
+        clock_floor: datetime | None  # no close is intended before it (a resume, an action)
 
         SeatJoined: type[Aggregate.Event]
         SeatTokenReissued: type[Aggregate.Event]
@@ -88,10 +100,13 @@ class MatchBase(_Layer):
         ReplayOf: type[Aggregate.Event]
         Quarantined: type[Aggregate.Event]
         QuarantineLifted: type[Aggregate.Event]
+        Paused: type[Aggregate.Event]
+        Resumed: type[Aggregate.Event]
 
     def _record(self, event_class: type[Aggregate.Event], at: datetime, **data: Any) -> None:
         """Triggers an event stamped `at`, with its chain link computed over its body."""
         sealed = data.pop("sealed", None)
+        data = {**_defaults(event_class), **data}  # the body covers every field stored
         data = {key: normalized(value) for key, value in data.items()}
         body = event_body(event_class.__name__, self.version + 1, at, data)
         extra = {} if sealed is None else {"sealed": normalized(sealed)}

@@ -16,14 +16,15 @@ from domain.errors import (
     UnknownSeatError,
 )
 from domain.integrity import commitment, event_body, genesis, next_chain, normalized
-from domain.match.play import MAX_DEADLINE_SECONDS, MatchPlay
+from domain.match.play import MAX_DEADLINE_SECONDS
+from domain.match.referee import MatchReferee
 from domain.rules.contract import JSON, state_hash
 from domain.rules.registry import get_ruleset
 from domain.rules.rng import Rng
 from domain.table import Table
 
 
-class MatchLobby(MatchPlay):
+class MatchLobby(MatchReferee):
     """The commands before a match starts, and its rematch after it ends."""
 
     @classmethod
@@ -137,15 +138,21 @@ class MatchLobby(MatchPlay):
         )
 
     def reissue_seat_token(
-        self, referee_token_hash: str, seat: int, token_hash: str, at: datetime
+        self,
+        referee_token_hash: str,
+        seat: int,
+        token_hash: str,
+        at: datetime,
+        reason: str | None = None,
     ) -> None:
-        """Gives a seat a new token (the referee's act); the old token stops working."""
+        """Gives a seat a new token (the referee's act, with its reason if given); the old
+        token stops working."""
         self.check_referee(referee_token_hash)
         if not 1 <= seat <= len(self.seats):
             raise UnknownSeatError(
                 f"match {self.id} has no seat {seat} ({len(self.seats)} seat(s) joined)"
             )
-        self._record(self.SeatTokenReissued, at, seat=seat, token_hash=token_hash)
+        self._record(self.SeatTokenReissued, at, seat=seat, token_hash=token_hash, reason=reason)
 
     def start(
         self,

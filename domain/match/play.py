@@ -19,6 +19,7 @@ from domain.errors import (
     InvalidDeadlineError,
     InvalidOrderError,
     MatchNotStartedError,
+    MatchPausedError,
     MovementClosedError,
     NotYourSeatError,
 )
@@ -26,7 +27,7 @@ from domain.integrity import normalized, order_seal, refusal_seal
 from domain.match.queries import MatchQueries
 from domain.match.values import Receipt
 from domain.rules.contract import JSON, MAX_SECONDS, Step, state_hash
-from domain.table import DeadlinePassed, Resolution, Table
+from domain.table import FORFEIT, DeadlinePassed, Resolution, Table
 
 REJECTABLE = (InvalidOrderError, IllegalOrderError, NotYourSeatError, MovementClosedError)
 MAX_DEADLINE_SECONDS = MAX_SECONDS  # a year and a day: longer is a typo, and overflows later
@@ -87,7 +88,7 @@ class MatchPlay(MatchQueries):
         digest, sealed = order_seal(dumped, normalized(order), salt)  # kept as sent (issue 17)
         if screened.refused:  # parts refused while the rest stands (contract, screen_order)
             sealed = {**sealed, "refused": [part.to_json() for part in screened.refused]}
-        ready = table.is_ready()
+        ready = table.is_ready() and self.paused is None
         self._record(self.OrderSubmitted, at, **meta, digest=digest, ready=ready, sealed=sealed)
         if len(table.pending) == 1:
             self._arm(table, at)
@@ -102,13 +103,24 @@ class MatchPlay(MatchQueries):
         return self._close(self.table(), at)
 
     def extend_deadline(
-        self, referee_token_hash: str, movement: int, deadline: datetime, at: datetime
+        self,
+        referee_token_hash: str,
+        movement: int,
+        deadline: datetime,
+        at: datetime,
+        note: str | None = None,
     ) -> None:
-        """Moves the open movement's deadline later (the referee's act; reason "referee")."""
+        """Moves the open movement's deadline later (the referee's act; reason "referee",
+        with the referee's `note` saying why, if given)."""
         self.check_referee(referee_token_hash)
         if not self.started:
             raise MatchNotStartedError(f"match {self.id} has not started: no deadline to extend")
         self.check_open(movement)
+        if self.paused is not None:
+            raise MatchPausedError(
+                f"match {self.id} is paused: resume it first (its deadline then moves "
+                "later by the pause)"
+            )
         if self.deadline is not None and deadline <= self.deadline:
             raise InvalidDeadlineError(
                 f"the new deadline {deadline.isoformat()} of movement "
@@ -127,6 +139,7 @@ class MatchPlay(MatchQueries):
             deadline=deadline,
             reason="referee",
             intended_at=at,
+            note=note,
         )
 
     def act(
@@ -142,16 +155,15 @@ class MatchPlay(MatchQueries):
         the state it gives and its steps; returns the steps. A deadline already due passes
         first, as for a late order (the action meets the movement then open).
 
+        The referee's own actions are here too: `forfeit` ({"seat": n}: the game's
+        forfeit; the match may end, or the movement close if every seat still owing
+        has ordered); `pause` and `resume` are domain/match/referee.py's.
+
         Raises what Table.act raises, InvalidActionError without a reason,
         MatchNotStartedError before the start, and MatchQuarantinedError while the
         match is quarantined (the referee retries it first).
         """
-        self.check_referee(referee_token_hash)
-        if not self.started:
-            raise MatchNotStartedError(f"match {self.id} has not started: no referee action yet")
-        if not reason.strip():
-            raise InvalidActionError(f"referee action {action!r} needs a reason, got none")
-        self.check_not_quarantined()  # its due deadline would fail again: retry it first
+        self._check_may_act(referee_token_hash, action, reason)
         table = self.table()
         if self._deadline_passed(at):
             self._close(table, at)
@@ -170,7 +182,30 @@ class MatchPlay(MatchQueries):
             state_hash=state_hash(dumped),
             outcome=table.outcome().to_json(),
         )
+        if action == FORFEIT:
+            self._after_forfeit(table, at)
         return steps
+
+    def _after_forfeit(self, table: Table, at: datetime) -> None:
+        """Records what a seat's forfeit leads to at once: the end of the match, or the
+        close of a movement every seat still owing has now ordered (intended at `at`)."""
+        outcome = table.outcome()
+        if outcome.finished:
+            self._record(
+                self.Finished, at, outcome=outcome.to_json(), seed=self.seed, intended_at=at
+            )
+        elif self.paused is None and table.is_ready():
+            self._close(table, at)
+
+    def _check_may_act(self, referee_token_hash: str, action: str, reason: str) -> None:
+        """Raises unless the referee may act now: its token, a started match, a reason,
+        no quarantine (a deadline due would fail again: the referee retries it first)."""
+        self.check_referee(referee_token_hash)
+        if not self.started:
+            raise MatchNotStartedError(f"match {self.id} has not started: no referee action yet")
+        if not reason.strip():
+            raise InvalidActionError(f"referee action {action!r} needs a reason, got none")
+        self.check_not_quarantined()
 
     def note_secret_viewed(self, viewer: str, what: str, at: datetime) -> None:
         """Records that the referee (or the operator) looked at secret data (seed, open orders)."""
@@ -226,9 +261,9 @@ class MatchPlay(MatchQueries):
         resolution), or None when nothing happened.
         """
         done: list[DeadlinePassed] = []
-        while self.is_open():
+        while self.is_open() and self.paused is None:
             if table.is_ready():
-                reason, intended = "all_ordered", max(p.received_at for p in self.pending)
+                reason, intended = "all_ordered", self._ready_since()
             elif self._deadline_passed(at):
                 assert self.deadline is not None
                 reason, intended = "deadline", self.deadline
@@ -241,6 +276,12 @@ class MatchPlay(MatchQueries):
             self._record_passed(table, passed, reason, str(silence), at, intended)
             done.append(passed)
         return _together(done)
+
+    def _ready_since(self) -> datetime:
+        """Returns the instant the open movement became ready: its last order's received
+        time, or the referee's last act (a resume, a forfeit) if that came later."""
+        last = max(p.received_at for p in self.pending)
+        return last if self.clock_floor is None else max(last, self.clock_floor)
 
     def _record_passed(
         self,
@@ -348,7 +389,9 @@ class MatchPlay(MatchQueries):
     def _arm(self, table: Table, at: datetime) -> None:
         """Records, when the first order of a movement that re-arms arrives, the firing that
         will resolve it: the first on the grid of its deadline later than the order."""
-        if self.deadline is None or not table.to_move().policy.rearm_when_empty:
+        if self.deadline is None or self.paused is not None:
+            return  # a pause's resume moves the deadline, armed or not
+        if not table.to_move().policy.rearm_when_empty:
             return
         deadline = next_firing(self.deadline, self._period(table), at)
         self._record(

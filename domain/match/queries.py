@@ -44,9 +44,9 @@ class MatchQueries(MatchBase):
         ruleset = self.rules()
         pending = [(p.seat, ruleset.parse_order(p.order)) for p in self.pending]
         strikes = {int(seat): n for seat, n in self.strikes.items()}
-        return Table(
-            ruleset, self.seed, ruleset.load_state(self.state), self.movement, pending, strikes
-        )
+        state = ruleset.load_state(self.state)
+        out = set(self.eliminated)
+        return Table(ruleset, self.seed, state, self.movement, pending, strikes, out)
 
     def movement_log(self, number: int) -> MovementLog | None:
         """Returns the versions of movement `number`'s events, or None if the match has not
@@ -63,7 +63,7 @@ class MatchQueries(MatchBase):
 
     def is_ready(self) -> bool:
         """Returns whether the open movement may close early now (every owing seat ordered)."""
-        return self.is_open() and self.table().is_ready()
+        return self.is_open() and self.paused is None and self.table().is_ready()
 
     def is_open(self) -> bool:
         """Returns whether a movement is open (started, not finished)."""
@@ -124,5 +124,8 @@ class MatchQueries(MatchBase):
             )
 
     def _deadline_passed(self, at: datetime) -> bool:
-        """Returns whether the open movement's deadline is set and has passed at `at`."""
+        """Returns whether the open movement's deadline is set and has passed at `at` (never
+        while the referee has paused the clock)."""
+        if self.paused is not None:
+            return False
         return self.is_open() and self.deadline is not None and at >= self.deadline

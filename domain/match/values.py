@@ -95,3 +95,11 @@ def upcast_v2_v3(state: dict[str, Any]) -> None:
     snapshot (None: no order is then refused as having raced that close)."""
     state["quarantined"] = None
     state["closed_at"] = None
+
+
+def upcast_v3_v4(state: dict[str, Any]) -> None:
+    """Brings a Match snapshot's attributes from shape 3 to shape 4, in place: `paused`
+    (None: a match snapshotted before pauses existed was running) and `clock_floor`
+    (None: no close waits for a resume or an action)."""
+    state["paused"] = None
+    state["clock_floor"] = None

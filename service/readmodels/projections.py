@@ -176,6 +176,11 @@ class MatchList(ReadModel):
     def movement_resolved(self, e: Match.MovementResolved, tracking: Tracking) -> list[Statement]:
         return [_update_match(e.originator_id, movement=e.movement + 1, deadline=None)]
 
+    @handles(Match.Paused)
+    def paused(self, e: Match.Paused, tracking: Tracking) -> list[Statement]:
+        """A paused match has no running deadline (its resume sets the shifted one)."""
+        return [_update_match(e.originator_id, deadline=None)]
+
     @handles(Match.Finished)
     def finished(self, e: Match.Finished, tracking: Tracking) -> list[Statement]:
         return [
@@ -217,7 +222,7 @@ class Deadlines(ReadModel):
         key = {"match_id": e.originator_id, "movement": e.movement, "due_at": e.deadline}
         if e.reason == "periodic":  # waits for an order: not due until "armed"
             return []
-        if e.reason in ("opened", "armed"):
+        if e.reason in ("opened", "armed", "resumed"):
             return [(DUE_AT, key)]
         return [(EXTEND, key)]  # "extended", "referee": a movement already due at some instant
 
@@ -226,6 +231,25 @@ class Deadlines(ReadModel):
         if not e.ready:
             return []
         key = {"match_id": e.originator_id, "movement": e.movement, "due_at": e.received_at}
+        return [(READY, key)]
+
+    @handles(Match.Paused)
+    def paused(self, e: Match.Paused, tracking: Tracking) -> list[Statement]:
+        """A paused movement is due at no instant: its row goes until the resume sets the
+        shifted deadline again (so the sweep never finds it meanwhile)."""
+        return [
+            (
+                "DELETE FROM {deadlines} WHERE match_id = :match_id AND movement = :movement",
+                {"match_id": e.originator_id, "movement": e.movement},
+            )
+        ]
+
+    @handles(Match.Resumed)
+    def resumed(self, e: Match.Resumed, tracking: Tracking) -> list[Statement]:
+        """A movement every owing seat ordered during the pause is due at the resume."""
+        if not e.ready:
+            return []
+        key = {"match_id": e.originator_id, "movement": e.movement, "due_at": e.timestamp}
         return [(READY, key)]
 
     @handles(Match.MovementClosed)

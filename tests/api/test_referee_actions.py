@@ -63,3 +63,37 @@ def test_a_games_actions_are_listed_with_the_ruleset(client):
     assert grant["name"] == "grant" and grant["description"]
     assert set(grant["arguments"]) == {"seat", "points"} and grant["example"]
     assert client.get("/rulesets/district_war").get_json()["actions"] == []
+
+
+def test_forfeit_pause_and_resume_share_the_actions_shape(client):
+    """Issue 18: the referee's own actions go through POST /actions like a game's."""
+    table = HttpMatch(client, "district_war")
+    table.order(2, "first 1")
+    pause = {"action": "pause", "args": {}, "reason": "a dispute"}
+    paused = act(client, table, table.referee, pause)
+    assert paused.status_code == 201, paused.get_json()
+    assert paused.get_json()["steps"] == []
+    summary = client.get(f"/matches/{table.id}").get_json()
+    assert summary["paused"]["reason"] == "a dispute" and summary["paused"]["by"] == "referee"
+    assert_error(act(client, table, table.referee, pause), 409, "match_paused")
+    extend = client.post(
+        f"/matches/{table.id}/deadline", json={"seconds": 60}, headers=bearer(table.referee)
+    )
+    assert_error(extend, 409, "match_paused")
+    assert table.order(1, "c5").status_code == 201  # orders are still taken
+    resume = {"action": "resume", "args": {}, "reason": "settled"}
+    assert act(client, table, OPERATOR, resume).status_code == 201
+    assert_error(act(client, table, table.referee, resume), 409, "not_paused")
+    summary = client.get(f"/matches/{table.id}").get_json()
+    assert summary["paused"] is None and summary["movement"] == 3  # closed at the resume
+    forfeit = {"action": "forfeit", "args": {"seat": 2}, "reason": "withdrew"}
+    assert_error(act(client, table, table.seats[0], forfeit), 403, "not_referee")
+    bad = {"action": "forfeit", "args": {"seat": "two"}, "reason": "withdrew"}
+    assert_error(act(client, table, table.referee, bad), 422, "invalid_action")
+    taken = act(client, table, table.referee, forfeit)
+    assert taken.status_code == 201, taken.get_json()
+    assert taken.get_json()["outcome"]["winners"] == [1]
+    assert [s["rule"] for s in taken.get_json()["steps"]] == ["DW-6"]
+    assert_error(act(client, table, table.referee, forfeit), 409, "movement_closed")
+    assert client.get(f"/matches/{table.id}/verify").get_json()["ok"]
+    assert client.get(f"/matches/{table.id}/audit").get_json()["exact"]

@@ -132,3 +132,21 @@ def test_the_replay_as_json_is_the_apis_replay(drts, service):  # noqa: F811
     assert cli == http.get_json()
     assert cli["agrees"] and [m["movement"] for m in cli["movements"]] == [1, 2]
     assert "invalid_token" in drts("replay", match_id, "--token", "nope", ok=False).output
+
+
+def test_the_referee_pauses_resumes_and_forfeits_from_the_cli(drts):  # noqa: F811
+    """Issue 18: `drts match pause|resume|forfeit`, each recorded with its reason."""
+    match_id, referee, alice, bob = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    drts("order", match_id, "first 1", "--token", bob)
+    ref = ("--referee-token", referee)
+    assert "referee action pause" in drts("pause", match_id, *ref, "--reason", "a dispute").output
+    assert "match_paused" in drts("pause", match_id, *ref, "--reason", "again", ok=False).output
+    assert "referee action resume" in drts("resume", match_id, *ref, "--reason", "ok").output
+    out = drts("forfeit", match_id, "1", *ref, "--reason", "withdrew").output
+    assert "referee action forfeit" in out and "[DW-6]" in out
+    assert "not_referee" in drts(
+        "forfeit", match_id, "2", "--referee-token", alice, "--reason", "x", ok=False
+    ).output
+    events = drts("events", match_id).output
+    assert "Paused" in events and "Resumed" in events and "Finished" in events

@@ -43,6 +43,7 @@ def as_shape_1(match: Match) -> dict[str, Any]:
     }
     state["replay_id"], state["replay_of"] = state.pop("rematch_id"), state.pop("rematch_of")
     del state["closed_at"]  # shape 3 (issue 13)
+    del state["paused"], state["clock_floor"]  # shape 4 (issue 18)
     return state
 
 
