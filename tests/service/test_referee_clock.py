@@ -42,14 +42,14 @@ def test_a_forfeited_seats_open_order_is_revealed_at_the_close_but_not_used(matc
     closed = next(
         e for e in matches.events.get(new.match_id) if isinstance(e, Match.MovementClosed)
     )
-    assert [(o["seat"], o["used"]) for o in closed.orders][0] == (8, False)
+    assert (closed.orders[0]["seat"], closed.orders[0]["used"]) == (8, False)
     assert all(o["used"] for o in closed.orders[1:])
     assert matches.audit(new.match_id, new.referee_token).exact
     assert verified(matches, new.match_id)
 
 
 def test_a_pause_takes_the_movement_off_the_sweep_until_the_resume(matches, clock):
-    new, tokens = district_war(matches)
+    new, _ = district_war(matches)
     deadline = matches.get_match(new.match_id).deadline
     clock.advance(30)
     matches.act(new.match_id, new.referee_token, "pause", {}, "the board is disputed")
