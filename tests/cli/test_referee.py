@@ -145,8 +145,11 @@ def test_the_referee_pauses_resumes_and_forfeits_from_the_cli(drts):  # noqa: F8
     assert "referee action resume" in drts("resume", match_id, *ref, "--reason", "ok").output
     out = drts("forfeit", match_id, "1", *ref, "--reason", "withdrew").output
     assert "referee action forfeit" in out and "[DW-6]" in out
-    assert "not_referee" in drts(
-        "forfeit", match_id, "2", "--referee-token", alice, "--reason", "x", ok=False
-    ).output
+    assert (
+        "not_referee"
+        in drts(
+            "forfeit", match_id, "2", "--referee-token", alice, "--reason", "x", ok=False
+        ).output
+    )
     events = drts("events", match_id).output
     assert "Paused" in events and "Resumed" in events and "Finished" in events

@@ -103,7 +103,7 @@ def test_open_orders_stay_sealed_through_a_pause_and_are_revealed_at_the_close(m
 
 
 def test_extend_and_reissue_record_the_referees_reason(matches, clock):
-    new, tokens = district_war(matches)
+    new, _ = district_war(matches)
     matches.extend_deadline(new.match_id, new.referee_token, 60, reason="mail server down")
     matches.reissue_seat_token(new.match_id, new.referee_token, 1, "lost it")
     matches.reissue_seat_token(new.match_id, new.referee_token, 2)
