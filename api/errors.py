@@ -39,6 +39,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.PhaseNotFoundError, 404),
     (service_errors.NoBotProtocolError, 404),
     (service_errors.UnknownReceiptError, 404),
+    (service_errors.UnknownTimelineError, 404),
     (domain_errors.UnknownSeatError, 404),
     (domain_errors.InvalidOrderError, 422),
     (domain_errors.IllegalOrderError, 422),

@@ -7,9 +7,10 @@ referee gave, which the rules did not compute): it starts from the ruleset's
 log says happened, in order, on one `Table` (the referee every command uses): the
 start and its setup steps, each accepted order (checked again), each close (strikes,
 forfeits, the orders MovementClosed revealed with their `used` flags, the resolution),
-each referee action with its args. Deadlines change no state. It stops at the first
-divergence: the first place where the recomputed steps, state hash, outcome, strikes,
-forfeits or orders differ from the stored ones.
+each referee action with its args, each correction's restart (`Corrected`: the
+events given are one timeline's, domain/match/timelines.py). Deadlines change no
+state. It stops at the first divergence: the first place where the recomputed steps,
+state hash, outcome, strikes, forfeits or orders differ from the stored ones.
 
 A start state cannot be told from a changed `initial_state` of a game whose start draws
 nothing: a start whose stored state is not the recomputed one and that recorded no
@@ -130,6 +131,8 @@ class _Referee:
             self._order(event)
         elif isinstance(event, Match.RefereeActed):
             self._act(event)
+        elif isinstance(event, Match.Corrected):
+            self._corrected(event)
         elif isinstance(event, Match.Finished):
             self._outcome(self._table().movement - 1, event, event.outcome, ())
 
@@ -178,6 +181,18 @@ class _Referee:
         steps = self._table().act(event.action, event.args)
         self._steps(event.movement, event, list(event.steps), steps)
         self._state(event.movement, event, list(event.steps))
+
+    def _corrected(self, event: Any) -> None:
+        """Meets a correction (a timeline's events, service/corrections.py): the table
+        must stand where the correction restarts the match; the changed seats' orders go
+        (their replacements follow as orders of source "correction")."""
+        table, restart = self._table(), event.restart
+        self._same(table.movement, CLOSE, event, restart["movement"], table.movement)
+        stored = state_hash(restart["state"])
+        if self._hash(table.state) != stored:
+            self._diverge(table.movement, None, STATE_HASH, event, stored, self._hash(table.state))
+        changed = {change["seat"] for change in event.changes}
+        table.pending = [(seat, order) for seat, order in table.pending if seat not in changed]
 
     def _close(self) -> None:
         """Closes the open movement as the stored close did, and compares each part."""

@@ -30,8 +30,9 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from domain.integrity import content_problem, first_broken_link, iso
+from domain.match.timelines import timelines
 from domain.rules.contract import JSON
-from service import imported
+from service import corrections, imported
 from service.archive_events import rebuilt_events
 from service.errors import InvalidArchiveError, MatchExistsError, TamperedArchiveError
 from service.loading import public_item
@@ -63,13 +64,35 @@ class Archive:
     events: list[Document]
 
 
-def document(app: MatchStore, match_id: UUID, form: str, exported_at: datetime) -> Document:
+def document(
+    app: MatchStore,
+    match_id: UUID,
+    form: str,
+    exported_at: datetime,
+    timeline: int | None = None,
+) -> Document:
     """Returns the archive of a match: every stored event with its sealed values (the
-    caller has checked that the form may show them)."""
-    events = [public_item(event, with_sealed=True) for event in app.events.get(match_id)]
+    caller has checked that the form may show them). A match with corrections (or one
+    asked for a `timeline`) also names the timeline shown: its number, how many there
+    are, and the versions of its events (every event stays: the chain needs them)."""
+    stored = list(app.events.get(match_id))
+    events = [public_item(event, with_sealed=True) for event in stored]
     created = events[0]["data"]
     assert isinstance(created, dict)
+    lines = timelines(stored)
+    corrections.check_timeline(len(lines), timeline)
+    shown: Document = {}
+    if timeline is not None or len(lines) > 1:
+        number = timeline or len(lines)
+        shown = {
+            "timeline": {
+                "number": number,
+                "timelines": len(lines),
+                "versions": [event.originator_version for event in lines[number - 1]],
+            }
+        }
     return {
+        **shown,
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "match_id": str(match_id),

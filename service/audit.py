@@ -14,8 +14,10 @@ from uuid import UUID
 
 from domain.audit import readjudicate
 from domain.match import Match
+from domain.match.timelines import timelines
+from service import corrections
 from service.errors import MatchNotFoundError, TamperedLogError
-from service.results import AuditReport
+from service.results import AuditReport, TimelineAudit
 
 if TYPE_CHECKING:
     from service.store import MatchStore
@@ -47,12 +49,18 @@ def stored_events(app: MatchStore, match_id: UUID) -> tuple[list[Any], Match]:
     return events, folded
 
 
-def audit_report(match: Match, events: list[Any]) -> AuditReport:
-    """Re-adjudicates the match's events under its pinned ruleset version.
+def audit_report(match: Match, events: list[Any], timeline: int | None = None) -> AuditReport:
+    """Re-adjudicates each of the match's timelines under its pinned ruleset version;
+    reports on `timeline` (None: the current one), with every timeline's verdict.
 
-    Raises RulesetVersionNotInstalledError when that version is not installed.
+    Raises RulesetVersionNotInstalledError when that version is not installed, and
+    UnknownTimelineError for a timeline the match does not have.
     """
-    found = readjudicate(match.rules(), events)
+    lines = timelines(events)
+    corrections.check_timeline(len(lines), timeline)
+    verdicts = [readjudicate(match.rules(), line) for line in lines]
+    number = timeline or len(lines)
+    found = verdicts[number - 1]
     return AuditReport(
         match_id=match.id,
         ruleset=match.ruleset,
@@ -61,4 +69,9 @@ def audit_report(match: Match, events: list[Any]) -> AuditReport:
         exact=found.divergence is None,
         divergence=found.divergence,
         given_start=found.given_start,
+        timeline=number,
+        timelines=tuple(
+            TimelineAudit(n, v.movements, v.divergence is None, v.divergence)
+            for n, v in enumerate(verdicts, 1)
+        ),
     )

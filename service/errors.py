@@ -126,3 +126,9 @@ class InvalidDigestError(DrtsError, ValueError):
     """Raised when a receipt digest asked for is not 64 hexadecimal digits."""
 
     code = "invalid_digest"
+
+
+class UnknownTimelineError(DrtsError, LookupError):
+    """Raised when a match has no timeline with the number asked for (?timeline=N)."""
+
+    code = "unknown_timeline"

@@ -25,7 +25,9 @@ from service.results import Discrepancy, Head
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 # What may follow a match's Finished event: referee and dispute events (and the link to
 # the rematch of a draw, DW-5). Nothing else: a later move would change a settled outcome.
-AFTER_FINISH = frozenset({"SecretViewed", "RefereeActed", "ReplayLinked", "SeatTokenReissued"})
+AFTER_FINISH = frozenset(
+    {"SecretViewed", "RefereeActed", "ReplayLinked", "SeatTokenReissued", "Voided"}
+)
 READ_MODEL = "the match list read model"
 
 
@@ -195,23 +197,27 @@ def check_read_model(log: Log, row: Mapping[str, Any] | None) -> list[Discrepanc
 
 
 def check_finish(log: Log) -> list[Discrepancy]:
-    """Returns the events that come after the match's Finished event and are neither
-    referee nor dispute events (AFTER_FINISH): a finished match is settled."""
-    finished = next((i for i in log.items if i.get("type") == "Finished"), None)
-    if finished is None:
-        return []
-    at = int(finished["version"])
-    return [
-        Discrepancy(
-            "the log",
-            "finish",
-            int(item["version"]),
-            f"event {item['version']} ({item['type']}) comes after the match finished at "
-            f"version {at}; only referee or dispute events may",
-        )
-        for item in log.items
-        if int(item["version"]) > at and item.get("type") not in AFTER_FINISH
-    ]
+    """Returns the events that come after a Finished event and are neither referee nor
+    dispute events (AFTER_FINISH): a finished match is settled, until a correction
+    (`Corrected`) starts a new timeline, which may finish again."""
+    found, finished = [], None
+    for item in log.items:
+        kind, version = item.get("type"), int(item["version"])
+        if finished is not None and kind not in AFTER_FINISH and kind != "Corrected":
+            found.append(
+                Discrepancy(
+                    "the log",
+                    "finish",
+                    version,
+                    f"event {version} ({kind}) comes after the match finished at version "
+                    f"{finished}; only referee or dispute events may",
+                )
+            )
+        if kind == "Finished" and finished is None:
+            finished = version
+        elif kind == "Corrected":
+            finished = None
+    return found
 
 
 def check_all(

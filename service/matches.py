@@ -19,9 +19,10 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.persistence import IntegrityError, Recording
@@ -32,7 +33,7 @@ from domain.match import Match, Receipt
 from domain.rules.contract import JSON
 from domain.rules.registry import get_ruleset
 from domain.table import DeadlinePassed
-from service import archive, limits, quarantine, views
+from service import archive, corrections, limits, quarantine, views
 from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
 from service.idempotency import IdempotencyKey, keyed_match
 from service.maps import expand_map
@@ -41,6 +42,7 @@ from service.reads import MatchReads
 from service.results import (
     ActionTaken,
     Closing,
+    CorrectionMade,
     Head,
     ImportedMatch,
     NewMatch,
@@ -239,6 +241,61 @@ class Matches(MatchReads):
         if ready:  # resumed with every owing seat ordered: the movement closes now
             self.resolve_isolated(match_id, taken.movement, now)
         return taken
+
+    def correct(
+        self,
+        match_id: UUID | str,
+        referee_token: str | None,
+        movement: int,
+        changes: Sequence[Mapping[str, Any]],
+        reason: str,
+        dispute: int | None = None,
+    ) -> CorrectionMade:
+        """Corrects resolved `movement` (referee or operator token): the seats' orders in
+        `changes` (`{"seat", "order"}`, an order None withdrawing the seat's, with an
+        optional `received_at`) replace theirs, the movement resolves again and the later
+        movements follow from the recorded inputs (service/corrections.py). A rematch the
+        correction voids is marked void; one a new draw asks for is created."""
+        now, by = self.clock(), self.tokens.referee_name(referee_token)
+        wanted = corrections.order_changes(changes)
+
+        def correct(match: Match) -> tuple[CorrectionMade, bool]:
+            token_hash = self.tokens.referee_hash(match, referee_token)
+            done = corrections.run(self, match, token_hash, movement, wanted, reason, by, now)
+            corrected = next(e for e in match.pending_events if isinstance(e, Match.Corrected))
+            made = CorrectionMade(
+                match.id,
+                movement,
+                done.timeline,
+                corrected.originator_version,
+                (done.superseded_from, done.superseded_to),
+                tuple(r.to_json() for r in done.refused),
+                done.voided_rematch,
+                match.movement,
+                views.outcome_json(match.outcome),
+                head_of(match),
+            )
+            return made, match.is_ready()
+
+        made, ready = self._retrying(match_id, correct)
+        if made.voided_rematch is not None:
+            self._void(made)
+        self.create_rematch_if_due(made.match_id)
+        if ready:
+            self.resolve_isolated(made.match_id, made.open_movement, now)
+        return made
+
+    def _void(self, made: CorrectionMade) -> None:
+        """Marks void the rematch a correction voided (idempotent)."""
+        assert made.voided_rematch is not None
+        reason = (
+            f"the correction at version {made.version} of match {made.match_id} "
+            "made its draw no longer a draw"
+        )
+        self._retrying(
+            UUID(made.voided_rematch),
+            lambda m: m.void(str(made.match_id), made.version, reason, self.clock()),
+        )
 
     def submit_order(
         self,

@@ -201,14 +201,16 @@ class MatchReads(MatchStore):
             return
         self._retrying(match_id, lambda m: m.note_secret_viewed(viewer, what, self.clock()))
 
-    def export_archive(self, match_id: UUID | str, token: str | None = None) -> Document:
+    def export_archive(
+        self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
+    ) -> Document:
         """Returns the match's archive (docs/archive.md): the public form of a finished match,
         to anyone; the full form of an unfinished one, to its referee (or the operator)
         only, whose look is recorded first (the archive holds the record)."""
         match = self.get_match(match_id)
         viewer = self.tokens.viewer(match, token)
         if match.finished:
-            return archive.document(self, match.id, "public", self.clock())
+            return archive.document(self, match.id, "public", self.clock(), timeline)
         if token is None:
             raise MissingTokenError(
                 f"match {match.id} is not finished: only its referee may export it "
@@ -219,14 +221,19 @@ class MatchReads(MatchStore):
                 f"match {match.id} is not finished: only its referee may export it, not a seat"
             )
         self.note_secret_viewed(match.id, archive.LOOK, viewer.name)
-        return archive.document(self, match.id, "full", self.clock())
+        return archive.document(self, match.id, "full", self.clock(), timeline)
 
-    def replay(self, match_id: UUID | str, token: str | None = None) -> ReplayReport:
-        """Replays the match from its first event and checks it against the stored match."""
+    def replay(
+        self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
+    ) -> ReplayReport:
+        """Replays the match from its first event and checks it against the stored match
+        (`timeline`: an earlier timeline's replay, domain/match/timelines.py)."""
         match = self.get_match(match_id)
-        return views.replay(self, match.id, self.tokens.viewer(match, token))
+        return views.replay(self, match.id, self.tokens.viewer(match, token), timeline)
 
-    def audit(self, match_id: UUID | str, token: str | None = None) -> AuditReport:
+    def audit(
+        self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
+    ) -> AuditReport:
         """Re-adjudicates the match under its pinned ruleset version (service/audit.py).
 
         Until the match finishes it needs the unrevealed seed: only the referee (or the
@@ -239,9 +246,9 @@ class MatchReads(MatchStore):
         if match.finished:
             if token is not None:
                 self.tokens.viewer(match, token)  # a token this match does not know is refused
-            return audit.audit_report(match, events)
+            return audit.audit_report(match, events, timeline)
         match.check_referee(self.tokens.referee_hash(match, token))
-        report = audit.audit_report(match, events)
+        report = audit.audit_report(match, events, timeline)
         self.note_secret_viewed(match.id, "audit", self.tokens.referee_name(token))
         return report
 
@@ -250,6 +257,7 @@ class MatchReads(MatchStore):
         match_id: UUID | str,
         receipts: Sequence[tuple[str, JSON]] = (),
         heads: Sequence[tuple[str, JSON]] = (),
+        timeline: int | None = None,
     ) -> ChainReport:
         """Verifies the chain and seals of every stored event, naming the first bad one, and
         checks against the log each receipt and head given as (source, JSON) (a head also
@@ -263,6 +271,7 @@ class MatchReads(MatchStore):
             match,
             [evidence.receipt_from_json(data, source) for source, data in receipts],
             [evidence.HeldHead(source, _head(source, data)) for source, data in heads],
+            timeline,
         )
 
     def movement(

@@ -125,6 +125,25 @@ class ActionTaken(Result):
 
 
 @dataclass(frozen=True)
+class CorrectionMade(Result):
+    """A correction recorded (a Corrected event at `version`, docs/referee.md): the new
+    timeline, the versions it superseded, the recorded inputs the new timeline refused
+    (`{"version", "type", "seat", "error", "reason"}`), the rematch it voided, the
+    match's movement and outcome after it, and the head after the whole write."""
+
+    match_id: UUID
+    movement: int  # the corrected movement
+    timeline: int
+    version: int
+    superseded: tuple[int, int]
+    refused: tuple[JSON, ...]
+    voided_rematch: str | None
+    open_movement: int
+    outcome: JSON
+    head: Head
+
+
+@dataclass(frozen=True)
 class ImportedMatch(Result):
     """A match archive imported (docs/archive.md): its match, form, events and head, and
     whether they were stored now (False: the store held the same events already)."""
@@ -270,6 +289,8 @@ class ChainReport(Result):
     version: int = 0  # the head's version (the last event's), 0 if the log is broken
     problems: tuple[Discrepancy, ...] = ()
     evidence: int = 0  # receipts and heads given, checked against the log
+    timeline: int = 1  # the timeline whose last event `head` and `version` are
+    timelines: int = 1  # how many the match has (one more after each correction)
 
     @property
     def ok(self) -> bool:
@@ -298,6 +319,8 @@ class ReplayReport(Result):
     frames: tuple[Frame, ...]
     state: JSON
     agrees: bool
+    timeline: int = 1  # the timeline replayed (the current one unless asked)
+    timelines: int = 1  # how many the match has (one more after each correction)
 
 
 # -- past movements and receipts (issue 17) -------------------------------------------------
@@ -417,6 +440,17 @@ class ReceiptCheck(Result):
 
 
 @dataclass(frozen=True)
+class TimelineAudit(Result):
+    """One timeline re-adjudicated: how many resolutions were compared, and the first
+    divergence (None: exact)."""
+
+    timeline: int
+    movements: int
+    exact: bool
+    divergence: Divergence | None
+
+
+@dataclass(frozen=True)
 class AuditReport(Result):
     """A re-adjudication (domain/audit.py): the match played again under its pinned ruleset
     version from its config, seed and orders; `exact` when every step, state hash and
@@ -429,6 +463,8 @@ class AuditReport(Result):
     exact: bool
     divergence: Divergence | None
     given_start: bool = False
+    timeline: int = 1  # the timeline reported on (the current one unless asked)
+    timelines: tuple[TimelineAudit, ...] = ()  # every timeline's verdict, 1 first
 
 
 # -- listings -------------------------------------------------------------------------------

@@ -23,8 +23,9 @@ from uuid import UUID
 from domain.errors import RulesetVersionNotInstalledError
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable, normalized
 from domain.match import Match, MovementLog
+from domain.match.timelines import timelines
 from domain.rules.contract import JSON, asks_rematch
-from service import evidence, loading
+from service import corrections, evidence, loading
 from service.errors import MatchNotFoundError, MovementNotFoundError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.loading import public_item
@@ -288,16 +289,31 @@ def standing_orders(match: Match, seat: int | None) -> dict[str, JSON]:
     return {str(s): normalized(table.standing_order(s)) for s in seats}
 
 
-def replay(app: MatchStore, match_id: UUID, viewer: Viewer | None = None) -> ReplayReport:
-    """Folds every stored event from the first (no snapshot) and checks it against the store.
+def replay(
+    app: MatchStore, match_id: UUID, viewer: Viewer | None = None, timeline: int | None = None
+) -> ReplayReport:
+    """Folds the stored events from the first (no snapshot) and checks the result against
+    the store: every event for the current timeline; for an earlier one (`timeline`),
+    the log up to its last event, its frames only (domain/match/timelines.py).
 
-    Each frame holds the state after its movement as the viewer may see it.
+    Each frame holds the state after its movement as the viewer may see it. Raises
+    UnknownTimelineError for a timeline the match does not have.
     """
+    events = loading.checked_events(app, match_id)
+    lines = timelines(events)
+    corrections.check_timeline(len(lines), timeline)
+    number = timeline or len(lines)
+    line = lines[number - 1]
+    shown = {event.originator_version for event in line}
+    last = line[-1].originator_version
     folded: Any = None
     frames, count = [], 0
-    for domain_event in loading.checked_events(app, match_id):
+    for domain_event in events[:last]:
         folded, count = loading.fold(match_id, [domain_event], folded), count + 1
-        if isinstance(domain_event, Match.MovementResolved):
+        if (
+            isinstance(domain_event, Match.MovementResolved)
+            and domain_event.originator_version in shown
+        ):
             frames.append(
                 Frame(
                     domain_event.movement,
@@ -308,9 +324,15 @@ def replay(app: MatchStore, match_id: UUID, viewer: Viewer | None = None) -> Rep
                     outcome_json(folded.outcome),
                 )
             )
-    stored = app.get_match(match_id)
+    stored = app.get_match(match_id) if number == len(lines) else loading.load(app, match_id, last)
     return ReplayReport(
-        match_id, count, tuple(frames), state_view(folded, viewer or Viewer()), folded == stored
+        match_id,
+        count,
+        tuple(frames),
+        state_view(folded, viewer or Viewer()),
+        folded == stored,
+        number,
+        len(lines),
     )
 
 
@@ -319,10 +341,13 @@ def verify(
     match_id: UUID,
     receipts: Sequence[evidence.Receipt] = (),
     heads: Sequence[evidence.HeldHead] = (),
+    timeline: int | None = None,
 ) -> ChainReport:
     """Recomputes the chain and the seals over the stored rows, naming the first bad event;
     then checks against the log every receipt and head given, the heads the match list
-    read model recorded, the match's finish and every snapshot (service/evidence.py)."""
+    read model recorded, the match's finish and every snapshot (service/evidence.py).
+    The chain covers every event of every timeline; the head reported is the last event
+    of `timeline` (None: the current one, whose last event is the log's)."""
     rows = app.recorder.select_events(match_id)
     if not rows:
         raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
@@ -347,14 +372,19 @@ def verify(
         *evidence.check_finish(log),
         *_snapshot_problems(app, match_id, events, log),
     ]
+    lines = timelines(events)
+    corrections.check_timeline(len(lines), timeline)
+    last = lines[(timeline or len(lines)) - 1][-1] if events else None
     return ChainReport(
         match_id,
         len(items) + (unreadable is not None),
-        str(items[-1]["chain"]) if items and broken is None else None,
+        last.chain if last is not None and broken is None else None,
         broken,
-        log.last if broken is None else 0,
+        last.originator_version if last is not None and broken is None else 0,
         tuple(problems),
         len(receipts) + len(heads),
+        timeline or len(lines),
+        len(lines),
     )
 
 

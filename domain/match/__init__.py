@@ -28,9 +28,10 @@ from typing import Any
 from eventsourcing.domain import Aggregate, event
 
 from domain.match.base import event_data
-from domain.match.lobby import MatchLobby
+from domain.match.corrections import MatchCorrections
 from domain.match.play import MAX_DEADLINE_SECONDS, REJECTABLE, next_firing
 from domain.match.quarantine import MatchQuarantine
+from domain.match.timelines import restore
 from domain.match.values import (
     MovementLog,
     PendingOrder,
@@ -56,7 +57,7 @@ __all__ = [
 ]
 
 
-class Match(MatchLobby, MatchQuarantine, Aggregate):
+class Match(MatchCorrections, MatchQuarantine, Aggregate):
     """One match under one ruleset, config and seed: seats, movements, orders, resolutions."""
 
     # The shape of the attributes a snapshot stores (docs/contributing.md, rule 5): a
@@ -110,6 +111,8 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         self.closed_at = None
         self.paused = None
         self.clock_floor = None
+        self.timeline = 1
+        self.voided = None
 
     class SeatJoined(Aggregate.Event):
         seat: int
@@ -428,3 +431,50 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
 
         def apply(self, match: Match) -> None:
             match.paused, match.clock_floor, match.chain = None, self.timestamp, self.chain
+
+    class Corrected(Aggregate.Event):
+        """The referee corrected movement `movement` (issue 19, domain/match/timelines.py):
+        the events `superseded_from`..`superseded_to` stop counting; the match restarts
+        from `restart` (its attributes before that movement's close) without the orders
+        of the seats in `changes` (`{"seat", "order"}`: the order as sent, filed next as
+        an OrderSubmitted of source "correction", or None: withdrawn), and the events
+        after this one are timeline `timeline`. `voided_outcome`: the finished outcome
+        it undoes (None: the match had not finished); `voided_rematch`: the rematch of a
+        draw that is no longer one; `refused`: the recorded inputs the new timeline
+        refused (`{"version", "type", "seat", "error", "reason"}`)."""
+
+        movement: int
+        timeline: int
+        superseded_from: int
+        superseded_to: int
+        changes: list[dict[str, Any]]
+        reason: str
+        by: str
+        dispute: int | None
+        restart: dict[str, Any]
+        voided_outcome: JSON
+        voided_rematch: str | None
+        refused: list[dict[str, Any]]
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            restore(match, self.restart, [change["seat"] for change in self.changes])
+            match.timeline, match.chain = self.timeline, self.chain
+            if self.voided_rematch is not None:
+                match.rematch_id = None
+
+    class Voided(Aggregate.Event):
+        """This match was the rematch of a draw that a correction of the original match
+        (`original_id`, its Corrected at `correction`) turned into no draw: it is void.
+        It stays in the log but plays no more; `voided_outcome` is its own finished
+        outcome that no longer counts (None: it had not finished)."""
+
+        original_id: str
+        correction: int
+        reason: str
+        voided_outcome: JSON
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.voided = {"original_id": self.original_id, "correction": self.correction}
+            match.deadline, match.chain = None, self.chain

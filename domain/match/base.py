@@ -80,6 +80,8 @@ class MatchBase(_Layer):
         closed_at: datetime | None  # the intended instant the last movement closed at
         paused: dict[str, Any] | None  # the referee's pause: at, deadline, reason, by
         clock_floor: datetime | None  # no close is intended before it (a resume, an action)
+        timeline: int  # 1, then one more after each correction (domain/match/timelines.py)
+        voided: dict[str, Any] | None  # a rematch a correction voided: original_id, correction
 
         SeatJoined: type[Aggregate.Event]
         SeatTokenReissued: type[Aggregate.Event]
@@ -102,6 +104,8 @@ class MatchBase(_Layer):
         QuarantineLifted: type[Aggregate.Event]
         Paused: type[Aggregate.Event]
         Resumed: type[Aggregate.Event]
+        Corrected: type[Aggregate.Event]
+        Voided: type[Aggregate.Event]
 
     def _record(self, event_class: type[Aggregate.Event], at: datetime, **data: Any) -> None:
         """Triggers an event stamped `at`, with its chain link computed over its body."""

@@ -66,8 +66,8 @@ class MatchQueries(MatchBase):
         return self.is_open() and self.paused is None and self.table().is_ready()
 
     def is_open(self) -> bool:
-        """Returns whether a movement is open (started, not finished)."""
-        return self.started and not self.finished
+        """Returns whether a movement is open (started, not finished, not void)."""
+        return self.started and not self.finished and self.voided is None
 
     def wants_rematch(self) -> bool:
         """Returns whether the match finished with an outcome that asks for a rematch."""
@@ -107,6 +107,10 @@ class MatchQueries(MatchBase):
 
     def check_open(self, movement: int) -> None:
         """Raises MovementClosedError unless `movement` is the open movement."""
+        if self.voided is not None:
+            raise MovementClosedError(
+                f"match {self.id} is void: the draw it was the rematch of is no longer one"
+            )
         if self.finished:
             raise MovementClosedError(f"match {self.id} is finished; movement {movement} is closed")
         if movement != self.movement:

@@ -100,6 +100,9 @@ def upcast_v2_v3(state: dict[str, Any]) -> None:
 def upcast_v3_v4(state: dict[str, Any]) -> None:
     """Brings a Match snapshot's attributes from shape 3 to shape 4, in place: `paused`
     (None: a match snapshotted before pauses existed was running) and `clock_floor`
-    (None: no close waits for a resume or an action)."""
+    (None: no close waits for a resume or an action), `timeline` (1: no correction
+    yet) and `voided` (None: not a voided rematch)."""
     state["paused"] = None
     state["clock_floor"] = None
+    state["timeline"] = 1
+    state["voided"] = None

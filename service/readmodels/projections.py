@@ -16,6 +16,7 @@ is worth WIN_POINTS, a draw DRAW_POINTS, a loss nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
@@ -199,6 +200,27 @@ class MatchList(ReadModel):
             ),
         ]
 
+    @handles(Match.Corrected)
+    def corrected(self, e: Match.Corrected, tracking: Tracking) -> list[Statement]:
+        """A correction restarts the match before the corrected close (its timeline's
+        events then update the row as usual); the first Finished stays recorded."""
+        restart = e.restart
+        return [
+            _update_match(
+                e.originator_id,
+                status="started",
+                movement=restart["movement"],
+                deadline=None if restart["paused"] else _instant(restart["deadline"]),
+                finished_at=None,
+                result=None,
+                rematch_due=False,
+            )
+        ]
+
+    @handles(Match.Voided)
+    def voided(self, e: Match.Voided, tracking: Tracking) -> list[Statement]:
+        return [_update_match(e.originator_id, status="void", deadline=None, rematch_due=False)]
+
     @handles(Match.ReplayOf)
     def rematch_created(self, e: Match.ReplayOf, tracking: Tracking) -> list[Statement]:
         """The rematch exists (its ReplayOf is saved with its Created): none is due (DW-5)."""
@@ -264,13 +286,27 @@ class Deadlines(ReadModel):
 
     @handles(Match.Finished)
     def finished(self, e: Match.Finished, tracking: Tracking) -> list[Statement]:
-        return [
+        return [_close_every_movement(e.originator_id, e.timestamp)]
+
+    @handles(Match.Voided)
+    def voided(self, e: Match.Voided, tracking: Tracking) -> list[Statement]:
+        """A void match plays no more: as when it finishes."""
+        return [_close_every_movement(e.originator_id, e.timestamp)]
+
+    @handles(Match.Corrected)
+    def corrected(self, e: Match.Corrected, tracking: Tracking) -> list[Statement]:
+        """A correction reopens the corrected movement at its deadline then (none while
+        paused) and forgets the later movements' rows: the new timeline sets them."""
+        restart, key = e.restart, {"match_id": e.originator_id, "movement": e.movement}
+        statements: list[Statement] = [
             (
-                "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
-                "WHERE match_id = :match_id AND NOT closed",
-                {"match_id": e.originator_id, "at": e.timestamp},
+                "DELETE FROM {deadlines} WHERE match_id = :match_id AND movement >= :movement",
+                key,
             )
         ]
+        if restart["deadline"] is not None and restart["paused"] is None:
+            statements.append((DUE_AT, {**key, "due_at": _instant(restart["deadline"])}))
+        return statements
 
 
 class Scoreboards(ReadModel):
@@ -307,6 +343,29 @@ class Scoreboards(ReadModel):
         ]
         return statements
 
+    @handles(Match.Corrected)
+    def corrected(self, e: Match.Corrected, tracking: Tracking) -> list[Statement]:
+        return _forget_scores(e, tracking)
+
+
+def _close_every_movement(match_id: Any, at: datetime) -> Statement:
+    """Returns the statement closing every open movement row of a match that plays no more."""
+    return (
+        "UPDATE {deadlines} SET closed = TRUE, closed_at = :at "
+        "WHERE match_id = :match_id AND NOT closed",
+        {"match_id": match_id, "at": at},
+    )
+
+
+def _forget_scores(e: Match.Corrected, tracking: Tracking) -> list[Statement]:
+    """Returns the statements forgetting a corrected match's scores from the corrected
+    movement on: its new timeline's resolutions replace them."""
+    key = {"match_id": e.originator_id, "movement": e.movement}
+    return [
+        (f"DELETE FROM {{{table}}} WHERE match_id = :match_id AND movement >= :movement", key)
+        for table in ("scoreboard_seats", "scoreboard_teams")
+    ]
+
 
 class Standings(ReadModel):
     """Wins, draws, losses and points per player name and ruleset, over finished matches."""
@@ -339,28 +398,52 @@ class Standings(ReadModel):
 
     @handles(Match.Finished)
     def finished(self, e: Match.Finished, tracking: Tracking) -> list[Statement]:
-        statements: list[Statement] = []
-        for seat in sorted(int(s) for s in e.outcome.get("scores", {})):
-            result = seat_result(e.outcome, seat)
-            key = {"match_id": e.originator_id, "seat": seat}
-            statements += [
-                (
-                    "UPDATE {standings_seats} SET result = :result "
-                    "WHERE match_id = :match_id AND seat = :seat",
-                    {**key, "result": result},
-                ),
-                (
-                    ADD_RESULT,
-                    {
-                        **key,
-                        "wins": int(result == "win"),
-                        "draws": int(result == "draw"),
-                        "losses": int(result == "loss"),
-                        "points": POINTS[result],
-                    },
-                ),
-            ]
-        return statements
+        return _count_results(e.originator_id, e.outcome, 1)
+
+    @handles(Match.Corrected)
+    def corrected(self, e: Match.Corrected, tracking: Tracking) -> list[Statement]:
+        """A correction of a finished match takes the result that no longer stands out of
+        the standings (the new timeline's Finished counts its own)."""
+        if e.voided_outcome is None:
+            return []
+        return _count_results(e.originator_id, e.voided_outcome, -1)
+
+    @handles(Match.Voided)
+    def voided(self, e: Match.Voided, tracking: Tracking) -> list[Statement]:
+        """A voided rematch's result, if it had finished, no longer counts."""
+        if e.voided_outcome is None:
+            return []
+        return _count_results(e.originator_id, e.voided_outcome, -1)
+
+
+def _count_results(match_id: Any, outcome: dict[str, Any], sign: int) -> list[Statement]:
+    """Returns the statements adding (sign 1) or taking out (sign -1) a finished outcome's
+    results for each seat of the match."""
+    statements: list[Statement] = []
+    for seat in sorted(int(s) for s in outcome.get("scores", {})):
+        result = seat_result(outcome, seat)
+        key = {"match_id": match_id, "seat": seat}
+        statements += [
+            (
+                "UPDATE {standings_seats} SET result = :result "
+                "WHERE match_id = :match_id AND seat = :seat",
+                {**key, "result": result if sign > 0 else None},
+            ),
+            (
+                ADD_RESULT,
+                {
+                    **key,
+                    "played": sign,
+                    "wins": sign * int(result == "win"),
+                    "draws": sign * int(result == "draw"),
+                    "losses": sign * int(result == "loss"),
+                    "points": sign * POINTS[result],
+                },
+            ),
+        ]
+    if sign < 0:  # a player whose only result went has no standing
+        statements.append(("DELETE FROM {standings} WHERE played = 0", {}))
+    return statements
 
 
 DUE_AT = (
@@ -381,7 +464,7 @@ EXTEND = (
 POINTS = {"win": WIN_POINTS, "draw": DRAW_POINTS, "loss": 0}
 ADD_RESULT = (
     "INSERT INTO {standings} AS s (ruleset, player, played, wins, draws, losses, points) "
-    "SELECT m.ruleset, p.player, 1, :wins, :draws, :losses, :points "
+    "SELECT m.ruleset, p.player, :played, :wins, :draws, :losses, :points "
     "FROM {standings_seats} p JOIN {standings_matches} m ON m.match_id = p.match_id "
     "WHERE p.match_id = :match_id AND p.seat = :seat "
     "ON CONFLICT (ruleset, player) DO UPDATE SET played = s.played + excluded.played, "
@@ -398,6 +481,11 @@ def seat_result(outcome: dict[str, Any], seat: int) -> str:
     if outcome.get("result") == "draw":
         return "draw" if not winners or seat in winners else "loss"
     return "win" if outcome.get("result") == "win" and seat in winners else "loss"
+
+
+def _instant(text: str | None) -> datetime | None:
+    """Returns an ISO 8601 instant a correction's restart carries, as a datetime."""
+    return None if text is None else datetime.fromisoformat(text)
 
 
 def _update_match(match_id: Any, **columns: Any) -> Statement:

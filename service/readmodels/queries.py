@@ -18,7 +18,7 @@ from service.readmodels.recorders import QUARANTINE
 from service.readmodels.runner import ReadModels
 from service.results import DueMovement
 
-STATUSES = ("open", "started", "finished")
+STATUSES = ("open", "started", "finished", "void")  # void: a rematch a correction voided
 
 
 def match_page(

@@ -1,0 +1,145 @@
+"""Corrections and timelines (issue 19, docs/referee.md): the referee re-resolves a past
+movement with changed orders; the later movements follow from the recorded inputs; the
+old timeline stays in the log for audit. Through the Matches application on SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.errors import InvalidActionError, MovementClosedError
+from domain.match import Match
+from service.errors import UnknownTimelineError
+from service.matches import Matches
+from tests.service.readmodel_support import snapshots
+from tests.service.test_rematch_of_a_draw import play_to_a_draw
+
+TEAMS = ["green"] * 3 + ["yellow"] * 3 + ["blue"] * 2
+
+
+def drts_match(matches: Matches, clock: Any) -> tuple[Any, list[str]]:
+    """Returns a DRTS Team 23 match (closing early) whose seat 4 moved its Water 10>16 in
+    movement 2, then 16>22 with its Fire 11>17 in movement 3, then Water 22>28 in
+    movement 4; movement 5 is open."""
+    new = matches.create_match(
+        "drts_team23", {"close_early": True, "movement_seconds": 600}, seats=8, seed="corr"
+    )
+    tokens = [matches.join(new.match_id, f"seat {n}").token for n in range(1, 9)]
+    matches.start(new.match_id, new.referee_token)
+    movements = [
+        {seat: f"team {team}" for seat, team in enumerate(TEAMS, 1)},
+        {4: "water 10>16"},
+        {4: "water 16>22; fire 11>17"},
+        {4: "water 22>28"},
+    ]
+    for orders in movements:
+        for seat in range(1, 9):
+            clock.advance(1)
+            matches.submit_order(new.match_id, tokens[seat - 1], orders.get(seat, "hold"))
+    return new, tokens
+
+
+def rebuilt_equals_followed(matches: Matches) -> bool:
+    matches.read_models.catch_up()
+    followed = snapshots(matches.read_models)
+    for name in matches.read_models.projections:
+        matches.read_models.rebuild(name)
+    return snapshots(matches.read_models) == followed
+
+
+def test_a_replaced_order_three_movements_back_re_resolves_the_later_ones(matches, clock):
+    """Issue 19: seat 4's order of movement 2 replaced; movements 2 to 4 resolve again;
+    its movement-3 order loses the part that no longer stands, its movement-4 order is
+    refused, and movement 4 then waits for its deadline (the time rules)."""
+    new, _ = drts_match(matches, clock)
+    before = matches.get_match(new.match_id)
+    assert before.movement == 5 and before.state["seats"]["4"]["pieces"]["water"] == 28
+    clock.advance(3600)  # the correction comes an hour later: movement 4's deadline passed
+    made = matches.correct(
+        new.match_id,
+        new.referee_token,
+        2,
+        [{"seat": 4, "order": "hold"}],
+        "seat 4's receipt shows it sent hold",
+    )
+    assert made.timeline == 2 and made.superseded[1] == before.version
+    refused = {(r["type"], r["seat"], r["error"]) for r in made.refused}
+    assert ("OrderSubmitted", 4, "refused_part") in refused
+    assert ("OrderSubmitted", 4, "illegal_order") in refused
+    part = next(r for r in made.refused if r["error"] == "refused_part")
+    assert "water 16>22" in part["reason"] and "stands on 10" in part["reason"]
+    match = matches.get_match(new.match_id)
+    pieces = match.state["seats"]["4"]["pieces"]
+    assert (pieces["water"], pieces["fire"]) == (10, 17)  # fire 11>17 stood
+    assert match.timeline == 2 and match.movement > 4
+    events = list(matches.events.get(new.match_id))
+    corrected = next(e for e in events if isinstance(e, Match.Corrected))
+    assert (corrected.superseded_from, corrected.superseded_to) == made.superseded
+    assert sum(isinstance(e, Match.MovementClosed) and e.movement == 2 for e in events) == 2
+    report = matches.audit(new.match_id, new.referee_token)
+    assert report.exact and [t.exact for t in report.timelines] == [True, True]
+    assert report.timeline == 2
+    assert matches.replay(new.match_id).agrees
+    assert matches.verify_chain(new.match_id).ok
+    assert rebuilt_equals_followed(matches)
+    scores = matches.scoreboard(new.match_id)
+    assert scores  # the scoreboard is the new timeline's, one row set per movement
+
+
+def test_a_correction_turns_a_finished_draw_into_a_win_and_voids_its_rematch(matches, clock):
+    new, _, last = play_to_a_draw(matches)
+    rematch_id = last.closing.rematch_id
+    assert rematch_id is not None
+    matches.read_models.catch_up()
+    drawn = {row["player"]: row for row in matches.standings(ruleset="district_war").items}
+    assert drawn["bo"]["draws"] == 1
+    made = matches.correct(
+        new.match_id,
+        new.referee_token,
+        23,
+        [{"seat": 2, "order": "c4"}],
+        "bo's mail said c4; the service read d1",
+    )
+    assert str(made.voided_rematch) == str(rematch_id) and made.refused == ()
+    match = matches.get_match(new.match_id)
+    assert match.finished and match.outcome["winners"] == [2]
+    assert match.outcome["result"] == "win" and match.rematch_id is None
+    rematch = matches.get_match(rematch_id)
+    assert rematch.voided is not None and not rematch.is_open()
+    matches.read_models.catch_up()
+    rows = {row["player"]: row for row in matches.standings(ruleset="district_war").items}
+    assert (rows["bo"]["wins"], rows["bo"]["draws"], rows["ada"]["losses"]) == (1, 0, 1)
+    listed = {item["match_id"]: item for item in matches.list_matches(limit=10).items}
+    assert listed[str(rematch_id)]["status"] == "void"
+    assert listed[str(new.match_id)]["result"] == "win"
+    report = matches.audit(new.match_id)
+    assert [t.exact for t in report.timelines] == [True, True]
+    earlier = matches.audit(new.match_id, timeline=1)
+    assert earlier.timeline == 1 and earlier.exact
+    assert matches.verify_chain(new.match_id).ok
+    assert rebuilt_equals_followed(matches)
+
+
+def test_what_a_correction_refuses(matches, clock):
+    new, _ = drts_match(matches, clock)
+    referee = new.referee_token
+
+    def correct(movement: int, changes: list[dict[str, Any]], reason: str = "why") -> Any:
+        return matches.correct(new.match_id, referee, movement, changes, reason)
+
+    with pytest.raises(MovementClosedError, match="has not been resolved"):
+        correct(5, [{"seat": 4, "order": "hold"}])
+    with pytest.raises(InvalidActionError, match="at least one"):
+        correct(2, [])
+    with pytest.raises(InvalidActionError, match="needs a reason"):
+        correct(2, [{"seat": 4, "order": "hold"}], " ")
+    with pytest.raises(InvalidActionError, match="each seat once"):
+        correct(2, [{"seat": 4, "order": "hold"}, {"seat": 4, "order": None}])
+    version = matches.get_match(new.match_id).version
+    with pytest.raises(Exception, match="stands on"):  # an illegal replacement: nothing kept
+        correct(3, [{"seat": 4, "order": "water 13>19"}])
+    assert matches.get_match(new.match_id).version == version
+    with pytest.raises(UnknownTimelineError):
+        matches.audit(new.match_id, referee, timeline=2)
