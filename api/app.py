@@ -24,6 +24,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from api import (
     actions,
     audit,
+    corrections,
     errors,
     events,
     health,
@@ -50,6 +51,7 @@ BLUEPRINTS = (
     seats.blp,
     orders.blp,
     actions.blp,
+    corrections.blp,
     state.blp,
     events.blp,
     audit.blp,

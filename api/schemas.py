@@ -526,6 +526,10 @@ class MatchSchema(MatchListItemSchema):
             "not): its resolution kept failing; the referee's POST /matches/{id}/retry lifts it"
         },
     )
+    timeline = ma.fields.Integer(
+        required=True,
+        metadata={"description": "1, or one more after each correction (GET .../corrections)"},
+    )
     paused = ma.fields.Nested(
         PauseSchema,
         required=True,
@@ -860,6 +864,10 @@ class ReplaySchema(ma.Schema):
         required=True,
         metadata={"description": "whether folding every event gives the stored match"},
     )
+    timeline = ma.fields.Integer(required=True, metadata={"description": "the one replayed"})
+    timelines = ma.fields.Integer(
+        required=True, metadata={"description": "how many the match has (1 + corrections)"}
+    )
 
 
 class BrokenLinkSchema(ma.Schema):
@@ -896,6 +904,13 @@ class ChainReportSchema(ma.Schema):
     )
     evidence = ma.fields.Integer(
         required=True, metadata={"description": "how many receipts and heads were checked"}
+    )
+    timeline = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the timeline whose last event `head` and `version` are"},
+    )
+    timelines = ma.fields.Integer(
+        required=True, metadata={"description": "how many the match has (1 + corrections)"}
     )
 
 
@@ -961,6 +976,23 @@ class ArchiveSchema(ma.Schema):
     )
     head = ma.fields.Nested(ArchiveHeadSchema, required=True)
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+    timeline = ma.fields.Nested(
+        "ArchiveTimelineSchema",
+        metadata={
+            "description": "a corrected match's (or one asked for a timeline): the timeline "
+            "shown; absent for a match never corrected"
+        },
+    )
+
+
+class ArchiveTimelineSchema(ma.Schema):
+    number = ma.fields.Integer(required=True)
+    timelines = ma.fields.Integer(required=True, metadata={"description": "how many there are"})
+    versions = ma.fields.List(
+        ma.fields.Integer(),
+        required=True,
+        metadata={"description": "the versions of this timeline's events, in order"},
+    )
 
 
 class DivergenceSchema(ma.Schema):
@@ -1005,6 +1037,21 @@ class AuditSchema(ma.Schema):
         required=True,
         metadata={"description": "the start state was the referee's, not the rules'"},
     )
+    timeline = ma.fields.Integer(
+        required=True, metadata={"description": "the timeline reported on (the current one)"}
+    )
+    timelines = ma.fields.List(
+        ma.fields.Nested("TimelineAuditSchema"),
+        required=True,
+        metadata={"description": "every timeline re-adjudicated, 1 (the original) first"},
+    )
+
+
+class TimelineAuditSchema(ma.Schema):
+    timeline = ma.fields.Integer(required=True)
+    movements = ma.fields.Integer(required=True)
+    exact = ma.fields.Boolean(required=True)
+    divergence = ma.fields.Nested(DivergenceSchema, required=True, allow_none=True)
 
 
 class SeedSchema(ma.Schema):
@@ -1180,3 +1227,117 @@ class HealthSchema(ma.Schema):
             "status (ok, warning, failing) and what it saw (docs/operations.md)"
         },
     )
+
+
+# -- corrections and timelines (issue 19) ---------------------------------------------------
+
+
+class TimelineArgsSchema(ma.Schema):
+    timeline = QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
+        metadata={
+            "description": "an earlier timeline of a corrected match (1: the original); "
+            "default: the current one"
+        },
+    )
+
+
+class OrderChangeSchema(ma.Schema):
+    seat = StrictInteger(required=True, validate=ma.validate.Range(1, limits.MAX_SEATS))
+    order = OrderField(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the seat's order for the movement instead of the ones it has, "
+            "as the game's text or JSON form; null withdraws them",
+            "example": "hold",
+        },
+    )
+    received_at = ma.fields.AwareDateTime(
+        load_default=None,
+        metadata={
+            "description": "when the order counts as received, e.g. from its receipt "
+            "(default: when the movement closed)"
+        },
+    )
+
+
+class CorrectionRequestSchema(ma.Schema):
+    movement = StrictInteger(
+        required=True,
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
+        metadata={"description": "the resolved movement to resolve again"},
+    )
+    changes = ma.fields.List(
+        ma.fields.Nested(OrderChangeSchema),
+        required=True,
+        validate=ma.validate.Length(1, limits.MAX_SEATS),
+    )
+    reason = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, 1000),
+        metadata={"description": "why the referee corrects (recorded)"},
+    )
+    dispute = StrictInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
+        metadata={"description": "the dispute this correction rules on (upheld)"},
+    )
+
+
+class RefusalSchema(ma.Schema):
+    version = ma.fields.Integer(required=True, metadata={"description": "the refused input"})
+    type = ma.fields.String(required=True)
+    seat = ma.fields.Integer(required=True, allow_none=True)
+    error = ma.fields.String(
+        required=True,
+        metadata={"description": "its error code; refused_part: the order stands without parts"},
+    )
+    reason = ma.fields.String(required=True)
+
+
+class SupersededSchema(ma.Schema):
+    first = ma.fields.Integer(required=True)
+    last = ma.fields.Integer(required=True)
+
+
+class CorrectionSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    movement = ma.fields.Integer(required=True, metadata={"description": "the corrected one"})
+    timeline = ma.fields.Integer(required=True, metadata={"description": "the new timeline"})
+    version = ma.fields.Integer(required=True, metadata={"description": "the Corrected event"})
+    superseded = ma.fields.Nested(SupersededSchema, required=True)
+    refused = ma.fields.List(
+        ma.fields.Nested(RefusalSchema),
+        required=True,
+        metadata={"description": "the recorded inputs the new timeline refused"},
+    )
+    voided_rematch = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the rematch of a draw the correction made no draw"},
+    )
+    open_movement = ma.fields.Integer(required=True)
+    outcome = ma.fields.Nested(OutcomeSchema, required=True)
+    head = ma.fields.Nested(HeadSchema, required=True, metadata={"description": HEAD_AFTER_WRITE})
+
+
+class CorrectionRecordSchema(ma.Schema):
+    version = ma.fields.Integer(required=True, metadata={"description": "the Corrected event"})
+    timestamp = ma.fields.String(required=True)
+    movement = ma.fields.Integer(required=True)
+    timeline = ma.fields.Integer(required=True)
+    superseded = ma.fields.Nested(SupersededSchema, required=True)
+    changes = ma.fields.List(ma.fields.Dict(), required=True)
+    reason = ma.fields.String(required=True)
+    by = ma.fields.String(required=True)
+    dispute = ma.fields.Integer(required=True, allow_none=True)
+    refused = ma.fields.List(ma.fields.Nested(RefusalSchema), required=True)
+    voided_rematch = ma.fields.String(required=True, allow_none=True)
+
+
+class CorrectionListSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    timeline = ma.fields.Integer(required=True, metadata={"description": "the current one"})
+    items = ma.fields.List(ma.fields.Nested(CorrectionRecordSchema), required=True)

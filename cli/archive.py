@@ -10,6 +10,7 @@ from typing import IO, Any
 
 import click
 
+from cli.audit import timeline_option
 from cli.match import echo_json, match_id_argument
 from cli.store import matches, reports_errors
 
@@ -22,15 +23,16 @@ from cli.store import matches, reports_errors
     default=None,
     help="an unfinished match's referee token (or the operator's): the full form, recorded",
 )
+@timeline_option
 @reports_errors
-def export(match_id: str, referee_token: str | None) -> None:
+def export(match_id: str, referee_token: str | None, timeline: int | None) -> None:
     """Prints the match's archive (docs/archive.md): `drts match export M > FILE`.
 
     A finished match is exported to anyone, in the public form; an unfinished one
     only with its referee token, in the full form with the sealed values (the look is
     recorded as a SecretViewed event, which the archive holds).
     """
-    echo_json(matches().export_archive(match_id, referee_token))
+    echo_json(matches().export_archive(match_id, referee_token, timeline))
 
 
 @click.command("import")

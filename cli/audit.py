@@ -54,6 +54,14 @@ def events(
         click.echo(f"{item['version']:>5} {item['timestamp']} {item['type']} {data[:150]}{sealed}")
 
 
+timeline_option = click.option(
+    "--timeline",
+    type=click.IntRange(min=1),
+    default=None,
+    help="an earlier timeline of a corrected match (1: the original); default the current",
+)
+
+
 @click.command("verify")
 @match_id_argument
 @click.option(
@@ -70,13 +78,17 @@ def events(
     metavar="VERSION:CHAIN",
     help="a head noted from a result, display or state; repeatable",
 )
+@timeline_option
 @reports_errors
-def verify(match_id: str, receipt_files: tuple[str, ...], heads: tuple[str, ...]) -> None:
+def verify(
+    match_id: str, receipt_files: tuple[str, ...], heads: tuple[str, ...], timeline: int | None
+) -> None:
     """Verifies the event chain and seals, then every receipt and head given, the read
-    model's heads, the finish and the snapshots; exits 1 naming what is wrong."""
+    model's heads, the finish and the snapshots; exits 1 naming what is wrong. The chain
+    covers every timeline; the head printed is the current one's (or --timeline's)."""
     receipts = [(f"receipt {path}", read_receipt(path)) for path in receipt_files]
     held: list[tuple[str, JSON]] = [(f"head {text}", text) for text in heads]
-    report = matches().verify_chain(match_id, receipts, held)
+    report = matches().verify_chain(match_id, receipts, held, timeline)
     for problem in report.problems:
         click.echo(f"{problem.kind}: {problem.message}", err=True)
     if report.broken is not None:
@@ -88,7 +100,8 @@ def verify(match_id: str, receipt_files: tuple[str, ...], heads: tuple[str, ...]
             f"but {len(report.problems)} check(s) of the evidence fail (above)"
         )
     checked = f", {report.evidence} receipt(s) and head(s) on the log" if report.evidence else ""
-    click.echo(f"ok: {report.events} events, chain head {report.head}{checked}")
+    shown = f" (timeline {report.timeline} of {report.timelines})" if report.timelines > 1 else ""
+    click.echo(f"ok: {report.events} events, chain head {report.head}{shown}{checked}")
 
 
 def read_receipt(path: str) -> JSON:
@@ -107,12 +120,13 @@ def read_receipt(path: str) -> JSON:
 @click.option(
     "--json", "as_json", is_flag=True, help="the whole replay with each state, as the API gives it"
 )
+@timeline_option
 @reports_errors
-def replay(match_id: str, token: str | None, as_json: bool) -> None:
+def replay(match_id: str, token: str | None, as_json: bool, timeline: int | None) -> None:
     """Replays the match from its first event, movement by movement, and checks the store;
     exits 1 if the replay differs. States are shown (--json) as the token's holder may see.
     """
-    report = matches().replay(match_id, token)
+    report = matches().replay(match_id, token, timeline)
     if as_json:
         echo_json(replay_json(report))
         raise SystemExit(0 if report.agrees else 1)
@@ -137,12 +151,13 @@ def replay(match_id: str, token: str | None, as_json: bool) -> None:
     help="the referee (or operator) token: needed until the match finishes (the look is recorded)",
 )
 @click.option("--json", "as_json", is_flag=True, help="the report as the API gives it")
+@timeline_option
 @reports_errors
-def audit(match_id: str, token: str | None, as_json: bool) -> None:
+def audit(match_id: str, token: str | None, as_json: bool, timeline: int | None) -> None:
     """Re-adjudicates the match under its pinned ruleset version from its config, seed and
-    orders, movement by movement; exits 1 naming the first divergence from the stored
-    steps, state hashes and outcome."""
-    report = matches().audit(match_id, token)
+    orders, movement by movement, every timeline of a corrected match; exits 1 naming the
+    first divergence from the stored steps, state hashes and outcome."""
+    report = matches().audit(match_id, token, timeline)
     if as_json:
         echo_json(report.to_json())
     else:
@@ -159,6 +174,11 @@ def audit_lines(report: AuditReport) -> list[str]:
     ]
     if report.given_start:
         lines.append("the start state was given by the referee: play was checked from it")
+    if len(report.timelines) > 1:
+        verdicts = ", ".join(
+            f"{t.timeline}: {'exact' if t.exact else 'DIVERGES'}" for t in report.timelines
+        )
+        lines.append(f"timeline {report.timeline} of {len(report.timelines)} ({verdicts})")
     found = report.divergence
     if found is None:
         return [*lines, "exact: every step, state hash and outcome is the stored one"]
@@ -190,6 +210,8 @@ def replay_json(report: ReplayReport) -> JSON:
         "movements": [asdict(frame) for frame in report.frames],
         "state": report.state,
         "agrees": report.agrees,
+        "timeline": report.timeline,
+        "timelines": report.timelines,
     }
 
 

@@ -17,6 +17,7 @@ import click
 from cli.archive import register as register_archive_commands
 from cli.audit import register as register_audit_commands
 from cli.bots.command import register as register_bot_commands
+from cli.corrections import register as register_correction_commands
 from cli.db import register as register_db_commands
 from cli.maps import register as register_map_commands
 from cli.match import match
@@ -98,6 +99,7 @@ def demo(ruleset: str, seed: str) -> None:
 
 register_audit_commands(match)
 register_archive_commands(match)
+register_correction_commands(match)
 register_protocol_command(match)
 register_movement_commands(match)
 main.add_command(match)

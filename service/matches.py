@@ -49,6 +49,7 @@ from service.results import (
     NewSeat,
     OrderReceipt,
     QuarantinedMatch,
+    Superseded,
 )
 from service.scheduling import Scheduler, scheduler_for
 from service.settings import Settings, load_settings
@@ -268,7 +269,7 @@ class Matches(MatchReads):
                 movement,
                 done.timeline,
                 corrected.originator_version,
-                (done.superseded_from, done.superseded_to),
+                Superseded(done.superseded_from, done.superseded_to),
                 tuple(r.to_json() for r in done.refused),
                 done.voided_rematch,
                 match.movement,

@@ -16,9 +16,10 @@ from datetime import datetime
 from uuid import UUID
 
 from domain.errors import NotRefereeError
+from domain.integrity import iso
 from domain.match import Match
 from domain.rules.contract import JSON
-from service import archive, audit, evidence, limits, movements, phases, views
+from service import archive, audit, evidence, limits, loading, movements, phases, views
 from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
@@ -222,6 +223,29 @@ class MatchReads(MatchStore):
             )
         self.note_secret_viewed(match.id, archive.LOOK, viewer.name)
         return archive.document(self, match.id, "full", self.clock(), timeline)
+
+    def corrections(self, match_id: UUID | str) -> Document:
+        """Returns the match's corrections, oldest first, and its current timeline (public:
+        a correction names a movement that has closed, whose orders are public)."""
+        match = self.get_match(match_id)
+        found = [
+            {
+                "version": e.originator_version,
+                "timestamp": iso(e.timestamp),
+                "movement": e.movement,
+                "timeline": e.timeline,
+                "superseded": {"first": e.superseded_from, "last": e.superseded_to},
+                "changes": e.changes,
+                "reason": e.reason,
+                "by": e.by,
+                "dispute": e.dispute,
+                "refused": e.refused,
+                "voided_rematch": e.voided_rematch,
+            }
+            for e in loading.checked_events(self, match.id)
+            if isinstance(e, Match.Corrected)
+        ]
+        return {"match_id": str(match.id), "timeline": match.timeline, "items": found}
 
     def replay(
         self, match_id: UUID | str, token: str | None = None, timeline: int | None = None

@@ -125,6 +125,14 @@ class ActionTaken(Result):
 
 
 @dataclass(frozen=True)
+class Superseded(Result):
+    """The versions a correction superseded: the first and the last."""
+
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
 class CorrectionMade(Result):
     """A correction recorded (a Corrected event at `version`, docs/referee.md): the new
     timeline, the versions it superseded, the recorded inputs the new timeline refused
@@ -135,7 +143,7 @@ class CorrectionMade(Result):
     movement: int  # the corrected movement
     timeline: int
     version: int
-    superseded: tuple[int, int]
+    superseded: Superseded
     refused: tuple[JSON, ...]
     voided_rematch: str | None
     open_movement: int
@@ -185,6 +193,7 @@ class MatchSummary(Result):
     rematch_of: str | None
     quarantined: JSON = None  # {"movement", "error", "message", "failures", "at"} or None
     paused: JSON = None  # {"at", "deadline", "reason", "by"} or None
+    timeline: int = 1  # one more after each correction
 
     @property
     def replay_id(self) -> str | None:

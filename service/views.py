@@ -50,6 +50,7 @@ def summary(match: Match) -> MatchSummary:
     if match.is_open():
         to_move = list(match.rules().to_move(match.rules().load_state(match.state)).seats)
     status = "finished" if match.finished else "started" if match.started else "open"
+    status = "void" if match.voided is not None else status
     return MatchSummary(
         match_id=str(match.id),
         ruleset=match.ruleset,
@@ -71,6 +72,7 @@ def summary(match: Match) -> MatchSummary:
         rematch_of=match.rematch_of,
         quarantined=quarantine_json(match.quarantined),
         paused=pause_json(match.paused),
+        timeline=match.timeline,
     )
 
 

@@ -33,6 +33,7 @@ TOKEN_OPERATIONS = {
     "takeRefereeAction": "action",
     "getProtocolMessage": "protocol",
     "retryMatch": "retry",
+    "correctMovement": "correct",
 }
 
 
@@ -153,3 +154,44 @@ def test_the_referee_pauses_resumes_and_forfeits_from_the_cli(drts):  # noqa: F8
     )
     events = drts("events", match_id).output
     assert "Paused" in events and "Resumed" in events and "Finished" in events
+
+
+def test_the_referee_corrects_a_movement_from_the_cli(drts):  # noqa: F811
+    """Issue 19: `drts match correct`, `corrections`, and --timeline on audit and replay."""
+    match_id, referee, alice, bob = created(drts)
+    drts("start", match_id, "--referee-token", referee)
+    drts("order", match_id, "first 1", "--token", bob)
+    for seat, cell in ((alice, "e4"), (bob, "b4"), (alice, "g4"), (bob, "g1")):
+        drts("order", match_id, cell, "--token", seat)
+    out = drts(
+        "correct",
+        match_id,
+        "3",
+        "--order",
+        "2",
+        "c4",
+        "--reason",
+        "bob wrote c4",
+        "--referee-token",
+        referee,
+    ).output
+    assert "movement 3 corrected: timeline 2" in out and "head " in out
+    listed = json.loads(drts("corrections", match_id).output)
+    assert listed["timeline"] == 2 and listed["items"][0]["changes"] == [{"seat": 2, "order": "c4"}]
+    audit = drts("audit", match_id, "--timeline", "1").output
+    assert "timeline 1 of 2 (1: exact, 2: exact)" in audit
+    assert "agrees" in drts("replay", match_id, "--timeline", "1").output
+    assert "(timeline 2 of 2)" in drts("verify", match_id).output
+    refused = drts(
+        "correct",
+        match_id,
+        "3",
+        "--withdraw",
+        "2",
+        "--reason",
+        "x",
+        "--referee-token",
+        alice,
+        ok=False,
+    ).output
+    assert "not_referee" in refused

@@ -64,7 +64,7 @@ def test_a_replaced_order_three_movements_back_re_resolves_the_later_ones(matche
         [{"seat": 4, "order": "hold"}],
         "seat 4's receipt shows it sent hold",
     )
-    assert made.timeline == 2 and made.superseded[1] == before.version
+    assert made.timeline == 2 and made.superseded.last == before.version
     refused = {(r["type"], r["seat"], r["error"]) for r in made.refused}
     assert ("OrderSubmitted", 4, "refused_part") in refused
     assert ("OrderSubmitted", 4, "illegal_order") in refused
@@ -76,7 +76,10 @@ def test_a_replaced_order_three_movements_back_re_resolves_the_later_ones(matche
     assert match.timeline == 2 and match.movement > 4
     events = list(matches.events.get(new.match_id))
     corrected = next(e for e in events if isinstance(e, Match.Corrected))
-    assert (corrected.superseded_from, corrected.superseded_to) == made.superseded
+    assert (corrected.superseded_from, corrected.superseded_to) == (
+        made.superseded.first,
+        made.superseded.last,
+    )
     assert sum(isinstance(e, Match.MovementClosed) and e.movement == 2 for e in events) == 2
     report = matches.audit(new.match_id, new.referee_token)
     assert report.exact and [t.exact for t in report.timelines] == [True, True]
