@@ -248,6 +248,10 @@ def text_team(words: list[str], clause: str) -> Team:
 
 
 def text_operation(words: list[str], clause: str) -> Operation:
+    if not words:  # an item word alone ("blackhole"): no piece named
+        raise InvalidOrderError(
+            f"cannot read {clause!r}: it must start with water, fire, plant or team ({_EXAMPLES})"
+        )
     piece = _PIECE_WORDS.get(words[0])
     rest = words[1:]
     if piece is None:

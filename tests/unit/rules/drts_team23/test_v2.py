@@ -117,3 +117,11 @@ def test_the_v1_state_json_is_unchanged():
     assert "stars" not in data["seats"]["1"] and "deathstar_area" not in data["config"]
     with pytest.raises(InvalidStateError, match="not supported by drts_team23 v1"):
         RULESET_V1.load_state({**data, "board_items": [{"item": "blackhole"}]})
+
+
+@pytest.mark.parametrize("text", ["blackhole", "star", "fire 14>15; Blackhole"])
+def test_drts_4_an_item_word_alone_names_no_piece(text):
+    """Found by the parser fuzz: an item word with no piece before it is an unreadable
+    operation (InvalidOrderError naming the pieces), not an IndexError."""
+    with pytest.raises(InvalidOrderError, match="must start with water, fire, plant or team"):
+        parse(text)
