@@ -1251,11 +1251,17 @@ class OrderChangeSchema(ma.Schema):
         metadata={
             "description": "the seat's order for the movement instead of the ones it has, "
             "as the game's text or JSON form; null withdraws them",
+            "oneOf": [
+                {"type": "string", "minLength": 1, "maxLength": limits.LONGEST_ORDER_CHARS},
+                {"type": "object"},
+                {"type": "null"},
+            ],
             "example": "hold",
         },
     )
     received_at = ma.fields.AwareDateTime(
         load_default=None,
+        allow_none=True,
         metadata={
             "description": "when the order counts as received, e.g. from its receipt "
             "(default: when the movement closed)"

@@ -15,8 +15,9 @@ from typing import Any
 
 import schemathesis
 
-# positive_data_acceptance, for five operations, also accepts 422: a game's config, an
-# order, a starting state and a referee action are JSON whose validity the ruleset decides
+# positive_data_acceptance, for six operations, also accepts 422: a game's config, an
+# order (also a correction's), a starting state and a referee action are JSON whose
+# validity the ruleset decides
 # (a board's content, an order's legality in the match's current state, the actions a game
 # has), and a player name must be printable Unicode (docs/api.md, Limits), which no JSON
 # schema can state. verifyWithEvidence too: a receipt is taken as the seat kept it, with
@@ -36,7 +37,7 @@ checks.ignored_auth.enabled = false
 [[operations]]
 include-operation-id = [
     "createMatch", "sendOrder", "startMatch", "joinMatch", "takeRefereeAction",
-    "verifyWithEvidence",
+    "verifyWithEvidence", "correctMovement",
 ]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 
