@@ -146,3 +146,22 @@ def test_what_a_correction_refuses(matches, clock):
     assert matches.get_match(new.match_id).version == version
     with pytest.raises(UnknownTimelineError):
         matches.audit(new.match_id, referee, timeline=2)
+
+
+def test_corrections_on_corrections_keep_every_timeline_exact(matches, clock):
+    """A correction in timeline 2, then one reaching back before it, then another: four
+    timelines, each re-adjudicated exactly and replayed; the read models equal a rebuild."""
+    new, _ = drts_match(matches, clock)
+    referee = new.referee_token
+    for movement, seat, order in ((3, 1, "plant 3>9"), (2, 4, "hold"), (3, 2, "fire 5>11")):
+        clock.advance(50)
+        matches.correct(new.match_id, referee, movement, [{"seat": seat, "order": order}], "x")
+    report = matches.audit(new.match_id, referee)
+    assert [(t.timeline, t.exact) for t in report.timelines] == [(n, True) for n in (1, 2, 3, 4)]
+    for timeline in (1, 2, 3, 4):
+        replay = matches.replay(new.match_id, timeline=timeline)
+        assert replay.agrees and replay.timeline == timeline
+    pieces = {s: matches.get_match(new.match_id).state["seats"][s]["pieces"] for s in "124"}
+    assert (pieces["1"]["plant"], pieces["2"]["fire"], pieces["4"]["water"]) == (9, 11, 10)
+    assert matches.verify_chain(new.match_id).ok
+    assert rebuilt_equals_followed(matches)
