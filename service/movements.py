@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.integrity import normalized
 from domain.match import Match
+from domain.match.timelines import timelines
 from domain.rules.contract import JSON, OrderPolicy, Ruleset
 from service import phases, views
 from service.errors import (
@@ -69,7 +70,8 @@ def movement_record(app: MatchStore, match: Match, movement: int, viewer: Viewer
     assert isinstance(closed, Match.MovementClosed)
     assert isinstance(resolved, Match.MovementResolved)
     ruleset = match.rules()
-    aimed = [e for e in events if getattr(e, "movement", None) == movement]
+    current = timelines(events)[-1]  # a corrected match: the current timeline's record
+    aimed = [e for e in current if getattr(e, "movement", None) == movement]
     before = app.get_match(match.id, entry.closed - 1).state
     shown_phases, note = _phases(app, match, movement, viewer, ruleset)
     return MovementRecord(

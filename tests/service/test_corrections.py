@@ -87,8 +87,11 @@ def test_a_replaced_order_three_movements_back_re_resolves_the_later_ones(matche
     assert matches.replay(new.match_id).agrees
     assert matches.verify_chain(new.match_id).ok
     assert rebuilt_equals_followed(matches)
-    scores = matches.scoreboard(new.match_id)
-    assert scores  # the scoreboard is the new timeline's, one row set per movement
+    record = matches.movement(new.match_id, 3, new.referee_token)
+    seat_4 = [o for o in record.orders if o.seat == 4]
+    assert len(seat_4) == 1 and seat_4[0].order["operations"] == [
+        {"op": "move", "piece": "fire", "from": 11, "to": 17}
+    ]
 
 
 def test_a_correction_turns_a_finished_draw_into_a_win_and_voids_its_rematch(matches, clock):
