@@ -475,7 +475,8 @@ def resolve(match_id: str, movement: int | None, now: str | None) -> None:
 )
 @reports_errors
 def resolve_due(now: str | None, every: float | None, times: int | None) -> None:
-    """Resolves every movement whose deadline has passed (by hand, from cron, or --every N)."""
+    """Resolves every movement whose deadline has passed (by hand, from cron, or --every N),
+    then creates any rematch a drawn match lacks (as the sweep does after a crash)."""
     rounds = 0
     while True:
         closings = matches().resolve_due(instant(now))
@@ -483,6 +484,8 @@ def resolve_due(now: str | None, every: float | None, times: int | None) -> None
             click.echo(f"match {closing.match_id}:")
             echo_closing(closing)
         click.echo(f"{len(closings)} movement(s) handled")
+        for rematch_id in matches().create_missing_rematches():
+            click.echo(f"rematch {rematch_id} created for a drawn match that lacked it")
         rounds += 1
         if every is None or rounds == times:
             return

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import main
+from domain.match import Match
+from service.matches import Matches
+from service.settings import Settings
+from tests.service.test_rematch_of_a_draw import draw_orders, new_draw
 
 
 @pytest.fixture
@@ -142,3 +147,21 @@ def test_the_referee_takes_a_games_action_from_the_cli(drts, toy_rulesets):
         "action", match_id, "smite", "--reason", "x", "--referee-token", referee, ok=False
     )
     assert "unknown_action" in unknown.output
+
+
+def test_resolve_due_creates_a_rematch_a_drawn_match_lacks(drts, monkeypatch):
+    """A crash between the draw and its rematch is repaired by `resolve-due`, as by the
+    sweep (DW-5)."""
+    app = Matches(env=Settings(os.environ["DRTS_DATABASE_URL"]).event_store_env())
+    new, tokens = new_draw(app)
+    *early, (seat, order) = draw_orders()
+    for s, o in early:
+        app.submit_order(new.match_id, tokens[s], o)
+    with monkeypatch.context() as patched:
+        patched.setattr(Match, "rematch", lambda *a, **k: (_ for _ in ()).throw(OSError("lost")))
+        app.submit_order(new.match_id, tokens[seat], order)
+    rematch_id = app.get_match(new.match_id).rematch_id
+    app.close()
+    out = drts("resolve-due").output
+    assert f"rematch {rematch_id} created" in out
+    assert json.loads(drts("show", rematch_id).output)["rematch_of"] == str(new.match_id)
