@@ -24,6 +24,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from api import (
     actions,
     audit,
+    disputes,
     errors,
     events,
     health,
@@ -50,6 +51,7 @@ BLUEPRINTS = (
     seats.blp,
     orders.blp,
     actions.blp,
+    disputes.blp,
     state.blp,
     events.blp,
     audit.blp,

@@ -149,3 +149,29 @@ class NotQuarantinedError(DrtsError):
     """Raised when a retry asks to lift the quarantine of a match that is not quarantined."""
 
     code = "not_quarantined"
+
+
+class InvalidDisputeError(DrtsError, ValueError):
+    """Raised when a dispute or its ruling is malformed: no cite, an empty text or reason,
+    a cited version the log does not hold, a ruling other than dismissed or upheld."""
+
+    code = "invalid_dispute"
+
+
+class UncitableEventError(DrtsError):
+    """Raised when a seat cites an event whose content it may not see yet (another seat's
+    order or refusal in a movement that has not closed)."""
+
+    code = "uncitable_event"
+
+
+class UnknownDisputeError(DrtsError, LookupError):
+    """Raised when a match has no dispute with the given number."""
+
+    code = "unknown_dispute"
+
+
+class DisputeAlreadyRuledError(DrtsError):
+    """Raised when the referee rules on a dispute that was ruled on already (once only)."""
+
+    code = "dispute_already_ruled"

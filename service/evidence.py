@@ -25,7 +25,16 @@ from service.results import Discrepancy, Head
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 # What may follow a match's Finished event: referee and dispute events (and the link to
 # the rematch of a draw, DW-5). Nothing else: a later move would change a settled outcome.
-AFTER_FINISH = frozenset({"SecretViewed", "RefereeActed", "ReplayLinked", "SeatTokenReissued"})
+AFTER_FINISH = frozenset(
+    {
+        "SecretViewed",
+        "RefereeActed",
+        "ReplayLinked",
+        "SeatTokenReissued",
+        "DisputeFiled",
+        "DisputeRuled",
+    }
+)
 READ_MODEL = "the match list read model"
 
 

@@ -144,7 +144,8 @@ class ImportedMatch(Result):
 @dataclass(frozen=True)
 class MatchSummary(Result):
     """The public summary of a match: ruleset, seats, status, open movement, deadline,
-    outcome, chain head, the rematch links (DW-5), and its quarantine, if any."""
+    outcome, chain head, the rematch links (DW-5), its quarantine, if any, and how many of
+    its disputes are open and ruled."""
 
     match_id: str
     ruleset: str
@@ -165,6 +166,7 @@ class MatchSummary(Result):
     rematch_id: str | None
     rematch_of: str | None
     quarantined: JSON = None  # {"movement", "error", "message", "failures", "at"} or None
+    disputes: dict[str, int] | None = None  # {"open": n, "ruled": m}
 
     @property
     def replay_id(self) -> str | None:

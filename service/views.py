@@ -69,7 +69,14 @@ def summary(match: Match) -> MatchSummary:
         rematch_id=match.rematch_id,
         rematch_of=match.rematch_of,
         quarantined=quarantine_json(match.quarantined),
+        disputes=dispute_counts(match),
     )
+
+
+def dispute_counts(match: Match) -> dict[str, int]:
+    """Returns how many of the match's disputes are open and how many ruled."""
+    open_ = sum(1 for dispute in match.disputes if dispute.is_open)
+    return {"open": open_, "ruled": len(match.disputes) - open_}
 
 
 def quarantine_json(quarantined: dict[str, Any] | None) -> JSON:

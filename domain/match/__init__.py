@@ -28,22 +28,26 @@ from typing import Any
 from eventsourcing.domain import Aggregate, event
 
 from domain.match.base import event_data
+from domain.match.disputes import MatchDisputes
 from domain.match.lobby import MatchLobby
 from domain.match.play import MAX_DEADLINE_SECONDS, REJECTABLE, next_firing
 from domain.match.quarantine import MatchQuarantine
 from domain.match.values import (
+    Dispute,
     MovementLog,
     PendingOrder,
     Receipt,
     Seat,
     upcast_v1_v2,
     upcast_v2_v3,
+    upcast_v3_v4,
 )
 from domain.rules.contract import JSON
 
 __all__ = [
     "MAX_DEADLINE_SECONDS",
     "REJECTABLE",
+    "Dispute",
     "Match",
     "MovementLog",
     "PendingOrder",
@@ -54,14 +58,15 @@ __all__ = [
 ]
 
 
-class Match(MatchLobby, MatchQuarantine, Aggregate):
+class Match(MatchLobby, MatchQuarantine, MatchDisputes, Aggregate):
     """One match under one ruleset, config and seed: seats, movements, orders, resolutions."""
 
     # The shape of the attributes a snapshot stores (docs/contributing.md, rule 5): a
     # snapshot of an older shape is brought up to date as it loads.
-    class_version = 3
+    class_version = 4
     upcast_v1_v2 = staticmethod(upcast_v1_v2)
     upcast_v2_v3 = staticmethod(upcast_v2_v3)
+    upcast_v3_v4 = staticmethod(upcast_v3_v4)
 
     class Created(Aggregate.Created):
         ruleset: str
@@ -105,6 +110,7 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
         self.rematch_id = self.rematch_of = None
         self.quarantined = None
         self.closed_at = None
+        self.disputes = []
 
     class SeatJoined(Aggregate.Event):
         seat: int
@@ -381,3 +387,57 @@ class Match(MatchLobby, MatchQuarantine, Aggregate):
 
         def apply(self, match: Match) -> None:
             match.quarantined, match.chain = None, self.chain
+
+    class DisputeFiled(Aggregate.Event):
+        """A dispute filed (domain/match/disputes.py): number `dispute` (1, 2, ... in the
+        match), `by` "seat" (its number in `seat`), "referee" or "operator", the movement
+        open when filed (the last one played once finished; 0 before the start), the event
+        versions it cites (sorted) and its text, which is public."""
+
+        dispute: int
+        by: str
+        seat: int | None
+        movement: int
+        cites: list[int]
+        text: str
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.disputes.append(
+                Dispute(
+                    self.dispute,
+                    self.by,
+                    self.seat,
+                    self.movement,
+                    tuple(self.cites),
+                    self.text,
+                    self.originator_version,
+                    self.timestamp,
+                )
+            )
+            match.chain = self.chain
+
+    class DisputeRuled(Aggregate.Event):
+        """The referee (`by`: "referee" or "operator") ruled on dispute `dispute`:
+        "dismissed" or "upheld", with its reason. `correction` will name the correction an
+        upheld dispute led to once corrections exist (issue 18); None until then."""
+
+        dispute: int
+        ruling: str
+        reason: str
+        by: str
+        chain: str
+        correction: int | None = None
+
+        def apply(self, match: Match) -> None:
+            index = self.dispute - 1
+            match.disputes[index] = replace(
+                match.disputes[index],
+                ruling=self.ruling,
+                reason=self.reason,
+                ruled_by=self.by,
+                ruled_version=self.originator_version,
+                ruled_at=self.timestamp,
+                correction=self.correction,
+            )
+            match.chain = self.chain

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from eventsourcing.domain import Aggregate
 
 from domain.integrity import event_body, next_chain, normalized
-from domain.match.values import MovementLog, PendingOrder, Seat
+from domain.match.values import Dispute, MovementLog, PendingOrder, Seat
 from domain.rules.contract import JSON
 
 METADATA = frozenset({"originator_id", "originator_version", "originator_topic", "timestamp"})
@@ -68,6 +68,7 @@ class MatchBase(_Layer):
         rematch_of: str | None
         quarantined: dict[str, Any] | None  # movement, error, message, failures, at
         closed_at: datetime | None  # the intended instant the last movement closed at
+        disputes: list[Dispute]  # in filing order: dispute n is disputes[n - 1]
 
         SeatJoined: type[Aggregate.Event]
         SeatTokenReissued: type[Aggregate.Event]
@@ -88,6 +89,8 @@ class MatchBase(_Layer):
         ReplayOf: type[Aggregate.Event]
         Quarantined: type[Aggregate.Event]
         QuarantineLifted: type[Aggregate.Event]
+        DisputeFiled: type[Aggregate.Event]
+        DisputeRuled: type[Aggregate.Event]
 
     def _record(self, event_class: type[Aggregate.Event], at: datetime, **data: Any) -> None:
         """Triggers an event stamped `at`, with its chain link computed over its body."""

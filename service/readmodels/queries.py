@@ -19,21 +19,30 @@ from service.readmodels.runner import ReadModels
 from service.results import DueMovement
 
 STATUSES = ("open", "started", "finished")
+DISPUTE_FILTERS = ("open",)  # `disputes=open`: the matches with a dispute awaiting a ruling
 
 
 def match_page(
-    models: ReadModels, ruleset: str | None, status: str | None, limit: int, after: int
+    models: ReadModels,
+    ruleset: str | None,
+    status: str | None,
+    limit: int,
+    after: int,
+    disputes: str | None = None,
 ) -> tuple[list[dict[str, JSON]], int | None]:
     """Returns up to `limit` matches past log position `after`, oldest first, and the
-    position to go on from (None when no more match).
+    position to go on from (None when no more match); `disputes="open"` keeps those with
+    a dispute awaiting the referee's ruling.
     """
     if ruleset is not None:
         limits.check_ruleset_name(ruleset)
     if status is not None:
         limits.check_choice(status, "status", STATUSES)
+    if disputes is not None:
+        limits.check_choice(disputes, "disputes", DISPUTE_FILTERS)
     models.catch_up(["match_list"])
     view = models.view("match_list")
-    where = ["position > :after"]
+    where = ["position > :after"] + (["open_disputes > 0"] if disputes else [])
     params: dict[str, Any] = {"after": after, "limit": limit + 1}
     for column, value in (("ruleset", ruleset), ("status", status)):
         if value is not None:
@@ -200,6 +209,7 @@ def _match_item(row: dict[str, Any], seats: list[dict[str, JSON]]) -> dict[str, 
         "started_at": _iso(row["started_at"]),
         "finished_at": _iso(row["finished_at"]),
         "result": row["result"],
+        "disputes": {"open": row["open_disputes"], "ruled": row["ruled_disputes"]},
     }
 
 
