@@ -1164,7 +1164,7 @@ class HealthSchema(ma.Schema):
 
 class FileDisputeSchema(ma.Schema):
     cites = ma.fields.List(
-        StrictInteger(),
+        StrictInteger(validate=ma.validate.Range(1, limits.MAX_POSITION)),
         required=True,
         validate=ma.validate.Length(max=limits.MAX_CITES),
         metadata={
@@ -1175,9 +1175,9 @@ class FileDisputeSchema(ma.Schema):
     )
     text = ma.fields.String(
         required=True,
-        validate=ma.validate.Length(max=limits.MAX_DISPUTE_CHARS),
+        validate=ma.validate.Length(1, limits.MAX_DISPUTE_CHARS),
         metadata={
-            "description": "what is disputed, and why (public; not empty)",
+            "description": "what is disputed, and why (public; not blank)",
             "example": "my order reached the server before the deadline",
         },
     )
@@ -1191,8 +1191,8 @@ class RulingSchema(ma.Schema):
     )
     reason = ma.fields.String(
         required=True,
-        validate=ma.validate.Length(max=limits.MAX_DISPUTE_CHARS),
-        metadata={"description": "why (public; not empty)", "example": "the log shows it late"},
+        validate=ma.validate.Length(1, limits.MAX_DISPUTE_CHARS),
+        metadata={"description": "why (public; not blank)", "example": "the log shows it late"},
     )
 
 
