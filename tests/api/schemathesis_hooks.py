@@ -15,7 +15,7 @@ from typing import Any
 
 import schemathesis
 
-# positive_data_acceptance, for seven operations, also accepts 422: a game's config, an
+# positive_data_acceptance, for eight operations, also accepts 422: a game's config, an
 # order, a starting state and a referee action are JSON whose validity the ruleset decides
 # (a board's content, an order's legality in the match's current state, the actions a game
 # has), and a player name must be printable Unicode (docs/api.md, Limits), which no JSON
