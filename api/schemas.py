@@ -1156,8 +1156,9 @@ class HealthSchema(ma.Schema):
         values=ma.fields.Dict(),
         required=True,
         metadata={
-            "description": "per part (store, broker, sweep, overdue, projections): its "
-            "status (ok, warning, failing) and what it saw (docs/operations.md)"
+            "description": "per part (store, broker, sweep, overdue, projections, "
+            "quarantined_matches, open_disputes): its status (ok, warning, failing) and what "
+            "it saw (docs/operations.md)"
         },
     )
 

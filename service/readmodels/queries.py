@@ -103,6 +103,25 @@ def due(models: ReadModels, now: datetime) -> list[DueMovement]:
     return [DueMovement(row["match_id"], row["movement"], row["due_at"]) for row in rows]
 
 
+def open_disputes(models: ReadModels, first: int = 20) -> tuple[int, list[dict[str, JSON]]]:
+    """Returns the disputes awaiting a ruling over every match but the imported ones (which
+    are read-only: none can be ruled on there), and the first `first` matches holding
+    some, oldest first, with how many each holds."""
+    models.catch_up(["match_list"])
+    view = models.view("match_list")
+    where = f"open_disputes > 0 AND {NOT_IMPORTED}"
+    total = view.query(f"SELECT SUM(open_disputes) AS n FROM {{match_list}} WHERE {where}")
+    rows = view.query(
+        f"SELECT match_id, open_disputes FROM {{match_list}} WHERE {where} "
+        "ORDER BY position LIMIT :first",
+        {"first": first},
+    )
+    listed: list[dict[str, JSON]] = [
+        {"match_id": str(row["match_id"]), "open": row["open_disputes"]} for row in rows
+    ]
+    return int(total[0]["n"] or 0), listed
+
+
 def rematches_due(models: ReadModels) -> list[UUID]:
     """Returns the finished matches whose outcome asks for a rematch that does not exist
     yet (DW-5: a crash came between the draw and the rematch), oldest first; an imported
