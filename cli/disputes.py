@@ -1,4 +1,4 @@
-"""`drts match dispute file|rule|show` and `drts match disputes`: disputes as the API's
+"""`drts match dispute file|rule|show|waiting` and `drts match disputes`: disputes as the API's
 /matches/{id}/disputes has them (issue 18, docs/referee.md). A seat (its token) or the
 referee files one citing event versions (`drts match events` lists them); the referee
 dismisses or upholds it with a reason; anyone lists them.
@@ -23,7 +23,7 @@ filer_token_option = click.option(
 
 @click.group("dispute")
 def dispute() -> None:
-    """File a dispute, rule on one, show one."""
+    """File a dispute, rule on one, show one; list the matches awaiting a ruling."""
 
 
 @dispute.command("file")
@@ -83,6 +83,26 @@ def show(match_id: str, number: int) -> None:
     """Prints dispute NUMBER of MATCH_ID with the events it cites, as anyone may see them
     (JSON, as GET /matches/{id}/disputes/{n} gives it)."""
     echo_json(matches().dispute(match_id, number))
+
+
+@dispute.command("waiting")
+@reports_errors
+def waiting() -> None:
+    """Lists the matches with disputes awaiting a ruling, oldest first, with how many (the
+    match list's, as GET /matches?disputes=open gives it)."""
+    app, cursor = matches(), None
+    while True:
+        page = app.list_matches(disputes="open", limit=200, cursor=cursor)
+        for item in page.items:
+            counts = item["disputes"]
+            assert isinstance(counts, dict)
+            click.echo(
+                f"{item['match_id']} {item['ruleset']} {item['status']}: "
+                f"{counts['open']} open, {counts['ruled']} ruled"
+            )
+        if page.next is None:
+            return
+        cursor = page.next
 
 
 @click.command("disputes")

@@ -47,6 +47,7 @@ def test_a_dispute_is_filed_dismissed_and_upheld_from_the_cli(drts):  # noqa: F8
     ).output
     assert filed.startswith("dispute 1 filed (event ") and "awaits a ruling" in filed
     drts("dispute", "file", match_id, "--cite", "2", "--text", "a note", "--token", referee)
+    assert drts("dispute", "waiting").output == f"{match_id} toy started: 2 open, 0 ruled\n"
     listed = drts("disputes", match_id).output
     assert f"dispute 1 (open): seat 1, movement 1, cites 1, {started}" in listed
     assert "dispute 2 (open): referee, movement 1, cites 2" in listed
@@ -76,6 +77,7 @@ def test_a_dispute_is_filed_dismissed_and_upheld_from_the_cli(drts):  # noqa: F8
     listed = drts("disputes", match_id).output
     assert "dispute 1 (dismissed by referee)" in listed and "    ruling: on time" in listed
     assert "dispute 2 (upheld by referee)" in listed
+    assert drts("dispute", "waiting").output == ""
     again = drts(
         "dispute",
         "rule",
