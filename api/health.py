@@ -26,7 +26,8 @@ class Health(MethodView):
     def get(self) -> Any:
         """Reports the service's health: the store (reachable, migrated), the broker, the
         last successful sweep, the oldest overdue movement and how late it is, and the
-        projections behind the log or leaving matches out. Answers 503 when a check fails.
+        projections behind the log or leaving matches out, the quarantined matches, and the
+        disputes awaiting a ruling. Answers 503 when a check fails.
         """
         service = matches()
         report = health_report(service, current_app.extensions[SETTINGS], service.clock())

@@ -22,11 +22,12 @@ from api.fields import (
     StrictInteger,
     within_limits,
 )
+from domain.match.disputes import RULINGS
 from domain.rules.contract import ConfigKind, OrderPolicy
 from domain.rules.registry import ruleset_names
 from service import limits
 from service.eventfilter import EVENT_TYPES
-from service.readmodels.queries import STATUSES
+from service.readmodels.queries import DISPUTE_FILTERS, STATUSES
 
 CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
 MAX_WAIT_SECONDS = 3600  # asked; the server waits at most DRTS_LONG_POLL_MAX_SECONDS
@@ -213,6 +214,11 @@ class IdempotencyHeaderSchema(ma.Schema):
 class ListMatchesArgsSchema(ma.Schema):
     ruleset = ma.fields.String(load_default=None, validate=ma.validate.Regexp(limits.RULESET_NAME))
     status = ma.fields.String(load_default=None, validate=ma.validate.OneOf(STATUSES))
+    disputes = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.OneOf(DISPUTE_FILTERS),
+        metadata={"description": "open: only the matches with a dispute awaiting a ruling"},
+    )
     limit = QueryInteger(load_default=50, validate=ma.validate.Range(1, 200))
     cursor = ma.fields.String(
         load_default=None,
@@ -458,6 +464,11 @@ class SeatLimitsSchema(ma.Schema):
     max = ma.fields.Integer(required=True)
 
 
+class DisputeCountsSchema(ma.Schema):
+    open = ma.fields.Integer(required=True, metadata={"description": "awaiting a ruling"})
+    ruled = ma.fields.Integer(required=True, metadata={"description": "dismissed or upheld"})
+
+
 class MatchListItemSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     ruleset = ma.fields.String(required=True)
@@ -473,6 +484,11 @@ class MatchListItemSchema(ma.Schema):
     started_at = ma.fields.String(allow_none=True)
     finished_at = ma.fields.String(allow_none=True)
     result = ma.fields.String(allow_none=True, metadata={"description": "the outcome's result"})
+    disputes = ma.fields.Nested(
+        DisputeCountsSchema,
+        required=True,
+        metadata={"description": "how many disputes await the referee's ruling, how many ruled"},
+    )
 
 
 class QuarantineSchema(ma.Schema):
@@ -1223,8 +1239,9 @@ class HealthSchema(ma.Schema):
         values=ma.fields.Dict(),
         required=True,
         metadata={
-            "description": "per part (store, broker, sweep, overdue, projections): its "
-            "status (ok, warning, failing) and what it saw (docs/operations.md)"
+            "description": "per part (store, broker, sweep, overdue, projections, "
+            "quarantined_matches, open_disputes): its status (ok, warning, failing) and what "
+            "it saw (docs/operations.md)"
         },
     )
 
@@ -1347,3 +1364,82 @@ class CorrectionListSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     timeline = ma.fields.Integer(required=True, metadata={"description": "the current one"})
     items = ma.fields.List(ma.fields.Nested(CorrectionRecordSchema), required=True)
+
+
+class FileDisputeSchema(ma.Schema):
+    cites = ma.fields.List(
+        StrictInteger(validate=ma.validate.Range(1, limits.MAX_POSITION)),
+        required=True,
+        validate=ma.validate.Length(max=limits.MAX_CITES),
+        metadata={
+            "description": "the event versions the dispute is about (at least one; a seat may "
+            "not cite another seat's order or refusal while its movement is open)",
+            "example": [7],
+        },
+    )
+    text = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, limits.MAX_DISPUTE_CHARS),
+        metadata={
+            "description": "what is disputed, and why (public; not blank)",
+            "example": "my order reached the server before the deadline",
+        },
+    )
+
+
+class RulingSchema(ma.Schema):
+    ruling = ma.fields.String(
+        required=True,
+        validate=ma.validate.OneOf(RULINGS),
+        metadata={"description": "dismissed, or upheld with a note (a correction that rules on it upholds it with the correction: POST .../corrections with `dispute`)"},
+    )
+    reason = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, limits.MAX_DISPUTE_CHARS),
+        metadata={"description": "why (public; not blank)", "example": "the log shows it late"},
+    )
+
+
+class DisputeSchema(ma.Schema):
+    dispute = ma.fields.Integer(required=True, metadata={"description": "its number: 1, 2, ..."})
+    status = ma.fields.String(required=True, metadata={"enum": ["open", "ruled"]})
+    by = ma.fields.String(required=True, metadata={"enum": ["seat", "referee", "operator"]})
+    seat = ma.fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the filing seat, if a seat"}
+    )
+    movement = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the movement open when filed (the last played once finished)"},
+    )
+    cites = ma.fields.List(ma.fields.Integer(), required=True)
+    text = ma.fields.String(required=True)
+    version = ma.fields.Integer(
+        required=True, metadata={"description": "the version of its DisputeFiled event"}
+    )
+    filed_at = ma.fields.String(required=True, metadata={"description": "UTC instant, ISO 8601"})
+    ruling = ma.fields.String(required=True, allow_none=True, metadata={"enum": [*RULINGS, None]})
+    reason = ma.fields.String(required=True, allow_none=True)
+    ruled_by = ma.fields.String(required=True, allow_none=True)
+    ruled_version = ma.fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the version of its DisputeRuled event"},
+    )
+    ruled_at = ma.fields.String(required=True, allow_none=True)
+    correction = ma.fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the correction an upheld dispute led to (null until issue 18)"},
+    )
+
+
+class DisputeListSchema(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(DisputeSchema), required=True)
+
+
+class DisputeWithEventsSchema(DisputeSchema):
+    events = ma.fields.List(
+        ma.fields.Nested(EventSchema),
+        required=True,
+        metadata={"description": "the cited events, as anyone may see them"},
+    )

@@ -19,6 +19,7 @@ from cli.audit import register as register_audit_commands
 from cli.bots.command import register as register_bot_commands
 from cli.corrections import register as register_correction_commands
 from cli.db import register as register_db_commands
+from cli.disputes import register as register_dispute_commands
 from cli.maps import register as register_map_commands
 from cli.match import match
 from cli.movements import register as register_movement_commands
@@ -102,6 +103,7 @@ register_archive_commands(match)
 register_correction_commands(match)
 register_protocol_command(match)
 register_movement_commands(match)
+register_dispute_commands(match)
 main.add_command(match)
 main.add_command(perft)
 main.add_command(api)

@@ -162,3 +162,29 @@ class NotPausedError(DrtsError):
     """Raised when the referee resumes a match whose clock is not paused."""
 
     code = "not_paused"
+
+
+class InvalidDisputeError(DrtsError, ValueError):
+    """Raised when a dispute or its ruling is malformed: no cite, an empty text or reason,
+    a cited version the log does not hold, a ruling other than dismissed or upheld."""
+
+    code = "invalid_dispute"
+
+
+class UncitableEventError(DrtsError):
+    """Raised when a seat cites an event whose content it may not see yet (another seat's
+    order or refusal in a movement that has not closed)."""
+
+    code = "uncitable_event"
+
+
+class UnknownDisputeError(DrtsError, LookupError):
+    """Raised when a match has no dispute with the given number."""
+
+    code = "unknown_dispute"
+
+
+class DisputeAlreadyRuledError(DrtsError):
+    """Raised when the referee rules on a dispute that was ruled on already (once only)."""
+
+    code = "dispute_already_ruled"

@@ -26,7 +26,15 @@ HEX64 = re.compile(r"^[0-9a-f]{64}$")
 # What may follow a match's Finished event: referee and dispute events (and the link to
 # the rematch of a draw, DW-5). Nothing else: a later move would change a settled outcome.
 AFTER_FINISH = frozenset(
-    {"SecretViewed", "RefereeActed", "ReplayLinked", "SeatTokenReissued", "Voided"}
+    {
+        "SecretViewed",
+        "RefereeActed",
+        "ReplayLinked",
+        "SeatTokenReissued",
+        "DisputeFiled",
+        "DisputeRuled",
+        "Voided",
+    }
 )
 READ_MODEL = "the match list read model"
 

@@ -11,7 +11,9 @@ each with its own `status` ("ok", "warning" or "failing") and what it saw:
 - `overdue`: the oldest open movement past its deadline, and how late;
 - `projections`: the read models behind the log, and the matches they left out;
 - `quarantined_matches`: the matches whose resolution kept failing, which the
-  sweep leaves alone until the referee retries them (a warning: the others go on).
+  sweep leaves alone until the referee retries them (a warning: the others go on);
+- `open_disputes`: the disputes awaiting a referee's ruling (issue 18), always ok:
+  a ruling is the referee's work, not the service's health.
 
 Any failing check makes the service unhealthy (HTTP 503 with the same body);
 a warning only makes it degraded (still 200). A new check is one more entry
@@ -30,7 +32,7 @@ from kombu.exceptions import ChannelError as KombuChannelError
 
 from domain.integrity import iso
 from service import quarantine, schema
-from service.readmodels.queries import SWEPT
+from service.readmodels.queries import SWEPT, open_disputes
 from service.readmodels.recorders import MAX_ERROR_CHARS
 from service.readmodels.runner import ReadModels
 from service.scheduling import QUEUE
@@ -198,6 +200,13 @@ def check_quarantined_matches(matches: MatchStore, settings: Settings, now: date
     return {"status": WARNING if listed else OK, "count": len(listed), "matches": listed[:20]}
 
 
+def check_open_disputes(matches: MatchStore, settings: Settings, now: datetime) -> Check:
+    """How many disputes await a ruling, over every match but the imported ones, and the
+    first 20 matches holding some: always ok (the referees' work, not the service's)."""
+    count, listed = open_disputes(matches.read_models)
+    return {"status": OK, "count": count, "matches": listed}
+
+
 CHECKS: dict[str, Callable[[MatchStore, Settings, datetime], Check]] = {
     "store": check_store,
     "broker": check_broker,
@@ -205,6 +214,7 @@ CHECKS: dict[str, Callable[[MatchStore, Settings, datetime], Check]] = {
     "overdue": check_overdue,
     "projections": check_projections,
     "quarantined_matches": check_quarantined_matches,
+    "open_disputes": check_open_disputes,
 }
 
 

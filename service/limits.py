@@ -18,6 +18,9 @@ store: a rule here holds by construction, not per endpoint. docs/api.md
   a request body) nests at most MAX_JSON_DEPTH levels, holds integers within
   +-MAX_JSON_INT (2^53 - 1, what every JSON reader keeps exactly), finite
   numbers only, and no lone surrogate (text that is not Unicode).
+- A dispute cites at most MAX_CITES event versions (integers) and its text, like a
+  ruling's reason, is at most MAX_DISPUTE_CHARS characters of Unicode (an empty one
+  is the domain's to refuse: InvalidDisputeError).
 - An order, as text or as its JSON form, is at most its game's
   `max_order_chars` characters (MAX_ORDER_CHARS unless the game says more,
   never more than LONGEST_ORDER_CHARS; its JSON form is measured as compact
@@ -47,6 +50,8 @@ MAX_JSON_INT = 2**53 - 1
 MAX_ORDER_CHARS = DEFAULT_MAX_ORDER_CHARS  # unless a game says more (Shades' bot replies)
 LONGEST_ORDER_CHARS = 60_000  # what any game may take: under the 64 KiB body limit
 MAX_KEY_CHARS = 200  # an Idempotency-Key
+MAX_DISPUTE_CHARS = 4_000  # a dispute's text, a ruling's reason
+MAX_CITES = 20  # the event versions one dispute cites
 MAX_POSITION = 2**31 - 1  # event versions and step numbers asked for in a query
 RULESET_NAME = r"^[a-z][a-z0-9_]{0,63}$"  # how every ruleset is named in the registry
 
@@ -111,6 +116,24 @@ def check_text(text: Any, field: str, max_chars: int) -> str:
     if has_lone_surrogate(text):
         raise LimitError(field, allowed, "it holds a lone surrogate (not Unicode text)")
     return text
+
+
+def check_dispute_text(text: Any, field: str = "text") -> str:
+    """Returns a dispute's text (or a ruling's reason) of at most MAX_DISPUTE_CHARS
+    characters of Unicode; raises LimitError. An empty one passes: the domain refuses it
+    as a dispute without a text (InvalidDisputeError)."""
+    return text if text == "" else check_text(text, field, MAX_DISPUTE_CHARS)
+
+
+def check_cites(cites: Any, field: str = "cites") -> list[int]:
+    """Returns the event versions a dispute cites: a list of at most MAX_CITES integers
+    (whether the log holds them is the domain's check); raises LimitError."""
+    allowed = f"a list of at most {MAX_CITES} event versions"
+    if not isinstance(cites, list | tuple) or len(cites) > MAX_CITES:
+        raise LimitError(field, allowed, f"got {_shown(cites)}")
+    return [
+        check_range(v, f"{field}[{i}]", -MAX_JSON_INT, MAX_JSON_INT) for i, v in enumerate(cites)
+    ]
 
 
 def check_ruleset_name(name: str, field: str = "ruleset") -> str:

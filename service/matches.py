@@ -34,7 +34,13 @@ from domain.rules.contract import JSON
 from domain.rules.registry import get_ruleset
 from domain.table import DeadlinePassed
 from service import archive, corrections, limits, quarantine, views
-from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
+from service.disputes import dispute_json, uncitable
+from service.errors import (
+    ConcurrentWriteError,
+    MatchImportedError,
+    MatchNotFoundError,
+    MissingTokenError,
+)
 from service.idempotency import IdempotencyKey, keyed_match
 from service.maps import expand_map
 from service.readmodels.recorders import OUTAGES, error_text
@@ -43,6 +49,7 @@ from service.results import (
     ActionTaken,
     Closing,
     CorrectionMade,
+    Document,
     Head,
     ImportedMatch,
     NewMatch,
@@ -262,7 +269,9 @@ class Matches(MatchReads):
 
         def correct(match: Match) -> tuple[CorrectionMade, bool]:
             token_hash = self.tokens.referee_hash(match, referee_token)
-            done = corrections.run(self, match, token_hash, movement, wanted, reason, by, now)
+            done = corrections.run(
+                self, match, token_hash, movement, wanted, reason, by, now, dispute
+            )
             corrected = next(e for e in match.pending_events if isinstance(e, Match.Corrected))
             made = CorrectionMade(
                 match.id,
@@ -297,6 +306,53 @@ class Matches(MatchReads):
             UUID(made.voided_rematch),
             lambda m: m.void(str(made.match_id), made.version, reason, self.clock()),
         )
+
+    def file_dispute(
+        self, match_id: UUID | str, token: str | None, cites: Sequence[int], text: str
+    ) -> Document:
+        """Files a dispute from a seat (its token) or the referee (its token or the
+        operator's), citing event versions, with a public text; recorded as a DisputeFiled
+        event. Returns the dispute's public form (service/disputes.py).
+
+        A seat may cite any event but another seat's order or refusal still sealed
+        (UncitableEventError); a cite the log does not hold, no cite or an empty text is an
+        InvalidDisputeError."""
+        limits.check_dispute_text(text)
+        versions = limits.check_cites(list(cites))
+        if token is None:
+            raise MissingTokenError("a dispute needs the token of a seat or of the referee")
+        operator, now = self.tokens.is_operator(token), self.clock()
+
+        def file(match: Match) -> Document:
+            token_hash = self.tokens.referee_hash(match, token) if operator else commitment(token)
+            by = "operator" if operator else None
+            number = match.file_dispute(token_hash, versions, text, now, uncitable(self, match), by)
+            return dispute_json(match.dispute(number))
+
+        return self._retrying(match_id, file)
+
+    def rule_dispute(
+        self,
+        match_id: UUID | str,
+        referee_token: str | None,
+        number: int,
+        ruling: str,
+        reason: str,
+    ) -> Document:
+        """Rules on dispute `number` (referee or operator token): "dismissed" or "upheld",
+        with a reason, recorded as a DisputeRuled event; returns the dispute as ruled.
+
+        Upheld here is a note (its reason); a correction naming the dispute upholds it
+        with the correction (`correct`, issue 19).
+        A dispute is ruled on once (DisputeAlreadyRuledError)."""
+        limits.check_dispute_text(reason, "reason")
+        by, now = self.tokens.referee_name(referee_token), self.clock()
+
+        def rule(match: Match) -> Document:
+            token_hash = self.tokens.referee_hash(match, referee_token)
+            return dispute_json(match.rule_dispute(token_hash, number, ruling, reason, by, now))
+
+        return self._retrying(match_id, rule)
 
     def submit_order(
         self,

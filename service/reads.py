@@ -20,6 +20,7 @@ from domain.integrity import iso
 from domain.match import Match
 from domain.rules.contract import JSON
 from service import archive, audit, evidence, limits, loading, movements, phases, views
+from service.disputes import dispute_json, dispute_with_events
 from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
@@ -313,6 +314,17 @@ class MatchReads(MatchStore):
             self.note_secret_viewed(match.id, f"seed (phases of movement {movement})", viewer.name)
         return record
 
+    def disputes(self, match_id: UUID | str) -> list[Document]:
+        """Returns the match's disputes in filing order, open and ruled (public: their texts
+        are; service/disputes.py)."""
+        return [dispute_json(d) for d in self.get_match(match_id).disputes]
+
+    def dispute(self, match_id: UUID | str, number: int) -> Document:
+        """Returns dispute `number` with the events it cites, as anyone may see them (public);
+        raises UnknownDisputeError."""
+        match = self.get_match(match_id)
+        return dispute_with_events(self, match, match.dispute(number))
+
     def receipt(self, match_id: UUID | str, digest: str) -> ReceiptCheck:
         """Returns what a receipt digest proves (public: the order once revealed)."""
         return movements.receipt_check(self, self.get_match(match_id), digest)
@@ -325,12 +337,14 @@ class MatchReads(MatchStore):
         status: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        disputes: str | None = None,
     ) -> Page:
-        """Returns a page of the match list, oldest first, filtered by ruleset and status;
-        `next` is the cursor of the next page (the log position of its last match).
+        """Returns a page of the match list, oldest first, filtered by ruleset, status and
+        open disputes (`disputes="open"`: a dispute awaits the referee's ruling); `next` is
+        the cursor of the next page (the log position of its last match).
         """
         items, after = queries.match_page(
-            self.read_models, ruleset, status, limit, cursor_position(cursor)
+            self.read_models, ruleset, status, limit, cursor_position(cursor), disputes
         )
         return Page(items, None if after is None else str(after))
 

@@ -171,7 +171,8 @@ class ImportedMatch(Result):
 @dataclass(frozen=True)
 class MatchSummary(Result):
     """The public summary of a match: ruleset, seats, status, open movement, deadline,
-    outcome, chain head, the rematch links (DW-5), and its quarantine, if any."""
+    outcome, chain head, the rematch links (DW-5), its quarantine, if any, and how many of
+    its disputes are open and ruled."""
 
     match_id: str
     ruleset: str
@@ -194,6 +195,7 @@ class MatchSummary(Result):
     quarantined: JSON = None  # {"movement", "error", "message", "failures", "at"} or None
     paused: JSON = None  # {"at", "deadline", "reason", "by"} or None
     timeline: int = 1  # one more after each correction
+    disputes: dict[str, int] | None = None  # {"open": n, "ruled": m}
 
     @property
     def replay_id(self) -> str | None:

@@ -15,12 +15,13 @@ from typing import Any
 
 from eventsourcing.persistence import JSONTranscoder, Transcoding
 
-from domain.match import MovementLog, PendingOrder, Seat
+from domain.match import Dispute, MovementLog, PendingOrder, Seat
 
 VALUES: dict[str, type[Any]] = {
     "drts.seat": Seat,
     "drts.movement_log": MovementLog,
     "drts.pending_order": PendingOrder,
+    "drts.dispute": Dispute,
 }
 
 

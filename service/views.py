@@ -73,6 +73,7 @@ def summary(match: Match) -> MatchSummary:
         quarantined=quarantine_json(match.quarantined),
         paused=pause_json(match.paused),
         timeline=match.timeline,
+        disputes=dispute_counts(match),
     )
 
 
@@ -87,6 +88,12 @@ def pause_json(paused: dict[str, Any] | None) -> JSON:
         "reason": paused["reason"],
         "by": paused["by"],
     }
+
+
+def dispute_counts(match: Match) -> dict[str, int]:
+    """Returns how many of the match's disputes are open and how many ruled."""
+    open_ = sum(1 for dispute in match.disputes if dispute.is_open)
+    return {"open": open_, "ruled": len(match.disputes) - open_}
 
 
 def quarantine_json(quarantined: dict[str, Any] | None) -> JSON:

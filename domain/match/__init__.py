@@ -33,6 +33,7 @@ from domain.match.play import MAX_DEADLINE_SECONDS, REJECTABLE, next_firing
 from domain.match.quarantine import MatchQuarantine
 from domain.match.timelines import restore
 from domain.match.values import (
+    Dispute,
     MovementLog,
     PendingOrder,
     Receipt,
@@ -47,6 +48,7 @@ from domain.table import FORFEIT
 __all__ = [
     "MAX_DEADLINE_SECONDS",
     "REJECTABLE",
+    "Dispute",
     "Match",
     "MovementLog",
     "PendingOrder",
@@ -113,6 +115,7 @@ class Match(MatchCorrections, MatchQuarantine, Aggregate):
         self.clock_floor = None
         self.timeline = 1
         self.voided = None
+        self.disputes = []
 
     class SeatJoined(Aggregate.Event):
         seat: int
@@ -478,3 +481,57 @@ class Match(MatchCorrections, MatchQuarantine, Aggregate):
         def apply(self, match: Match) -> None:
             match.voided = {"original_id": self.original_id, "correction": self.correction}
             match.deadline, match.chain = None, self.chain
+
+    class DisputeFiled(Aggregate.Event):
+        """A dispute filed (domain/match/disputes.py): number `dispute` (1, 2, ... in the
+        match), `by` "seat" (its number in `seat`), "referee" or "operator", the movement
+        open when filed (the last one played once finished; 0 before the start), the event
+        versions it cites (sorted) and its text, which is public."""
+
+        dispute: int
+        by: str
+        seat: int | None
+        movement: int
+        cites: list[int]
+        text: str
+        chain: str
+
+        def apply(self, match: Match) -> None:
+            match.disputes.append(
+                Dispute(
+                    self.dispute,
+                    self.by,
+                    self.seat,
+                    self.movement,
+                    tuple(self.cites),
+                    self.text,
+                    self.originator_version,
+                    self.timestamp,
+                )
+            )
+            match.chain = self.chain
+
+    class DisputeRuled(Aggregate.Event):
+        """The referee (`by`: "referee" or "operator") ruled on dispute `dispute`:
+        "dismissed" or "upheld", with its reason. `correction`: the version of the Corrected
+        event an upheld dispute led to (issue 19), or None (a note only)."""
+
+        dispute: int
+        ruling: str
+        reason: str
+        by: str
+        chain: str
+        correction: int | None = None
+
+        def apply(self, match: Match) -> None:
+            index = self.dispute - 1
+            match.disputes[index] = replace(
+                match.disputes[index],
+                ruling=self.ruling,
+                reason=self.reason,
+                ruled_by=self.by,
+                ruled_version=self.originator_version,
+                ruled_at=self.timestamp,
+                correction=self.correction,
+            )
+            match.chain = self.chain

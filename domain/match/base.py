@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from eventsourcing.domain import Aggregate
 
 from domain.integrity import event_body, next_chain, normalized
-from domain.match.values import MovementLog, PendingOrder, Seat
+from domain.match.values import Dispute, MovementLog, PendingOrder, Seat
 from domain.rules.contract import JSON
 
 METADATA = frozenset({"originator_id", "originator_version", "originator_topic", "timestamp"})
@@ -82,6 +82,7 @@ class MatchBase(_Layer):
         clock_floor: datetime | None  # no close is intended before it (a resume, an action)
         timeline: int  # 1, then one more after each correction (domain/match/timelines.py)
         voided: dict[str, Any] | None  # a rematch a correction voided: original_id, correction
+        disputes: list[Dispute]  # in filing order: dispute n is disputes[n - 1]
 
         SeatJoined: type[Aggregate.Event]
         SeatTokenReissued: type[Aggregate.Event]
@@ -106,6 +107,8 @@ class MatchBase(_Layer):
         Resumed: type[Aggregate.Event]
         Corrected: type[Aggregate.Event]
         Voided: type[Aggregate.Event]
+        DisputeFiled: type[Aggregate.Event]
+        DisputeRuled: type[Aggregate.Event]
 
     def _record(self, event_class: type[Aggregate.Event], at: datetime, **data: Any) -> None:
         """Triggers an event stamped `at`, with its chain link computed over its body."""

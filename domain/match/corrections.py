@@ -21,6 +21,7 @@ from typing import Any
 
 from domain.errors import DrtsError, InvalidActionError, UnknownSeatError
 from domain.integrity import normalized, order_seal
+from domain.match.disputes import MatchDisputes
 from domain.match.lobby import MatchLobby
 from domain.match.referee import MatchReferee
 from domain.match.timelines import CLOSE_EVENTS, restart_of
@@ -74,7 +75,7 @@ class Correction:
     voided_rematch: str | None
 
 
-class MatchCorrections(MatchLobby):
+class MatchCorrections(MatchLobby, MatchDisputes):
     """The referee's correction of a resolved movement."""
 
     def correct(
@@ -92,15 +93,21 @@ class MatchCorrections(MatchLobby):
         (module docstring). `past` is this match as it stood before that movement's
         close (timelines.restart_version), `inputs` the current timeline's events after
         it. Raises InvalidActionError (no reason, no change, a seat twice),
-        UnknownSeatError, and what filing a changed order raises (an illegal one).
+        UnknownSeatError, what filing a changed order raises (an illegal one), and for
+        a `dispute` it rules on (upheld, naming this correction) UnknownDisputeError or
+        DisputeAlreadyRuledError.
         """
         self._check_may_act(referee_token_hash, "correct", reason)
         self._check_changes(changes)
+        if dispute is not None:
+            self.check_may_rule(dispute)
         last = self.version
         run = _Rerun(past, inputs, changes, reason, by, at, dispute)
         rehearsal = copy.deepcopy(self)  # a first pass finds what the report will say
         refused, rematch = rehearsal._rerun(run, (), None)
         self._rerun(run, refused, rematch)
+        if dispute is not None:  # the dispute it rules on is upheld with it
+            self.rule_dispute(referee_token_hash, dispute, "upheld", reason, by, at, last + 1)
         return Correction(self.timeline, past.version + 1, last, refused, rematch)
 
     def void(self, original_id: str, correction: int, reason: str, at: datetime) -> bool:

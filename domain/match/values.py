@@ -1,5 +1,5 @@
 """The typed values a Match holds: its seats, its movements' event versions, the open
-movement's pending orders, and the receipt of an accepted order.
+movement's pending orders, the receipt of an accepted order, and its disputes.
 
 They are frozen: an event's `apply` replaces one rather than changing it. Snapshots
 store them through the Matches application's transcodings (service/transcodings.py);
@@ -55,6 +55,39 @@ class PendingOrder:
 
 
 @dataclass(frozen=True)
+class Dispute:
+    """A dispute filed on the match (its DisputeFiled event at `version`, `filed_at`), and
+    its ruling once the referee has ruled (DisputeRuled at `ruled_version`, `ruled_at`;
+    None until then).
+
+    `by` is "seat" (then `seat` is its number), "referee" or "operator"; `movement` the
+    movement open when it was filed (the last one played once finished; 0 before the
+    start); `cites` the event versions it cites, sorted. `ruling` is "dismissed" or
+    "upheld"; `correction` the version of the Corrected event an upheld dispute led to (None:
+    dismissed, or upheld with a note)."""
+
+    number: int
+    by: str
+    seat: int | None
+    movement: int
+    cites: tuple[int, ...]
+    text: str
+    version: int
+    filed_at: datetime
+    ruling: str | None = None
+    reason: str | None = None
+    ruled_by: str | None = None
+    ruled_version: int | None = None
+    ruled_at: datetime | None = None
+    correction: int | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Returns whether the referee has not ruled on it yet."""
+        return self.ruling is None
+
+
+@dataclass(frozen=True)
 class Receipt:
     """What a seat gets back for an accepted order."""
 
@@ -99,10 +132,12 @@ def upcast_v2_v3(state: dict[str, Any]) -> None:
 
 def upcast_v3_v4(state: dict[str, Any]) -> None:
     """Brings a Match snapshot's attributes from shape 3 to shape 4, in place: `paused`
-    (None: a match snapshotted before pauses existed was running) and `clock_floor`
-    (None: no close waits for a resume or an action), `timeline` (1: no correction
-    yet) and `voided` (None: not a voided rematch)."""
+    (None: a match snapshotted before pauses existed was running), `clock_floor` (None:
+    no close waits for a resume or an action), `timeline` (1: no correction yet),
+    `voided` (None: not a voided rematch) and `disputes` (empty: a match snapshotted
+    before disputes existed had none)."""
     state["paused"] = None
     state["clock_floor"] = None
     state["timeline"] = 1
     state["voided"] = None
+    state["disputes"] = []

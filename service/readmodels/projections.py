@@ -102,10 +102,11 @@ class ReadModel(Projection[View]):
 
 
 class MatchList(ReadModel):
-    """One row per match (ruleset, status, clock, movement, head) and one per seat (its
-    name). The head is the last event applied (it only moves forward: a log cut short
-    and written again does not move it back) and, once finished, the Finished event's,
-    kept from the first: what `verify` checks the log against (docs/integrity.md)."""
+    """One row per match (ruleset, status, clock, movement, head, disputes open and ruled)
+    and one per seat (its name). The head is the last event applied (it only moves
+    forward: a log cut short and written again does not move it back) and, once finished,
+    the Finished event's, kept from the first: what `verify` checks the log against
+    (docs/integrity.md)."""
 
     name = "match_list"
     reads_every_event = True
@@ -220,6 +221,26 @@ class MatchList(ReadModel):
     @handles(Match.Voided)
     def voided(self, e: Match.Voided, tracking: Tracking) -> list[Statement]:
         return [_update_match(e.originator_id, status="void", deadline=None, rematch_due=False)]
+
+    @handles(Match.DisputeFiled)
+    def dispute_filed(self, e: Match.DisputeFiled, tracking: Tracking) -> list[Statement]:
+        return [
+            (
+                "UPDATE {match_list} SET open_disputes = open_disputes + 1 "
+                "WHERE match_id = :match_id",
+                {"match_id": e.originator_id},
+            )
+        ]
+
+    @handles(Match.DisputeRuled)
+    def dispute_ruled(self, e: Match.DisputeRuled, tracking: Tracking) -> list[Statement]:
+        return [
+            (
+                "UPDATE {match_list} SET open_disputes = open_disputes - 1, "
+                "ruled_disputes = ruled_disputes + 1 WHERE match_id = :match_id",
+                {"match_id": e.originator_id},
+            )
+        ]
 
     @handles(Match.ReplayOf)
     def rematch_created(self, e: Match.ReplayOf, tracking: Tracking) -> list[Statement]:

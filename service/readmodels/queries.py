@@ -19,21 +19,30 @@ from service.readmodels.runner import ReadModels
 from service.results import DueMovement
 
 STATUSES = ("open", "started", "finished", "void")  # void: a rematch a correction voided
+DISPUTE_FILTERS = ("open",)  # `disputes=open`: the matches with a dispute awaiting a ruling
 
 
 def match_page(
-    models: ReadModels, ruleset: str | None, status: str | None, limit: int, after: int
+    models: ReadModels,
+    ruleset: str | None,
+    status: str | None,
+    limit: int,
+    after: int,
+    disputes: str | None = None,
 ) -> tuple[list[dict[str, JSON]], int | None]:
     """Returns up to `limit` matches past log position `after`, oldest first, and the
-    position to go on from (None when no more match).
+    position to go on from (None when no more match); `disputes="open"` keeps those with
+    a dispute awaiting the referee's ruling.
     """
     if ruleset is not None:
         limits.check_ruleset_name(ruleset)
     if status is not None:
         limits.check_choice(status, "status", STATUSES)
+    if disputes is not None:
+        limits.check_choice(disputes, "disputes", DISPUTE_FILTERS)
     models.catch_up(["match_list"])
     view = models.view("match_list")
-    where = ["position > :after"]
+    where = ["position > :after"] + (["open_disputes > 0"] if disputes else [])
     params: dict[str, Any] = {"after": after, "limit": limit + 1}
     for column, value in (("ruleset", ruleset), ("status", status)):
         if value is not None:
@@ -92,6 +101,25 @@ def due(models: ReadModels, now: datetime) -> list[DueMovement]:
         {"now": now},
     )
     return [DueMovement(row["match_id"], row["movement"], row["due_at"]) for row in rows]
+
+
+def open_disputes(models: ReadModels, first: int = 20) -> tuple[int, list[dict[str, JSON]]]:
+    """Returns the disputes awaiting a ruling over every match but the imported ones (which
+    are read-only: none can be ruled on there), and the first `first` matches holding
+    some, oldest first, with how many each holds."""
+    models.catch_up(["match_list"])
+    view = models.view("match_list")
+    where = f"open_disputes > 0 AND {NOT_IMPORTED}"
+    total = view.query(f"SELECT SUM(open_disputes) AS n FROM {{match_list}} WHERE {where}")
+    rows = view.query(
+        f"SELECT match_id, open_disputes FROM {{match_list}} WHERE {where} "
+        "ORDER BY position LIMIT :first",
+        {"first": first},
+    )
+    listed: list[dict[str, JSON]] = [
+        {"match_id": str(row["match_id"]), "open": row["open_disputes"]} for row in rows
+    ]
+    return int(total[0]["n"] or 0), listed
 
 
 def rematches_due(models: ReadModels) -> list[UUID]:
@@ -200,6 +228,7 @@ def _match_item(row: dict[str, Any], seats: list[dict[str, JSON]]) -> dict[str, 
         "started_at": _iso(row["started_at"]),
         "finished_at": _iso(row["finished_at"]),
         "result": row["result"],
+        "disputes": {"open": row["open_disputes"], "ruled": row["ruled_disputes"]},
     }
 
 

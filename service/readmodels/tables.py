@@ -125,6 +125,20 @@ match_list = sa.Table(
     Column(
         "finished_chain", String(64), nullable=True, comment="the chain value of the Finished event"
     ),
+    Column(
+        "open_disputes",
+        Integer,
+        nullable=False,
+        server_default=text("0"),
+        comment="disputes filed and not ruled on yet",
+    ),
+    Column(
+        "ruled_disputes",
+        Integer,
+        nullable=False,
+        server_default=text("0"),
+        comment="disputes the referee ruled on",
+    ),
     Index("ix_match_list_status_position", "status", "position"),
     Index("ix_match_list_ruleset_position", "ruleset", "position"),
 )

@@ -15,15 +15,17 @@ from typing import Any
 
 import schemathesis
 
-# positive_data_acceptance, for six operations, also accepts 422: a game's config, an
+# positive_data_acceptance, for nine operations, also accepts 422: a game's config, an
 # order (also a correction's), a starting state and a referee action are JSON whose
 # validity the ruleset decides
 # (a board's content, an order's legality in the match's current state, the actions a game
 # has), and a player name must be printable Unicode (docs/api.md, Limits), which no JSON
-# schema can state. verifyWithEvidence too: a receipt is taken as the seat kept it, with
-# fields the verifier ignores, but everything in a body stays within the API's JSON limits
-# (integers within +-2^53, docs/api.md, Limits), which a schema of free extra fields cannot
-# state.
+# schema can state. So must a dispute's text and a ruling's reason, which may not be blank
+# either, and a dispute's cites must be versions the match's log holds now (fileDispute,
+# ruleDispute: docs/api.md, Disputes). verifyWithEvidence too: a receipt is taken as the
+# seat kept it, with fields the verifier ignores, but everything in a body stays within
+# the API's JSON limits (integers within +-2^53, docs/api.md, Limits), which a schema of
+# free extra fields cannot state.
 # getHealth answers 503 with its report (not the error shape) when the service is unhealthy,
 # as documented: in these runs no sweep ever runs, so it is unhealthy.
 # Every other operation is held to the default (a schema-valid request is never a 422).
@@ -37,7 +39,7 @@ checks.ignored_auth.enabled = false
 [[operations]]
 include-operation-id = [
     "createMatch", "sendOrder", "startMatch", "joinMatch", "takeRefereeAction",
-    "verifyWithEvidence", "correctMovement",
+    "verifyWithEvidence", "fileDispute", "ruleDispute", "correctMovement",
 ]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 

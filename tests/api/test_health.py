@@ -53,6 +53,7 @@ def test_health_goes_unhealthy_when_the_sweep_stops_and_healthy_when_it_is_back(
         "overdue",
         "projections",
         "quarantined_matches",
+        "open_disputes",
     }
     assert body["checks"]["store"]["revision"] == body["checks"]["store"]["latest"]
 
@@ -137,3 +138,23 @@ def test_a_quarantined_match_is_a_warning_and_its_movement_is_not_counted_overdu
     assert listed["matches"][0]["error"] == "RuntimeError"
     overdue = body["checks"]["overdue"]
     assert (overdue["status"], overdue["oldest"]) == ("ok", None)
+
+
+def test_health_counts_the_disputes_awaiting_a_ruling_and_stays_healthy(health_client, timed):
+    """Issue 18: the referee is told of open disputes in /health too; they are the referees'
+    work, not the service's health (always ok)."""
+    service, clock = timed
+    new = service.create_match("toy", {})
+    alice = service.join(new.match_id, "alice").token
+    service.join(new.match_id, "bob")
+    service.file_dispute(new.match_id, alice, [1], "one")
+    service.file_dispute(new.match_id, alice, [2], "two")
+    service.rule_dispute(new.match_id, new.referee_token, 1, "dismissed", "no case")
+    record_sweep(service.read_models, clock())
+    status, body = health(health_client)
+    assert (status, body["status"]) == (200, "healthy"), body
+    assert body["checks"]["open_disputes"] == {
+        "status": "ok",
+        "count": 1,
+        "matches": [{"match_id": str(new.match_id), "open": 1}],
+    }

@@ -52,6 +52,12 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/matches/{id}/deadline", {"seconds": 60}),
     ("post", "/matches/{id}/actions", {"action": "grant", "args": {}, "reason": "probe"}),
     ("post", "/matches/{id}/retry", None),  # not quarantined: 409 to the referee
+    # issue 18: another seat may not cite alice's open order (version 7); the referee may,
+    # and the dispute shows the cited event in its public form only
+    ("post", "/matches/{id}/disputes", {"cites": [1, 7], "text": "probe"}),
+    ("get", "/matches/{id}/disputes", None),
+    ("get", "/matches/{id}/disputes/1", None),
+    ("post", "/matches/{id}/disputes/1/ruling", {"ruling": "dismissed", "reason": "probe"}),
     ("post", "/matches", {"ruleset": "toy"}),
     ("get", "/standings", None),
     ("get", "/health", None),
@@ -105,10 +111,13 @@ def secret_looks(client, table: HttpMatch) -> list[dict[str, Any]]:
 def test_no_endpoint_shows_an_open_order_to_anyone_but_its_seat(client, open_movement, who):
     table, salt = open_movement
     token = {"anyone": None, "a wrong token": "guess", "another seat": table.seats[1]}[who]
-    for url, status, text, body in responses(client, table, token):
+    seen = responses(client, table, token)
+    for url, status, text, body in seen:
         assert status < 500 or (url, status) == ("GET /health", 503), (url, text)  # no sweep
         assert salt not in text, url
         assert not shows(body, ALICE_ORDER), url
+    filed = next(status for url, status, _, _ in seen if url.endswith("/disputes"))
+    assert filed == {"anyone": 401, "a wrong token": 401, "another seat": 403}[who]
     assert secret_looks(client, table) == []
     assert client.get(f"/matches/{table.id}").get_json()["movement"] == 1  # still open
 
@@ -172,6 +181,7 @@ def test_the_probes_cover_every_operation_of_the_document(client):
             .replace("{seat}", "3")
             .replace("{name}", "toy")
             .replace("{movement}", "1")
+            .replace("{number}", "1")
             .replace("{digest}", "0" * 64),
         )
         for path, operations in spec["paths"].items()

@@ -34,6 +34,8 @@ TOKEN_OPERATIONS = {
     "getProtocolMessage": "protocol",
     "retryMatch": "retry",
     "correctMovement": "correct",
+    "fileDispute": "dispute file",
+    "ruleDispute": "dispute rule",
 }
 
 
@@ -55,7 +57,10 @@ def test_every_api_operation_taking_a_token_has_a_cli_command_taking_one(service
     }
     assert with_token == set(TOKEN_OPERATIONS)
     for command in TOKEN_OPERATIONS.values():
-        options = {name for p in main.commands["match"].commands[command].params for name in p.opts}
+        found = main.commands["match"]
+        for name in command.split():
+            found = found.commands[name]  # type: ignore[attr-defined]
+        options = {name for p in found.params for name in p.opts}
         assert options & {"--referee-token", "--token"}, command
 
 

@@ -99,6 +99,26 @@ def test_a_finished_match_goes_to_another_store_event_for_event(matches, target,
     assert target.export_archive(desk.id)["events"] == archive["events"]
 
 
+def test_a_match_with_disputes_after_its_finish_goes_to_another_store(matches, target, clock):
+    desk = finished_district_war(matches, clock)
+    finished = next(e for e in matches.event_log(desk.id) if e["type"] == "Finished")
+    matches.file_dispute(desk.id, desk.tokens[1], [finished["version"], 3], "a late dispute")
+    matches.file_dispute(desk.id, desk.referee, [2], "the referee's own")
+    matches.rule_dispute(desk.id, desk.referee, 1, "upheld", "noted (issue 18)")
+    archive = matches.export_archive(desk.id)
+    assert [e["type"] for e in archive["events"][-3:]] == [
+        "DisputeFiled",
+        "DisputeFiled",
+        "DisputeRuled",
+    ]
+    target.import_archive(through_json(archive))
+    assert_rebuilt_exactly(matches, target, archive)
+    assert target.disputes(desk.id) == matches.disputes(desk.id)
+    assert target.audit(desk.id).exact
+    [listed] = target.list_matches(disputes="open").items
+    assert listed["disputes"] == {"open": 1, "ruled": 1}
+
+
 def test_an_unfinished_match_in_its_full_form_is_rebuilt_exactly(matches, target, clock):
     desk = unfinished_district_war(matches, clock)
     archive = matches.export_archive(desk.id, desk.referee)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from domain.errors import InvalidActionError, MovementClosedError
+from domain.errors import DisputeAlreadyRuledError, InvalidActionError, MovementClosedError
 from domain.match import Match
 from service.errors import UnknownTimelineError
 from service.matches import Matches
@@ -167,4 +167,34 @@ def test_corrections_on_corrections_keep_every_timeline_exact(matches, clock):
     pieces = {s: matches.get_match(new.match_id).state["seats"][s]["pieces"] for s in "124"}
     assert (pieces["1"]["plant"], pieces["2"]["fire"], pieces["4"]["water"]) == (9, 11, 10)
     assert matches.verify_chain(new.match_id).ok
+    assert rebuilt_equals_followed(matches)
+
+
+def test_a_dispute_upheld_with_a_correction(matches, clock):
+    """Issue 18/19: seat 4 disputes movement 2; the referee's correction rules on it
+    (upheld, naming the Corrected event); a second ruling is refused."""
+    new, tokens = drts_match(matches, clock)
+    closed = next(
+        e
+        for e in matches.events.get(new.match_id)
+        if isinstance(e, Match.MovementClosed) and e.movement == 2
+    )
+    number = matches.file_dispute(
+        new.match_id, tokens[3], [closed.originator_version], "I sent hold, not water 10>16"
+    )["dispute"]
+    made = matches.correct(
+        new.match_id,
+        new.referee_token,
+        2,
+        [{"seat": 4, "order": "hold"}],
+        "the receipt shows hold",
+        dispute=number,
+    )
+    ruled = matches.dispute(new.match_id, number)
+    assert (ruled["ruling"], ruled["correction"]) == ("upheld", made.version)
+    with pytest.raises(DisputeAlreadyRuledError):
+        matches.correct(
+            new.match_id, new.referee_token, 2, [{"seat": 4, "order": None}], "again", number
+        )
+    assert matches.get_match(new.match_id).timeline == 2  # the refused one recorded nothing
     assert rebuilt_equals_followed(matches)

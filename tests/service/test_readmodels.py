@@ -15,6 +15,7 @@ from eventsourcing.persistence import Tracking
 from service.errors import MatchNotFoundError
 from service.matches import Matches
 from service.readmodels import runner
+from service.readmodels.queries import open_disputes
 from service.readmodels.runner import Follower, Timer, UnknownProjectionError
 from service.settings import Settings
 from tests.service.readmodel_support import play_random_mix, snapshot, snapshots
@@ -275,3 +276,23 @@ def test_an_in_memory_store_has_read_models_too(clock):
         assert [d.match_id for d in app.due_movements()] == [new.match_id]
     finally:
         app.close()
+
+
+def test_the_match_list_counts_disputes_and_equals_a_rebuild(matches, clock):
+    new, (alice, _) = started(matches)
+    quiet, _ = started(matches)
+    matches.file_dispute(new.match_id, alice, [1], "one")
+    matches.file_dispute(new.match_id, new.referee_token, [2], "two")
+    matches.rule_dispute(new.match_id, new.referee_token, 2, "dismissed", "no case")
+    [listed] = matches.list_matches(disputes="open").items
+    assert listed["match_id"] == str(new.match_id)
+    assert listed["disputes"] == {"open": 1, "ruled": 1}
+    [other] = [i for i in matches.list_matches().items if i["match_id"] == str(quiet.match_id)]
+    assert other["disputes"] == {"open": 0, "ruled": 0}
+    assert open_disputes(matches.read_models) == (1, [{"match_id": str(new.match_id), "open": 1}])
+    followed = snapshot(matches.read_models, "match_list")
+    assert matches.read_models.rebuild("match_list")
+    assert snapshot(matches.read_models, "match_list") == followed
+    matches.rule_dispute(new.match_id, new.referee_token, 1, "upheld", "noted")
+    assert matches.list_matches(disputes="open").items == []
+    assert open_disputes(matches.read_models) == (0, [])  # what /health reports

@@ -1,0 +1,78 @@
+"""/matches/{id}/disputes: a seat or the referee files a dispute citing events; the
+referee rules on it; anyone lists them (their texts are public: docs/referee.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask.views import MethodView
+
+from api.context import Blueprint, bearer_token, matches
+from api.errors import TOKEN_REQUIRED, documents_errors
+from api.schemas import (
+    DisputeListSchema,
+    DisputeSchema,
+    DisputeWithEventsSchema,
+    FileDisputeSchema,
+    RulingSchema,
+)
+from service import limits
+
+blp = Blueprint(
+    "disputes",
+    __name__,
+    url_prefix="/matches/<uuid:match_id>/disputes",
+    description="Disputes: a seat or the referee disputes events; the referee rules",
+)
+
+NUMBER = {
+    "in": "path",
+    "name": "number",
+    "description": "a dispute's number (1, 2, ... in the match)",
+    "schema": {"type": "integer", "minimum": 1, "maximum": limits.MAX_POSITION},
+}
+
+
+@blp.route("")
+class Disputes(MethodView):
+    @blp.arguments(FileDisputeSchema)
+    @blp.response(201, DisputeSchema, description="Recorded as a DisputeFiled event")
+    @documents_errors(blp, 400, 401, 403, 404, 409, 413, 422)
+    @blp.doc(operationId="fileDispute", security=TOKEN_REQUIRED)
+    def post(self, body: dict[str, Any], match_id: UUID) -> Any:
+        """Files a dispute (a seat's token, or the referee's or operator's) citing event
+        versions, with a public text; the referee is told in the match's `disputes` counts."""
+        return matches().file_dispute(match_id, bearer_token(), body["cites"], body["text"])
+
+    @blp.response(200, DisputeListSchema)
+    @documents_errors(blp, 404, 409)
+    @blp.doc(operationId="listDisputes")
+    def get(self, match_id: UUID) -> Any:
+        """Lists the match's disputes in filing order, open and ruled (public, no token)."""
+        return {"items": matches().disputes(match_id)}
+
+
+@blp.route("/<int:number>", parameters=[NUMBER])
+class DisputeByNumber(MethodView):
+    @blp.response(200, DisputeWithEventsSchema)
+    @documents_errors(blp, 404, 409)
+    @blp.doc(operationId="getDispute")
+    def get(self, match_id: UUID, number: int) -> Any:
+        """Returns one dispute with the events it cites, as anyone may see them (public)."""
+        return matches().dispute(match_id, number)
+
+
+@blp.route("/<int:number>/ruling", parameters=[NUMBER])
+class Ruling(MethodView):
+    @blp.arguments(RulingSchema)
+    @blp.response(201, DisputeSchema, description="Recorded as a DisputeRuled event")
+    @documents_errors(blp, 400, 401, 403, 404, 409, 413, 422)
+    @blp.doc(operationId="ruleDispute", security=TOKEN_REQUIRED)
+    def post(self, body: dict[str, Any], match_id: UUID, number: int) -> Any:
+        """Rules on a dispute (referee or operator token): dismissed or upheld, with a reason
+        (upheld here is a note; a correction naming the dispute upholds it with the
+        correction: POST /matches/{id}/corrections)."""
+        return matches().rule_dispute(
+            match_id, bearer_token(), number, body["ruling"], body["reason"]
+        )

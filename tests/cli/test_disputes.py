@@ -1,0 +1,161 @@
+"""`drts match dispute file|rule|show` and `drts match disputes` (issue 18): the API's
+disputes from the command line, on a real SQLite store, and the same JSON as over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from api.app import create_app
+from service.matches import Matches
+from service.settings import Settings
+from tests.cli.test_match import drts  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.usefixtures("toy_rulesets")
+
+
+def toy_match(drts) -> tuple[str, str, list[str]]:  # noqa: F811
+    out = drts("create", "toy", "--seed", "cli").output
+    match_id, referee = out.split()[1], out.split()[-1]
+    seats = [drts("join", match_id, name).output.split()[-1] for name in ("alice", "bob", "carol")]
+    drts("start", match_id, "--referee-token", referee)
+    return match_id, referee, seats
+
+
+def versions(drts, match_id: str, kind: str) -> list[int]:  # noqa: F811
+    items = json.loads(drts("events", match_id, "--json").output)
+    return [item["version"] for item in items if item["type"] == kind]
+
+
+def test_a_dispute_is_filed_dismissed_and_upheld_from_the_cli(drts):  # noqa: F811
+    match_id, referee, (alice, bob, _) = toy_match(drts)
+    started = versions(drts, match_id, "Started")[0]
+    filed = drts(
+        "dispute",
+        "file",
+        match_id,
+        "--cite",
+        str(started),
+        "--cite",
+        "1",
+        "--text",
+        "the start came early",
+        "--token",
+        alice,
+    ).output
+    assert filed.startswith("dispute 1 filed (event ") and "awaits a ruling" in filed
+    drts("dispute", "file", match_id, "--cite", "2", "--text", "a note", "--token", referee)
+    assert drts("dispute", "waiting").output == f"{match_id} toy started: 2 open, 0 ruled\n"
+    listed = drts("disputes", match_id).output
+    assert f"dispute 1 (open): seat 1, movement 1, cites 1, {started}" in listed
+    assert "dispute 2 (open): referee, movement 1, cites 2" in listed
+    ruled = drts(
+        "dispute",
+        "rule",
+        match_id,
+        "1",
+        "--dismiss",
+        "--reason",
+        "on time",
+        "--referee-token",
+        referee,
+    ).output
+    assert ruled.startswith("dispute 1 dismissed (event ")
+    drts(
+        "dispute",
+        "rule",
+        match_id,
+        "2",
+        "--uphold",
+        "--reason",
+        "noted",
+        "--referee-token",
+        referee,
+    )
+    listed = drts("disputes", match_id).output
+    assert "dispute 1 (dismissed by referee)" in listed and "    ruling: on time" in listed
+    assert "dispute 2 (upheld by referee)" in listed
+    assert drts("dispute", "waiting").output == ""
+    again = drts(
+        "dispute",
+        "rule",
+        match_id,
+        "1",
+        "--uphold",
+        "--reason",
+        "again",
+        "--referee-token",
+        referee,
+        ok=False,
+    ).output
+    assert "dispute_already_ruled" in again
+    by_seat = drts(
+        "dispute",
+        "rule",
+        match_id,
+        "2",
+        "--dismiss",
+        "--reason",
+        "me",
+        "--referee-token",
+        bob,
+        ok=False,
+    ).output
+    assert "not_referee" in by_seat
+    assert (
+        "usage"
+        in drts(
+            "dispute",
+            "rule",
+            match_id,
+            "2",
+            "--reason",
+            "which?",
+            "--referee-token",
+            referee,
+            ok=False,
+        ).output.lower()
+    )
+    assert "DisputeRuled" in drts("events", match_id).output
+
+
+def test_a_seat_cannot_cite_another_seats_open_order_from_the_cli(drts):  # noqa: F811
+    match_id, _, (alice, bob, carol) = toy_match(drts)
+    drts("order", match_id, "3", "--token", alice)
+    [order] = versions(drts, match_id, "OrderSubmitted")
+    args = ("dispute", "file", match_id, "--cite", str(order), "--text", "what did she pick?")
+    refused = drts(*args, "--token", bob, ok=False).output
+    assert "uncitable_event" in refused and f"event {order} cannot be cited by seat 2" in refused
+    assert (
+        "invalid_dispute"
+        in drts(
+            "dispute", "file", match_id, "--cite", "99", "--text", "x", "--token", bob, ok=False
+        ).output
+    )
+    drts("order", match_id, "1", "--token", bob)
+    drts("order", match_id, "2", "--token", carol)  # the movement closes
+    assert drts(*args, "--token", bob).output.startswith("dispute 1 filed")
+    shown = json.loads(drts("dispute", "show", match_id, "1").output)
+    assert shown["events"][0]["sealed"]["order"] == {"pick": 3}
+
+
+def test_the_cli_lists_disputes_as_the_api_does(drts):  # noqa: F811
+    match_id, _, (alice, _, _) = toy_match(drts)
+    assert drts("disputes", match_id).output == "no disputes\n"
+    filed = json.loads(
+        drts(
+            "dispute", "file", match_id, "--cite", "1", "--text", "t", "--token", alice, "--json"
+        ).output
+    )
+    assert filed["dispute"] == 1 and filed["status"] == "open"
+    service = Matches(env=Settings(os.environ["DRTS_DATABASE_URL"]).event_store_env())
+    try:
+        client = create_app({"TESTING": True}, matches=service).test_client()
+        http = client.get(f"/matches/{match_id}/disputes").get_json()
+        one = client.get(f"/matches/{match_id}/disputes/1").get_json()
+    finally:
+        service.close()
+    assert json.loads(drts("disputes", match_id, "--json").output) == http
+    assert json.loads(drts("dispute", "show", match_id, "1").output) == one
