@@ -1391,7 +1391,9 @@ class RulingSchema(ma.Schema):
     ruling = ma.fields.String(
         required=True,
         validate=ma.validate.OneOf(RULINGS),
-        metadata={"description": "dismissed, or upheld with a note (a correction that rules on it upholds it with the correction: POST .../corrections with `dispute`)"},
+        metadata={
+            "description": "dismissed, or upheld with a note (a correction that rules on it upholds it with the correction: POST .../corrections with `dispute`)"
+        },
     )
     reason = ma.fields.String(
         required=True,
