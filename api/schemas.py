@@ -1392,7 +1392,8 @@ class RulingSchema(ma.Schema):
         required=True,
         validate=ma.validate.OneOf(RULINGS),
         metadata={
-            "description": "dismissed, or upheld with a note (a correction that rules on it upholds it with the correction: POST .../corrections with `dispute`)"
+            "description": "dismissed, or upheld with a note (a correction naming the "
+            "dispute upholds it with the correction: POST .../corrections)"
         },
     )
     reason = ma.fields.String(
