@@ -199,3 +199,14 @@ def test_drts_17_step_4_starts_a_meeting_at_1_and_counts_a_running_one():
 def test_drts_15_a_generator_word_in_json_must_be_an_item():
     with pytest.raises(InvalidOrderError, match="star, deathstar, blackhole or generator"):
         parse({"operations": [{"op": "hold", "piece": "water", "item": "gen"}]})
+
+
+def test_the_public_display_shows_generators_and_meetings():
+    data = with_generator(seat=1, kind="fire", counter=2)
+    for seat, kind in ((2, "water"), (2, "fire"), (3, "plant")):
+        data["seats"][str(seat)]["pieces"][kind] = 20
+    data["meetings"] = [{"meeting": "kinds", "square": 20, "counter": 2}]
+    text = RULESET_V2.display(RULESET_V2.load_state(data))
+    assert "1F#" in text
+    assert "Generator: Fire of seat 1 on 2, counter 2" in text
+    assert "Meeting: kinds on 20, counter 2" in text
