@@ -7,9 +7,9 @@ times `resolve` alone, the best of 5 runs per movement (the machine may be
 shared). Prints the median and other figures; never fails.
 
 With `v2`, the same under version 2 with items (the full board with items):
-each operation invokes an item one time in three while the seat has it (a
-Star on any move, a DeathStar or Blackhole on a move), so DeathStars,
-Blackholes and Stars fill the board. Figures: bench/drts_team23.md.
+each move invokes an item one time in three while the seat has it (a Star,
+a DeathStar, a Blackhole or, since issue 21, a Generator), so DeathStars,
+Blackholes, Stars, Generators and meetings fill the board. Figures: bench/drts_team23.md.
 Run: .venv/bin/python bench/bench_drts_team23.py [matches] [v2]
 """
 

@@ -21,8 +21,9 @@ _OUT_LEGEND = "out = off the board, may be recovered now; back m9 = from movemen
 
 
 _ITEM_LEGEND = (
-    "1F* = a Star (until movement m, in the table below); D2 = a DeathStar of seat 2, "
-    "B2 = a Blackhole of seat 2 (DRTS-11, DRTS-13, DRTS-16)."
+    "1F* = a Star (until movement m, in the table below); 1F# = a Generator (its counter "
+    "below); D2 = a DeathStar of seat 2, B2 = a Blackhole of seat 2 (DRTS-11, DRTS-13, "
+    "DRTS-15, DRTS-16)."
 )
 _ITEM_TAGS = {Item.DEATHSTAR: "D", Item.BLACKHOLE: "B"}
 
@@ -34,8 +35,9 @@ def display(state: State) -> str:
 
 
 def display_v2(state: State) -> str:
-    """Returns version 2's Public Display: version 1's with Stars, DeathStars, Blackholes
-    on the board, and each seat's Stars and item stock."""
+    """Returns version 2's Public Display: version 1's with Stars, Generators, DeathStars
+    and Blackholes on the board, each seat's Stars and item stock, the Generators' and
+    running meetings' counters."""
     board = _board(state, items=True) + textwrap.wrap(_ITEM_LEGEND, WIDTH)
     sections = [_clock(state), board, _seats(state), _items(state), _teams(state)]
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
@@ -58,6 +60,18 @@ def _items(state: State) -> list[str]:
             )
         else:
             lines.append(f"Blackhole of seat {item.seat} on {item.square}.")
+    for piece in state.pieces:
+        if piece.generator is not None:
+            lines.append(
+                f"Generator: {piece.label} on {piece.square}, counter {piece.generator} "
+                "(a point every 3, DRTS-15)."
+            )
+    for meeting in state.meetings:
+        team = f" of {meeting.team.value}" if meeting.team is not None else ""
+        lines.append(
+            f"Meeting: {meeting.kind.value}{team} on {meeting.square}, counter "
+            f"{meeting.counter} (Stars every 3, DRTS-17)."
+        )
     return lines
 
 
@@ -81,6 +95,7 @@ def _board(state: State, items: bool = False) -> list[str]:
     for piece in state.pieces:
         if piece.square is not None:
             star = "*" if items and piece.is_star(state.movement) else ""
+            star = "#" if piece.generator is not None else star
             tags.append((piece.square, f"{piece.seat}{piece.kind.value[0].upper()}{star}"))
     for square, tag in tags:
         cells[square] = f"{cells[square]}+{tag}" if square in cells else tag

@@ -83,6 +83,8 @@ def illegality(state: State, squares: Squares, seat: int, operation: Operation) 
     if piece.square is None:
         when = f"movement {piece.recover_from}"
         return f"the {piece.label} is out (it may be recovered from {when}, DRTS-18)"
+    if piece.generator is not None:
+        return f"the {piece.label} is a Generator on {piece.square}: it cannot act (DRTS-15)"
     if operation.action is Action.HOLD:
         return ""
     return _move_illegality(state, squares, piece, operation)
@@ -163,6 +165,8 @@ def diagonal_case(state: State, squares: Squares, piece: Piece, target: int) -> 
 
 
 def _captures(state: State, piece: Piece, other: Piece) -> bool:
+    if other.generator is not None:  # DRTS-7, DRTS-15: every piece captures a Generator
+        return True
     movement = state.movement
     return can_capture_piece(
         piece.kind, piece.is_star(movement), other.kind, other.is_star(movement)
@@ -177,6 +181,8 @@ def legal_operations(state: State, squares: Squares, seat: int, kind: Kind) -> l
             return []
         squares_open = recovery_squares(recovery_blocked(state, seat))
         return [Operation(Action.RECOVER, kind, square) for square in squares_open]
+    if piece.generator is not None:  # DRTS-15: a Generator cannot act
+        return []
     origin = piece.square
     diagonals = [t for t in DIAGONAL[origin] if diagonal_case(state, squares, piece, t)]
     targets = sorted([*ORTHOGONAL[origin], *diagonals])

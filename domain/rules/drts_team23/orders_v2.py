@@ -5,10 +5,11 @@ DeathStar pointing at a corner or a Blackhole on a move. Text form, after
 the operation: `fire 14>15 star`, `water hold star`, `plant 20>21 deathstar 1`
 (corner 1, 6, 37 or 42), `fire 15 blackhole`. JSON form: the operation
 object's `"item": "star" | "deathstar" | "blackhole"` and, for a DeathStar,
-`"corner": 1`. Two clauses withdraw earlier orders of the movement (the
-orders of a seat merge per piece, `merge.py`): `clear` withdraws everything
-(operations and team request), `hold` every operation; JSON `"clear": true`,
-`"hold": true`. Generators are not part of this version.
+`"corner": 1`. A move or a hold may convert its piece into a Generator (DRTS-15):
+`fire 14>15 generator`, `water hold generator`; JSON `"item": "generator"`. Two
+clauses withdraw earlier orders of the movement (the orders of a seat merge per
+piece, `merge.py`): `clear` withdraws everything (operations and team request),
+`hold` every operation; JSON `"clear": true`, `"hold": true`.
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ from domain.rules.drts_team23.state import KINDS, Item, Seat, State, Team, occup
 from domain.rules.rng import Rng
 
 _ITEM_WORDS = {item.value: item for item in Item}
-_UNSUPPORTED = frozenset({"generator", "generators"})
 _ORDER_KEYS = frozenset({"operations", "team", "clear", "hold"})
 _ITEM_CHANCE = (1, 4)  # of a random operation invoking an item
+_ON_HOLD = (Item.STAR, Item.GENERATOR)
 
 
 def parse_order_v2(source: str | Mapping[str, JSON]) -> Order:
@@ -147,20 +148,22 @@ def item_illegality(operation: Operation) -> str:
     """Returns why an operation cannot carry its item (DRTS-4), or "" when it can."""
     if operation.item is None or operation.action is Action.MOVE:
         return ""
-    if operation.action is Action.HOLD and operation.item is Item.STAR:
+    if operation.action is Action.HOLD and operation.item in _ON_HOLD:
         return ""
     what = "a recovery" if operation.action is Action.RECOVER else "a hold"
     return (
-        f"{what} cannot invoke a {operation.item.value} (DRTS-4: a Star goes with a move or "
-        "a hold, a DeathStar or Blackhole is built by a move)"
+        f"{what} cannot invoke a {operation.item.value} (DRTS-4: a Star or a Generator goes "
+        "with a move or a hold, a DeathStar or Blackhole is built by a move)"
     )
 
 
 def stock_shortage(seat: Seat, operations: Sequence[Operation]) -> str:
     """Returns why the operations invoke more items than the seat has (DRTS-21), or ""."""
-    if all(op.item is None for op in operations):
-        return ""
-    used = Counter(op.item for op in operations if op.item is not None)
+    if all(op.item is None or op.item is Item.GENERATOR for op in operations):
+        return ""  # DRTS-15: a Generator takes nothing from the stock
+    used = Counter(
+        op.item for op in operations if op.item is not None and op.item is not Item.GENERATOR
+    )
     stock = {Item.STAR: seat.stock.stars, Item.DEATHSTAR: seat.stock.deathstars}
     stock[Item.BLACKHOLE] = seat.stock.blackholes
     for item, count in used.items():
@@ -196,7 +199,7 @@ def random_order_v2(state: State, seat: int, rng: Rng) -> Order:
 
 def _random_item(operation: Operation, rng: Rng) -> Operation:
     if operation.action is Action.HOLD:
-        return Operation(Action.HOLD, operation.piece, item=Item.STAR)
+        return Operation(Action.HOLD, operation.piece, item=rng.choice(list(_ON_HOLD)))
     if operation.action is not Action.MOVE:
         return operation
     item = rng.choice(list(Item))
@@ -239,8 +242,6 @@ def _one_team(teams: list[Team], team: Team, part: str) -> Team:
 
 
 def _text_operation_v2(words: list[str], clause: str) -> Operation:
-    if any(word in _UNSUPPORTED for word in words):
-        raise InvalidOrderError(f"Generators are not part of drts_team23 v2: {clause!r}")
     item, corner = None, None
     if len(words) >= 3 and words[-2] == "deathstar":
         item, corner, words = Item.DEATHSTAR, _corner(words[-1], clause), words[:-2]
@@ -307,8 +308,6 @@ def _json_operation_v2(data: JSON) -> Operation:
     if not isinstance(data, dict):
         raise InvalidOrderError(f"an operation is a JSON object, not {data!r}")
     rest = {key: value for key, value in data.items() if key not in ("item", "corner")}
-    if "generator" in (data.get("item"), data.get("op")):
-        raise InvalidOrderError(f"Generators are not part of drts_team23 v2: {data!r}")
     operation = json_operation(rest)
     item_name = data.get("item")
     if item_name is None:
@@ -316,7 +315,7 @@ def _json_operation_v2(data: JSON) -> Operation:
             raise InvalidOrderError(f"'corner' goes with a DeathStar: {data!r}")
         return operation
     if not isinstance(item_name, str) or item_name.lower() not in _ITEM_WORDS:
-        raise InvalidOrderError(f"'item' must be star, deathstar or blackhole: {data!r}")
+        raise InvalidOrderError(f"'item' must be star, deathstar, blackhole or generator: {data!r}")
     item = _ITEM_WORDS[item_name.lower()]
     corner = None
     if item is Item.DEATHSTAR:

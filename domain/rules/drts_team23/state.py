@@ -76,6 +76,7 @@ class Piece:
     square: int | None
     recover_from: int = 0  # while out: the first movement a recovery may bring it back
     star_until: int = 0  # v2 (DRTS-16): the last movement of its Star status (0: none)
+    generator: int | None = None  # v2 (DRTS-15): a Generator's counter (None: not one)
 
     @property
     def is_out(self) -> bool:
@@ -87,17 +88,47 @@ class Piece:
         return self.square is not None and self.star_until >= movement
 
     @property
+    def is_generator(self) -> bool:
+        """Returns whether the piece is a Generator (DRTS-15; never in v1)."""
+        return self.generator is not None
+
+    @property
     def label(self) -> str:
         """Returns the piece's name in step texts and reasons, e.g. "Fire of seat 3"."""
         return f"{self.kind.value.capitalize()} of seat {self.seat}"
 
 
 class Item(StrEnum):
-    """The items a seat invokes (DRTS-21; Generators come with a later version)."""
+    """What an operation invokes (DRTS-4): the items of the stock (DRTS-21) and the
+    conversion into a Generator (DRTS-15, no stock)."""
 
     STAR = "star"
     DEATHSTAR = "deathstar"
     BLACKHOLE = "blackhole"
+    GENERATOR = "generator"
+
+
+class MeetingKind(StrEnum):
+    """The two meetings of DRTS-17."""
+
+    PLAYERS = "players"  # pieces of 3 different seats of one team
+    KINDS = "kinds"  # a Water, a Fire and a Plant, of any owners
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """A running meeting (v2, DRTS-17): where, of which team (players meetings only), and
+    its counter (the movements it has held in a row)."""
+
+    kind: MeetingKind
+    square: int
+    counter: int
+    team: Team | None = None
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        """Returns what identifies the meeting from one movement to the next, and orders it."""
+        return (self.square, self.kind.value, self.team.value if self.team else "")
 
 
 @dataclass(frozen=True)
@@ -146,6 +177,7 @@ class State:
     pieces: tuple[Piece, ...]
     team_scores: tuple[int, int, int] = (0, 0, 0)  # green, yellow, blue
     board_items: tuple[BoardItem, ...] = ()  # v2: DeathStars and Blackholes, by square
+    meetings: tuple[Meeting, ...] = ()  # v2: running meetings (DRTS-17), by `Meeting.key`
 
     def seat(self, number: int) -> Seat:
         """Returns seat `number` (1..8)."""
@@ -176,13 +208,20 @@ def piece_index(seat: int, kind: Kind) -> int:
 
 def recovery_blocked(state: State, seat: int) -> frozenset[int]:
     """Returns the squares where `seat` may not recover (DRTS-18): those holding an own or
-    ally DeathStar (the same side) or any Blackhole; none in v1, which has no board items."""
+    ally DeathStar or Generator (the same side) or any Blackhole; none in v1, which has no
+    items."""
     side = state.seat(seat).side
-    return frozenset(
+    items = {
         item.square
         for item in state.board_items
         if item.item is Item.BLACKHOLE or state.seat(item.seat).side == side
-    )
+    }
+    generators = {
+        p.square
+        for p in state.pieces
+        if p.generator is not None and p.square is not None and state.seat(p.seat).side == side
+    }
+    return frozenset(items | generators)
 
 
 def occupancy(pieces: tuple[Piece, ...]) -> dict[int, list[int]]:

@@ -52,11 +52,11 @@ def test_drts_4_a_recovery_or_a_hold_builds_nothing():
         RULESET_V2.check_order(state, 1, parse("water hold deathstar 1"))
 
 
-def test_generators_are_not_part_of_v2_and_v1_still_refuses_items():
-    with pytest.raises(InvalidOrderError, match="Generators are not part of drts_team23 v2"):
-        parse("plant hold generator")
-    with pytest.raises(InvalidOrderError, match="not supported by this ruleset version"):
-        RULESET_V1.parse_order("fire 14>15 star")
+def test_drts_15_v2_parses_generators_and_v1_still_refuses_items():
+    assert parse("plant hold generator").operations[0].item is Item.GENERATOR
+    for text in ("fire 14>15 star", "plant hold generator"):
+        with pytest.raises(InvalidOrderError, match="not supported by this ruleset version"):
+            RULESET_V1.parse_order(text)
 
 
 def test_drts_4_merge_per_piece():
