@@ -14,7 +14,17 @@ from domain.rules.rng import Rng
 from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
 from tests.service.test_tamper import tamper, version_of
 
-KEYS = {"match_id", "ruleset", "ruleset_version", "movements", "exact", "divergence", "given_start"}
+KEYS = {
+    "match_id",
+    "ruleset",
+    "ruleset_version",
+    "movements",
+    "exact",
+    "divergence",
+    "given_start",
+    "timeline",
+    "timelines",
+}
 
 
 def audit(client, match_id: str, token: str | None = None) -> Any:

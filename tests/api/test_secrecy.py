@@ -58,6 +58,14 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/disputes", None),
     ("get", "/matches/{id}/disputes/1", None),
     ("post", "/matches/{id}/disputes/1/ruling", {"ruling": "dismissed", "reason": "probe"}),
+    # issue 19: movement 1 is open, so no correction of it (409 to the referee)
+    (
+        "post",
+        "/matches/{id}/corrections",
+        {"movement": 1, "changes": [{"seat": 1, "order": "2"}], "reason": "probe"},
+    ),
+    ("get", "/matches/{id}/corrections", None),
+    ("get", "/matches/{id}/replay?timeline=1", None),
     ("post", "/matches", {"ruleset": "toy"}),
     ("get", "/standings", None),
     ("get", "/health", None),
