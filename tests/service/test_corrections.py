@@ -192,6 +192,10 @@ def test_a_dispute_upheld_with_a_correction(matches, clock):
     )
     ruled = matches.dispute(new.match_id, number)
     assert (ruled["ruling"], ruled["correction"]) == ("upheld", made.version)
+    assert {(r["seat"], r["error"]) for r in made.refused} >= {
+        (4, "refused_part"),
+        (4, "illegal_order"),
+    }  # three movements back: the later orders of seat 4 no longer stand
     with pytest.raises(DisputeAlreadyRuledError):
         matches.correct(
             new.match_id, new.referee_token, 2, [{"seat": 4, "order": None}], "again", number
