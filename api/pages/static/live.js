@@ -1,6 +1,9 @@
 // The match page follows the match: a long poll on its event feed (GET
 // /matches/{id}/events?after=&wait=), and on any new event the page's #live part is
-// fetched again and swapped in. The deadline counts down every second.
+// fetched again and swapped in. When the server holds all the long polls it lets wait
+// (429 too_many_long_polls), the page reads the feed without waiting, every
+// Retry-After seconds, until a long poll is let in again. The deadline counts down
+// every second.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -33,24 +36,31 @@
     countdown();
   }
 
+  function read(wait) {
+    return fetch(live.dataset.feed + "?after=" + after + "&wait=" + wait + "&limit=1",
+                 { headers: { Accept: "application/json" } });
+  }
+
   async function follow() {
+    var updated = "";
     say("Live: following the match.");
     while (live.dataset.status !== "finished") {
       try {
-        var answer = await fetch(live.dataset.feed + "?after=" + after + "&wait=25&limit=1",
-                                 { headers: { Accept: "application/json" } });
-        if (answer.status === 429) {
-          say("Live: the server is busy, trying again soon.");
+        var answer = await read(25), busy = answer.status === 429;
+        var note = busy ? " The server is busy: reading the match every few seconds." : "";
+        if (busy) {
+          say((updated || "Live: following the match.") + note);
           await sleep(1000 * (Number(answer.headers.get("Retry-After")) || 5));
-          continue;
+          answer = await read(0);
         }
         if (!answer.ok) { throw new Error("the event feed answered " + answer.status); }
         var page = await answer.json();
         if (page.version > after) {
           after = page.version;
           await refresh();
-          say("Live: updated at " + new Date().toLocaleTimeString() + ".");
+          updated = "Live: updated at " + new Date().toLocaleTimeString() + ".";
         }
+        say((updated || "Live: following the match.") + note);
       } catch (error) {
         say("Live: " + error.message + "; trying again in 5 s.");
         await sleep(5000);
