@@ -1,8 +1,9 @@
 """A game's docs page (docs/games/<game>.md) as HTML the pages can link ruling ids into.
 
 No Markdown library: headings become headings, the rest is shown as written
-(preformatted), and the first mention of each ruling id (DW-3, DRTS-11) becomes
-an anchor `#DW-3`, so a step's ruling links to where the page explains it.
+(preformatted), and each ruling id (DW-3, DRTS-11) becomes an anchor `#DW-3` at
+the first heading naming it, else at its first mention, so a step's ruling links to
+where the page explains it.
 """
 
 from __future__ import annotations
@@ -25,15 +26,22 @@ def docs_path(ruleset: str) -> Path | None:
 
 
 def page_html(text: str) -> Markup:
-    """Returns the Markdown text as HTML blocks, with an anchor at each ruling's first
-    mention."""
+    """Returns the Markdown text as HTML blocks, with an anchor for each ruling: at the
+    first heading naming it (where the page explains it), else at its first mention."""
+    in_headings = {
+        ruling
+        for line in text.splitlines()
+        if (heading := HEADING.match(line))
+        for ruling in RULING.findall(heading.group(2))
+    }
     anchored: set[str] = set()
     blocks: list[str] = []
     lines: list[str] = []
 
     def flush() -> None:
         if lines:
-            blocks.append(f"<pre class='doc'>{_anchor(chr(10).join(lines), anchored)}</pre>")
+            body = _anchor(chr(10).join(lines), anchored | in_headings, anchored)
+            blocks.append(f"<pre class='doc'>{body}</pre>")
             lines.clear()
 
     for line in text.splitlines():
@@ -41,7 +49,7 @@ def page_html(text: str) -> Markup:
         if heading:
             flush()
             level = len(heading.group(1)) + 1
-            blocks.append(f"<h{level}>{_anchor(heading.group(2), anchored)}</h{level}>")
+            blocks.append(f"<h{level}>{_anchor(heading.group(2), anchored, anchored)}</h{level}>")
         else:
             lines.append(line)
     flush()
@@ -58,10 +66,13 @@ def link_rulings(text: str, docs_url: str) -> Markup:
     )
 
 
-def _anchor(text: str, anchored: set[str]) -> str:
+def _anchor(text: str, skipped: set[str], anchored: set[str]) -> str:
+    """Returns the text escaped, each ruling id not in `skipped` made an anchor (and
+    added to `anchored`)."""
+
     def mark(found: re.Match[str]) -> str:
         ruling = found.group(0)
-        if ruling in anchored:
+        if ruling in skipped or ruling in anchored:
             return ruling
         anchored.add(ruling)
         return f'<span id="{ruling}" class="anchor">{ruling}</span>'

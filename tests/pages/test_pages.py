@@ -140,10 +140,11 @@ def test_ruling_ids_in_a_step_become_links_and_the_rest_is_escaped():
         'placed &lt;b&gt; beside its King (<a class="ruling" href="/ui/games/b_chess#BC-6">BC-6'
         '</a>), then <a class="ruling" href="/ui/games/b_chess#BC-4">BC-4</a>'
     )
-    assert str(page_html("# Title (SH-1)\ntext SH-1 <x>")) == (
-        '<h2>Title (<span id="SH-1" class="anchor">SH-1</span>)</h2>\n'
-        "<pre class='doc'>text SH-1 &lt;x&gt;</pre>"
-    )
+    assert str(page_html("SH-1 and SH-2 <x>\n## Moves (SH-1)\ntext SH-1")) == (
+        '<pre class=\'doc\'>SH-1 and <span id="SH-2" class="anchor">SH-2</span> &lt;x&gt;</pre>\n'
+        '<h3>Moves (<span id="SH-1" class="anchor">SH-1</span>)</h3>\n'
+        "<pre class='doc'>text SH-1</pre>"
+    )  # an id is anchored at its heading, where the page explains it, else first mention
 
 
 def test_nothing_is_fetched_from_outside_and_the_assets_are_served(client):
