@@ -15,6 +15,7 @@ from api.strictness import accepted_parameters, handler_of
 from service.matches import Matches
 from tests.pages.conftest import pages_app
 from tests.pages.games import GAMES, Played, new_match, played_match
+from tests.service.test_rematch_of_a_draw import play_to_a_draw
 
 PAGES = Path(__file__).resolve().parents[2] / "api" / "pages"
 
@@ -162,3 +163,15 @@ def test_the_list_filters_and_the_standings_answer(client, games):
     assert str(games["shades"].match_id)[:8] not in text
     assert client.get("/ui/?ruleset=&status=").status_code == 200  # the form's "any"
     assert "Standings" in client.get("/ui/standings?ruleset=shades").text
+
+
+def test_a_drawn_match_links_to_its_rematch_and_back(client, service):
+    """DW-5: a drawn District War match is played again in a new match."""
+    new, _, _ = play_to_a_draw(service)
+    rematch = service.summary(new.match_id).rematch_id
+    assert rematch is not None
+    text = client.get(f"/ui/matches/{new.match_id}").text
+    assert f'played again in <a href="/ui/matches/{rematch}">{rematch[:8]}</a>' in text
+    assert "Result: <strong>draw</strong>" in text
+    text = client.get(f"/ui/matches/{rematch}").text
+    assert f'the rematch of <a href="/ui/matches/{new.match_id}">' in text
