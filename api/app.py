@@ -41,6 +41,7 @@ from api import (
 from api import matches as matches_resource
 from api.capacity import Capacity
 from api.context import CAPACITY, EXTENSION, capacity, matches
+from api.pages.views import blueprint as pages
 from api.strictness import refuse_unknown_parameters
 from service.matches import Matches, connect
 from service.settings import DEFAULT_MAX_BODY_BYTES, load_settings
@@ -145,6 +146,7 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
             static_url_path="/docs/assets",
         )
     )
+    app.register_blueprint(pages)  # the web pages under /ui/ (docs/pages.md): not API operations
     return app
 
 

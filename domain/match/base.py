@@ -4,7 +4,9 @@ them, and recording an event with its chain link.
 
 The Match class (domain/match/__init__.py) is built from layers, each a plain class at
 run time: MatchBase, then queries and guards (queries.py), the commands of play
-(play.py), and those before and after it (lobby.py). To the type checker each layer is
+(play.py), the referee's pause and resume (referee.py), those before and after play
+(lobby.py), disputes (disputes.py), corrections (corrections.py), and the quarantine
+(quarantine.py). To the type checker each layer is
 an Aggregate holding these attributes, so the layers stay small and typed while the
 events stay nested in `Match`, where their stored topics (`domain.match:Match.Created`,
 ...) put them.

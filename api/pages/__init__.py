@@ -1,0 +1,1 @@
+"""The web pages: server-rendered HTML under /ui/ (docs/pages.md)."""

@@ -1,0 +1,98 @@
+"""The pages: the match list, the standings, a match watched live, its replay scrubber
+and a game's docs page; `/` leads to `/ui/`.
+
+Server-rendered from the Matches application (no HTTP to itself): what the JSON API
+serves, as public readers see it (no token is ever taken). A little JavaScript
+(static/live.js) makes the match page follow the long-poll event feed and the replay
+answer the arrow keys; without it every page still reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import Blueprint, abort, redirect, render_template, url_for
+from werkzeug.wrappers import Response
+
+from api.context import matches
+from api.errors import STATUS_BY_ERROR
+from api.pages import gamedocs, model
+from api.pages.query import PageQueryError, ReplayArgsSchema, declares_query
+from api.schemas import ListMatchesArgsSchema, StandingsArgsSchema
+from domain.errors import DrtsError
+from domain.rules.registry import REGISTRY
+from service.limits import LimitError
+
+blueprint = Blueprint(
+    "pages",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/ui/static",
+)
+STATUSES = ("open", "started", "finished")
+
+
+@blueprint.get("/")
+def root() -> Response:
+    """Leads to the match list."""
+    return redirect(url_for("pages.match_list"))
+
+
+@blueprint.get("/ui/")
+@declares_query(ListMatchesArgsSchema)
+def match_list(query: dict[str, Any]) -> str:
+    """The match list, filtered by game (`ruleset`) and `status`, by page (`cursor`)."""
+    page = matches().list_matches(**query)
+    return render_template(
+        "list.html", page=page, query=query, games=sorted(REGISTRY), statuses=STATUSES
+    )
+
+
+@blueprint.get("/ui/standings")
+@declares_query(StandingsArgsSchema)
+def standings(query: dict[str, Any]) -> str:
+    """The standings over finished matches, by game and page."""
+    page = matches().standings(**query)
+    return render_template("standings.html", page=page, query=query, games=sorted(REGISTRY))
+
+
+@blueprint.get("/ui/matches/<uuid:match_id>")
+def match_page(match_id: UUID) -> str:
+    """A match now: board, seats, scores, deadline; followed live by static/live.js."""
+    return render_template("match.html", view=model.live_view(matches(), match_id))
+
+
+@blueprint.get("/ui/matches/<uuid:match_id>/replay")
+@declares_query(ReplayArgsSchema)
+def replay(query: dict[str, Any], match_id: UUID) -> str:
+    """The replay at a movement and phase (the first resolved movement's start by default)."""
+    view = model.replay_view(matches(), match_id, query["movement"], query["phase"])
+    return render_template("replay.html", view=view)
+
+
+@blueprint.get("/ui/games/<ruleset>")
+def game_docs(ruleset: str) -> str:
+    """A game's docs page, each ruling id an anchor the replay's steps link to."""
+    path = gamedocs.docs_path(ruleset)
+    if path is None:
+        abort(404, f"no docs page for a game named {ruleset!r}")
+    html = gamedocs.page_html(path.read_text(encoding="utf-8"))
+    return render_template("game.html", ruleset=ruleset, html=html)
+
+
+@blueprint.app_template_filter("rulings")
+def rulings_filter(text: str, ruleset: str) -> Any:
+    """Jinja: `{{ step.text | rulings(ruleset) }}` links the ruling ids of a text."""
+    return gamedocs.link_rulings(text, url_for("pages.game_docs", ruleset=ruleset))
+
+
+@blueprint.errorhandler(DrtsError)
+@blueprint.errorhandler(LimitError)
+@blueprint.errorhandler(PageQueryError)
+def error_page(error: Exception) -> tuple[str, int]:
+    """The pages' own error page: the API's status and code, said in a sentence."""
+    status = next((s for cls, s in STATUS_BY_ERROR if isinstance(error, cls)), 422)
+    code = getattr(error, "code", "error")
+    return render_template("error.html", status=status, code=code, message=str(error)), status
