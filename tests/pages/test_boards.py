@@ -108,6 +108,19 @@ def test_drts_team23_shares_a_square_and_shows_items_and_pieces_out():
     assert "Water (back m9)" in drawn
 
 
+def test_drts_team23_marks_a_generator_with_its_counter():
+    """DRTS-15: a Generator is labelled with # (as the Public Display) and its counter."""
+    state = public_state("drts_team23", 0)
+    state["seats"]["3"]["generators"] = {"plant": 4}
+    square = state["seats"]["3"]["pieces"]["plant"]
+    drawn = boards.draw("drts_team23", state, "t")
+    assert ">3P#<" in drawn
+    assert (
+        "the Plant of seat 3 (" in drawn and f"on square {square}, a Generator (counter 4)" in drawn
+    )
+    assert ">3F<" in drawn  # its other pieces are no Generators
+
+
 def test_b_chess_lists_the_priority_list_top_first():
     """BC-4: the Priority List, top first, beside the Field."""
     state = public_state("b_chess", 2)

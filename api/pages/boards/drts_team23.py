@@ -44,30 +44,40 @@ def _square(n: int) -> str:
     )
 
 
-def _by_square(seats: dict[str, dict[str, Any]]) -> dict[int, list[tuple[int, str, Any, bool]]]:
-    """Returns the pieces on each square: (seat, kind, team, has a Star)."""
-    found: dict[int, list[tuple[int, str, Any, bool]]] = {}
+Drawn = tuple[int, str, Any, bool, Any]  # seat, kind, team, has a Star, Generator counter
+
+
+def _by_square(seats: dict[str, dict[str, Any]]) -> dict[int, list[Drawn]]:
+    """Returns the pieces on each square: (seat, kind, team, has a Star, its Generator
+    counter or None: DRTS-15)."""
+    found: dict[int, list[Drawn]] = {}
     for seat, data in sorted(seats.items(), key=lambda item: int(item[0])):
         for kind in KINDS:
             square = (data.get("pieces") or {}).get(kind)
             if square is not None:
                 star = kind in (data.get("stars") or {})
-                found.setdefault(int(square), []).append((int(seat), kind, data.get("team"), star))
+                counter = (data.get("generators") or {}).get(kind)
+                piece = (int(seat), kind, data.get("team"), star, counter)
+                found.setdefault(int(square), []).append(piece)
     return found
 
 
-def _pieces(square: int, pieces: list[tuple[int, str, Any, bool]]) -> list[str]:
+def _pieces(square: int, pieces: list[Drawn]) -> list[str]:
     x0, y0 = corner_of(square)
     per_row = 3 if len(pieces) <= 12 else 4
     width, height = (CELL - 8) / per_row, 17
     drawn = []
-    for i, (seat, kind, team, star) in enumerate(pieces):
+    for i, (seat, kind, team, star, counter) in enumerate(pieces):
         row, column = divmod(i, per_row)
         x, y = x0 + 4 + column * width, y0 + 16 + row * (height + 2)
         fill = TEAM_COLOURS.get(team, "#ffffff")
         outline = 'stroke-width="3" stroke-dasharray="3 2"' if star else ""
-        label = f"{seat}{kind[0].upper()}"
+        if counter is not None:  # a Generator: a double border and "#", as the display
+            outline = 'stroke-width="3" stroke-dasharray="1 1"'
+        label = f"{seat}{kind[0].upper()}" + ("#" if counter is not None else "")
         name = f"the {kind.title()} of seat {seat} ({team or 'no team'}) on square {square}"
+        if counter is not None:
+            name += f", a Generator (counter {counter})"
         drawn.append(
             svg.group(
                 f"piece seat-{seat} {kind}",
