@@ -18,6 +18,7 @@ from cli.archive import register as register_archive_commands
 from cli.audit import register as register_audit_commands
 from cli.bots.command import register as register_bot_commands
 from cli.db import register as register_db_commands
+from cli.mail import register as register_mail_commands
 from cli.maps import register as register_map_commands
 from cli.match import match
 from cli.movements import register as register_movement_commands
@@ -109,6 +110,7 @@ main.add_command(beat)
 main.add_command(status)
 register_db_commands(main)
 register_map_commands(main)
+register_mail_commands(main)
 register_bot_commands(main)
 
 if __name__ == "__main__":

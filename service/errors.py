@@ -126,3 +126,15 @@ class InvalidDigestError(DrtsError, ValueError):
     """Raised when a receipt digest asked for is not 64 hexadecimal digits."""
 
     code = "invalid_digest"
+
+
+class InvalidResultAddressError(DrtsError, ValueError):
+    """Raised when a result address is not a mail address drts may send to."""
+
+    code = "invalid_result_address"
+
+
+class UnknownConfirmationCodeError(DrtsError, LookupError):
+    """Raised when a confirmation code is not the pending one of the seat's result address."""
+
+    code = "unknown_confirmation_code"
