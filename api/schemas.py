@@ -275,6 +275,15 @@ class JoinSchema(ma.Schema):
             "maxLength": limits.MAX_NAME_CHARS,
         },
     )
+    result_address = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.Length(min=3, max=320),
+        metadata={
+            "description": "where the seat's answers to orders by mail go (docs/mail.md); a "
+            "confirmation code is mailed to it first",
+            "example": "alice@example.org",
+        },
+    )
 
 
 class OrderRequestSchema(ma.Schema):
@@ -600,6 +609,42 @@ class SeatTokenSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     seat = ma.fields.Integer(required=True)
     token = ma.fields.String(required=True, metadata={"description": "shown once"})
+    order_address = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the seat's secret order address (docs/mail.md), shown once and "
+            "reissued with the token",
+            "example": "orders+mfrggzdfmztwq2lknnwg23tpobyxe43u@drts.example.org",
+        },
+    )
+    result_address = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the result address registered at the join, unconfirmed"},
+    )
+
+
+class ResultAddressSchema(ma.Schema):
+    address = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(min=3, max=320),
+        metadata={"description": "where the seat's answers go", "example": "alice@example.org"},
+    )
+
+
+class ConfirmAddressSchema(ma.Schema):
+    code = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(min=1, max=64),
+        metadata={"description": "the code mailed to the result address"},
+    )
+
+
+class SeatAddressSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    result_address = ma.fields.String(required=True)
+    confirmed = ma.fields.Boolean(required=True)
 
 
 class StepSchema(ma.Schema):

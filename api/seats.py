@@ -1,4 +1,5 @@
-"""/matches/{id}/seats: join (the seat token, once) and a referee's reissue of a lost token."""
+"""/matches/{id}/seats: join (the seat token and order address, once), a referee's reissue
+of a lost token, and a seat's result address for orders by mail (docs/mail.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.schemas import JoinSchema, SeatTokenSchema
+from api.schemas import (
+    ConfirmAddressSchema,
+    JoinSchema,
+    ResultAddressSchema,
+    SeatAddressSchema,
+    SeatTokenSchema,
+)
 
 blp = Blueprint(
     "seats",
@@ -51,8 +58,9 @@ class Seats(MethodView):
     @documents_errors(blp, 400, 404, 409, 413, 422)
     @blp.doc(operationId="joinMatch")
     def post(self, body: dict[str, Any], match_id: UUID) -> Any:
-        """Takes the next free seat for player `name`; returns its token (shown only once)."""
-        return matches().join(match_id, body["name"])
+        """Takes the next free seat for player `name`; returns its token and its order
+        address (shown only once). A `result_address` is mailed a confirmation code."""
+        return matches().join(match_id, body["name"], body.get("result_address"))
 
 
 @blp.route("/<int:seat>/token")
@@ -64,3 +72,28 @@ class SeatToken(MethodView):
     def post(self, match_id: UUID, seat: int) -> Any:
         """Gives a seat a new token (referee token); the old token stops working at once."""
         return matches().reissue_seat_token(match_id, bearer_token(), seat)
+
+
+@blp.route("/result-address")
+class ResultAddress(MethodView):
+    @blp.arguments(ResultAddressSchema)
+    @blp.response(200, SeatAddressSchema, description="Registered; a confirmation code is mailed")
+    @documents_errors(blp, 401, 403, 404, 409, 422)
+    @blp.doc(operationId="registerResultAddress", security=TOKEN_REQUIRED)
+    def put(self, body: dict[str, Any], match_id: UUID) -> Any:
+        """Registers where the token's seat's answers by mail go (replacing any other); the
+        address is mailed a confirmation code, and gets nothing else until confirmed."""
+        address = matches().register_result_address(match_id, bearer_token(), body["address"])
+        return {"match_id": match_id, "result_address": address, "confirmed": False}
+
+
+@blp.route("/result-address/confirm")
+class ConfirmResultAddress(MethodView):
+    @blp.arguments(ConfirmAddressSchema)
+    @blp.response(200, SeatAddressSchema, description="Confirmed: answers go there now")
+    @documents_errors(blp, 401, 403, 404, 409, 422)
+    @blp.doc(operationId="confirmResultAddress", security=TOKEN_REQUIRED)
+    def post(self, body: dict[str, Any], match_id: UUID) -> Any:
+        """Confirms the token's seat's result address with the code mailed to it."""
+        address = matches().confirm_result_address(match_id, bearer_token(), body["code"])
+        return {"match_id": match_id, "result_address": address, "confirmed": True}

@@ -146,6 +146,8 @@ def test_quoted_lines_and_the_signature_are_ignored(postal: Postal) -> None:
 
     assert postal.send(sent)[0] == 250
 
+    [event] = mail_events(service, match, sent["Message-ID"])
+    assert event["sealed"]["sent"] == "purchase"  # the order as read: one line
     answer = body(postal.relay.answer_to(sent["Message-ID"]))
     assert "Refused" not in answer
     assert '[{"actions": [{"action": "purchase"}]}]' in answer
@@ -158,6 +160,8 @@ def test_a_latin_1_mail_is_decoded_in_its_charset(postal: Postal) -> None:
 
     assert postal.send(sent)[0] == 250
 
+    [event] = mail_events(service, match, sent["Message-ID"])
+    assert event["sealed"]["sent"] == "purchase\nK1 to café"
     assert "K1 to café: " in body(postal.relay.answer_to(sent["Message-ID"]))
 
 
@@ -201,7 +205,7 @@ def test_a_mail_after_the_deadline_is_refused_naming_the_close_and_the_received_
 
 
 def test_an_unconfirmed_result_address_gets_nothing_but_the_confirmation(postal: Postal) -> None:
-    match, service, alice, _, address = started(postal)
+    _, _, alice, _, address = started(postal)
     bob_address = player("bob")
     bob_match, bob_service = postal.new_match()
     bob = bob_service.join(bob_match.match_id, "bob", result_address=bob_address)
