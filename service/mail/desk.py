@@ -156,11 +156,29 @@ class MailDesk:
         return Answer("confirmed", "250 2.0.0 result address confirmed")
 
     def _first(self, seat: tuple[UUID, int], message_id: str) -> dict[str, Any] | None:
+        """Returns the first receipt of a message the seat sent before (received_at and
+        answer), or None."""
         rows = self.models.view(VIEW).query(
             "SELECT received_at, answer FROM {mail_messages} WHERE message_key = :key",
             {"key": _key(seat, message_id)},
         )
-        return rows[0] if rows else None
+        return rows[0] if rows else self._first_in_log(seat, message_id)
+
+    def _first_in_log(self, seat: tuple[UUID, int], message_id: str) -> dict[str, Any] | None:
+        """Finds the message among the match's order events, the record: one stored just
+        before a crash, whose row was never written (the relay then sends it again)."""
+        for event in self.matches.event_log(seat[0]):
+            data = event["data"]
+            if (
+                event["type"] in ("OrderSubmitted", "OrderRejected")
+                and data.get("message_id") == message_id
+                and data.get("seat") == seat[1]
+            ):
+                body, at = letters.logged_text(event), datetime.fromisoformat(data["received_at"])
+                outcome = "accepted" if event["type"] == "OrderSubmitted" else "refused"
+                self._record(seat, message_id, at, outcome, body)
+                return {"received_at": at, "answer": json.dumps({"body": body})}
+        return None
 
     def _record(
         self, seat: tuple[UUID, int], message_id: str, at: datetime, outcome: str, body: str

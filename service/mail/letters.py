@@ -10,6 +10,7 @@ import json
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
+from typing import Any
 
 from domain.errors import DrtsError
 from service.mail.reading import Letter
@@ -60,6 +61,18 @@ def receipt_text(receipt: OrderReceipt, received_at: datetime) -> str:
     if receipt.closing is not None and receipt.closing.resolved:
         lines += ["", f"Movement {receipt.movement} is resolved: every seat has ordered."]
     return "\n".join(lines) + "\n"
+
+
+def logged_text(event: dict[str, Any]) -> str:
+    """Returns the receipt of an order event (public form) found in the log."""
+    data = event["data"]
+    kind = "stored" if event["type"] == "OrderSubmitted" else f"refused ({data.get('error')})"
+    return (
+        f"Your order for movement {data['movement']} (seat {data['seat']}) was {kind}.\n\n"
+        f"Received at: {data['received_at']}\n"
+        f"Digest:      {data['digest']}\n"
+        f"Version:     {event['version']}\n"
+    )
 
 
 def refusal_text(error: DrtsError, received_at: datetime) -> str:

@@ -63,6 +63,9 @@ class OrdersHandler:
             except OUTAGES:
                 logger.exception("the store failed while taking a message: 451")
                 return "451 4.3.0 the store cannot be reached: try again later"
+            except Exception:  # a bug: nothing may be lost, so the relay keeps the message
+                logger.exception("taking a message failed: 451")
+                return "451 4.3.0 the message could not be taken now: try again later"
             logger.info("mail for %s...: %s", recipient.split("+")[0], answer.smtp)
             replies.append(answer.smtp)
         return replies[0] if len(set(replies)) == 1 else "250 2.0.0 stored for each recipient"

@@ -12,6 +12,7 @@ import pytest
 from domain.errors import InvalidTokenError
 from service.errors import InvalidResultAddressError, UnknownConfirmationCodeError
 from service.mail import addresses
+from service.mail.desk import MailDesk
 from service.matches import Matches
 
 DOMAIN = "drts.localhost"
@@ -112,3 +113,32 @@ def test_a_new_result_address_needs_confirming_again_and_only_by_its_own_seat(
         with pytest.raises(InvalidResultAddressError):
             matches.register_result_address(match.match_id, alice.token, bad)
     assert len(outbox.sent) == 1
+
+
+def test_a_message_stored_just_before_a_crash_is_found_in_the_log_and_not_taken_again(
+    matches: Matches, outbox: RecordingOutbox
+) -> None:
+    """The order event is written before the message's row: a crash between them leaves
+    the order stored, and the relay's retry must create nothing new."""
+    match = matches.create_match("toy")
+    seat = matches.join(match.match_id, "alice")
+    matches.join(match.match_id, "bob")
+    matches.start(match.match_id, match.referee_token)
+    raw = (
+        f"From: alice@example.org\r\nTo: {seat.order_address}\r\nSubject: orders\r\n"
+        "Message-ID: <crash-1@example.org>\r\n\r\n2\r\n"
+    ).encode()
+    at = matches.clock()
+    receipt = matches.submit_mail_order(match.match_id, 1, "2", "<crash-1@example.org>", at)
+    desk = MailDesk(matches, 1024 * 1024)
+
+    assert seat.order_address is not None
+    answer = desk.receive(seat.order_address, "alice@example.org", raw, at)
+
+    assert answer.outcome == "already"
+    events = matches.event_log(match.match_id)
+    assert [e for e in events if e["data"].get("message_id") == "<crash-1@example.org>"] == [
+        e for e in events if e["version"] == receipt.version
+    ]
+    again = desk.receive(seat.order_address, "alice@example.org", raw, at)
+    assert again.outcome == "already"
