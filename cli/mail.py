@@ -55,6 +55,29 @@ def list_dead_letters() -> None:
         click.echo(json.dumps(_jsonable(letter), sort_keys=True))
 
 
+@mail.command("result-address")
+@click.argument("match_id")
+@click.argument("address")
+@click.option("--token", envvar="DRTS_SEAT_TOKEN", required=True, help="the seat's token")
+@reports_errors
+def result_address(match_id: str, address: str, token: str) -> None:
+    """Registers ADDRESS for the answers to the token's seat; a code is mailed to it."""
+    kept = matches().register_result_address(match_id, token, address)
+    click.echo(f"result address {kept}: confirm it with the code mailed there")
+
+
+@mail.command("confirm")
+@click.argument("match_id")
+@click.argument("code")
+@click.option("--token", envvar="DRTS_SEAT_TOKEN", required=True, help="the seat's token")
+@reports_errors
+def confirm(match_id: str, code: str, token: str) -> None:
+    """Confirms the token's seat's result address with the CODE mailed to it."""
+    click.echo(
+        f"result address {matches().confirm_result_address(match_id, token, code)} confirmed"
+    )
+
+
 def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
     return {
         key: value if isinstance(value, str | int | None) else str(value)

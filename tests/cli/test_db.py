@@ -29,18 +29,18 @@ def drts(empty_url: str, monkeypatch: pytest.MonkeyPatch) -> Any:
 
 def test_db_upgrade_and_current_say_where_the_database_stands(drts):
     assert (
-        "empty (never migrated); latest is 0007: run `drts db upgrade`"
+        "empty (never migrated); latest is 0008_mail: run `drts db upgrade`"
         in drts("db", "current", ok=False).output
     )
-    assert drts("db", "upgrade").output == "database at 0007 (was empty)\n"
-    assert drts("db", "current").output == "0007 (latest)\n"
+    assert drts("db", "upgrade").output == "database at 0008_mail (was empty)\n"
+    assert drts("db", "current").output == "0008_mail (latest)\n"
     assert drts("db", "downgrade", "0001").output == "database at 0001\n"
-    assert "0001; latest is 0007" in drts("db", "current", ok=False).output
+    assert "0001; latest is 0008_mail" in drts("db", "current", ok=False).output
     assert (
         "refusing to downgrade below revision 0001"
         in drts("db", "downgrade", "base", ok=False).output
     )
-    assert drts("db", "upgrade").output == "database at 0007 (was 0001)\n"
+    assert drts("db", "upgrade").output == "database at 0008_mail (was 0001)\n"
 
 
 def test_projections_rebuild_catch_up_and_status(drts, empty_url):
