@@ -63,11 +63,17 @@ class Relay:
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
         self.lock = threading.Lock()
+        self.defer = 0  # how many messages to refuse for now (451) before taking them
+        self.deferred: list[EmailMessage] = []
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         with self.lock:
+            if self.defer:
+                self.defer -= 1
+                self.deferred.append(message)
+                return "451 4.3.0 busy, try again later"
             self.messages.append(message)
         return "250 OK"
 

@@ -252,3 +252,16 @@ def test_a_mail_without_text_is_kept_as_a_dead_letter_and_answered(postal: Posta
     letter = next(json.loads(line) for line in listed if sent["Message-ID"] in line)
     assert letter["reason"] == "the message has no text/plain or text/html part"
     assert letter["rcpt_to"] == f"orders+...@{DOMAIN}"
+
+
+def test_a_relay_that_refuses_for_now_gets_the_answer_again_later(postal: Postal) -> None:
+    """The send task retries a 4xx with backoff; the order was stored before any of it."""
+    match, service, alice, _, address = started(postal)
+    sent = mail(address, order_address_of(alice), "purchase")
+    postal.relay.defer = 1
+
+    assert postal.send(sent)[0] == 250
+    assert len(mail_events(service, match, sent["Message-ID"])) == 1
+
+    answer = postal.relay.answer_to(sent["Message-ID"])
+    assert [m["Message-ID"] for m in postal.relay.deferred] == [answer["Message-ID"]]
