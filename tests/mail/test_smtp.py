@@ -143,6 +143,7 @@ def test_quoted_lines_and_the_signature_are_ignored(postal: Postal) -> None:
         "> K1 to 1,1\n> bogus\n\n-- \nAlice\nK2 to 3,3\n"
     )
     sent = mail(address, order_address_of(alice), text)
+    sent.add_attachment(b"%PDF-1.4 K3 to 5,5", maintype="application", subtype="pdf")
 
     assert postal.send(sent)[0] == 250
 
@@ -188,6 +189,7 @@ def test_a_mail_after_the_deadline_is_refused_naming_the_close_and_the_received_
     service.submit_order(match.match_id, bob.token, "purchase")  # arms the firing
     time.sleep(2.5)
     sent = mail(address, order_address_of(alice), "purchase", subject="Orders for movement 1")
+    sent["Date"] = "Mon, 01 Jan 2001 00:00:00 +0000"  # before the deadline: never believed
 
     code, text = postal.send(sent)
 
@@ -202,6 +204,8 @@ def test_a_mail_after_the_deadline_is_refused_naming_the_close_and_the_received_
     assert "Reason (movement_closed): movement 1 of match" in answer
     assert "it closed at" in answer
     assert f"Received at: {event['received_at']}" in answer
+    assert not event["received_at"].startswith("2001-")  # when the server had it
+    assert "and the order was received at " + event["received_at"] in answer
 
 
 def test_an_unconfirmed_result_address_gets_nothing_but_the_confirmation(postal: Postal) -> None:
@@ -265,3 +269,17 @@ def test_a_relay_that_refuses_for_now_gets_the_answer_again_later(postal: Postal
 
     answer = postal.relay.answer_to(sent["Message-ID"])
     assert [m["Message-ID"] for m in postal.relay.deferred] == [answer["Message-ID"]]
+
+
+def test_an_illegal_order_is_refused_with_the_rule_and_answered(postal: Postal) -> None:
+    """BC-4: an order names an object on the Field; no line standing refuses the message."""
+    match, service, alice, _, address = started(postal)
+    sent = mail(address, order_address_of(alice), "K99 to 3,3")
+
+    assert postal.send(sent) == (250, b"2.0.0 stored: order refused (illegal_order)")
+
+    [event] = mail_events(service, match, sent["Message-ID"])
+    assert (event["type"], event["error"]) == ("OrderRejected", "illegal_order")
+    answer = body(postal.relay.answer_to(sent["Message-ID"]))
+    assert "Reason (illegal_order): no line stands: K99 to 3,3: there is no K99" in answer
+    assert "(BC-4)" in answer
