@@ -39,7 +39,10 @@ def serve(port: int | None) -> None:
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
-    controller.start()
+    try:
+        controller.start()
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {HOST}:{port}: {error}") from None
     click.echo(f"mail: taking orders for @{settings.mail_domain} on smtp://{HOST}:{port}", err=True)
     try:
         stop.wait()

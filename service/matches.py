@@ -16,7 +16,6 @@ latest migration (service/schema.py).
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import secrets
 import time
@@ -81,7 +80,7 @@ class Matches(MatchReads):
     mail_domain: str = DEFAULT_MAIL_DOMAIN  # of the seats' order addresses (docs/mail.md)
     outbox: Outbox = MaildirOutbox(DEFAULT_MAIL_OUTBOX)  # where confirmation mail goes
 
-    @functools.cached_property
+    @property
     def mail(self) -> SeatMail:
         """Returns the seats' mail: order addresses, result addresses, answers."""
         return SeatMail(lambda: self.read_models, self.mail_domain, self.outbox, self.clock)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
@@ -12,6 +13,8 @@ from service.mail.addresses import SeatAddress
 from service.mail.outbox import Outbox
 from service.mail.reading import Letter
 from service.readmodels.runner import ReadModels
+
+logger = logging.getLogger(__name__)
 
 
 class SeatMail:
@@ -49,7 +52,7 @@ class SeatMail:
             now,
         )
         message["Reply-To"] = f"{addresses.CONFIRM}+{code}@{self.domain}"
-        self.outbox.send(message)
+        self._send(message)
 
     def confirm(self, code: str) -> SeatAddress:
         """Confirms the result address waiting for the code; raises
@@ -69,5 +72,13 @@ class SeatMail:
         if found is None or not found.confirmed:
             return None
         message = letters.letter(found.address, subject, body, self.domain, self.clock(), answering)
-        self.outbox.send(message)
+        self._send(message)
         return message
+
+    def _send(self, message: EmailMessage) -> None:
+        """Hands the message to the outbox; a failure is logged, never raised: what the
+        message tells is stored already (a seat, an order), and must not be lost to it."""
+        try:
+            self.outbox.send(message)
+        except Exception:
+            logger.error("mail to %s could not be handed on", message["To"], exc_info=True)
