@@ -26,6 +26,7 @@ from domain.rules.contract import ConfigKind, OrderPolicy
 from domain.rules.registry import ruleset_names
 from service import limits
 from service.eventfilter import EVENT_TYPES
+from service.mail import addresses
 from service.readmodels.queries import STATUSES
 
 CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
@@ -263,6 +264,13 @@ class ExtendDeadlineSchema(ma.Schema):
     )
 
 
+# a result address for orders by mail (docs/mail.md): what service/mail/addresses.py takes
+RESULT_ADDRESS = [
+    ma.validate.Length(min=3, max=addresses.MAX_ADDRESS_CHARS),
+    ma.validate.Regexp(addresses.ADDRESS_PATTERN),
+]
+
+
 class JoinSchema(ma.Schema):
     name = PlayerName(
         required=True,
@@ -277,7 +285,7 @@ class JoinSchema(ma.Schema):
     )
     result_address = ma.fields.String(
         load_default=None,
-        validate=ma.validate.Length(min=3, max=320),
+        validate=RESULT_ADDRESS,
         metadata={
             "description": "where the seat's answers to orders by mail go (docs/mail.md); a "
             "confirmation code is mailed to it first",
@@ -628,7 +636,7 @@ class SeatTokenSchema(ma.Schema):
 class ResultAddressSchema(ma.Schema):
     address = ma.fields.String(
         required=True,
-        validate=ma.validate.Length(min=3, max=320),
+        validate=RESULT_ADDRESS,
         metadata={"description": "where the seat's answers go", "example": "alice@example.org"},
     )
 

@@ -28,7 +28,14 @@ VIEW = "match_list"  # every projection's view reaches the mail tables
 ORDERS = "orders"
 CONFIRM = "confirm"
 MAX_ADDRESS_CHARS = 320
-ADDRESS = re.compile(r"[^@\s<>()\[\],;:\"]{1,64}@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)+")
+# a result address: an ASCII local part (RFC 5322 atoms and dots) at a domain name with a
+# dot (an internationalised one in its punycode form); the API's schema states it too
+ADDRESS_PATTERN = (
+    r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@"
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+    r"[A-Za-z0-9])?)+$"
+)
+ADDRESS = re.compile(ADDRESS_PATTERN)
 
 
 @dataclass(frozen=True)
