@@ -35,9 +35,9 @@ VIEW = addresses.VIEW
 
 @dataclass(frozen=True)
 class Answer:
-    """What the desk did with a message for one recipient: the SMTP reply's text, the
-    outcome ("accepted", "refused", "already", "dead_letter", "confirmed") and the
-    mail it sent (None when the seat has no confirmed address)."""
+    """What the desk did with a message for one recipient: the outcome ("accepted",
+    "refused", "already", "dead_letter", "confirmed", "unknown"), the SMTP reply's text,
+    and whether an answer was mailed (not without a confirmed result address)."""
 
     outcome: str
     smtp: str

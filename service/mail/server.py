@@ -22,6 +22,8 @@ from service.mail.desk import MailDesk
 from service.readmodels.recorders import OUTAGES
 
 logger = logging.getLogger(__name__)
+# aiosmtpd logs every command line at INFO, RCPT TO with a seat's secret address among them
+AIOSMTPD_LOGGER = "mail.log"
 HOST = "127.0.0.1"
 TOO_MUCH = "552 Error: Too much mail data"
 
@@ -94,6 +96,8 @@ class OrdersController(Controller):
     """Runs the SMTP server in a thread on HOST:port."""
 
     def __init__(self, desk: MailDesk, port: int, max_bytes: int) -> None:
+        quiet = logging.getLogger(AIOSMTPD_LOGGER)
+        quiet.setLevel(max(quiet.getEffectiveLevel(), logging.WARNING))  # keep secrets out
         super().__init__(
             OrdersHandler(desk),
             hostname=HOST,

@@ -68,7 +68,10 @@ def test_a_multi_line_b_chess_order_is_stored_and_its_receipt_threaded_to_the_co
     assert "bogus: line 'bogus' is not an action" in text
     assert '[{"actions": [{"action": "purchase"}, {"action": "purchase"}]}]' in text
     assert alice.token not in answer.as_string()
-    assert order_address_of(alice).split("@")[0] not in answer.as_string().lower()
+    secret = order_address_of(alice).split("+")[1].split("@")[0]
+    assert secret not in answer.as_string().lower()
+    assert f"stored: order digest {event['digest']}" in postal.log("mail")
+    assert secret not in postal.log("mail")  # nor in the server's log
 
 
 def test_from_never_authenticates_only_the_secret_address_does(postal: Postal) -> None:
