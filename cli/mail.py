@@ -1,4 +1,5 @@
-"""`drts mail serve` (the SMTP server taking orders by mail) and `drts mail dead-letters`.
+"""`drts mail serve` (the SMTP server taking orders by mail), `drts mail dead-letters`, and
+a seat's `drts match result-address` and `drts match confirm-address`.
 
 docs/mail.md tells how a referee runs a postal game; `drts run` starts `drts mail serve`
 as one of its parts (off with --no-mail).
@@ -58,7 +59,7 @@ def list_dead_letters() -> None:
         click.echo(json.dumps(_jsonable(letter), sort_keys=True))
 
 
-@mail.command("result-address")
+@click.command("result-address")
 @click.argument("match_id")
 @click.argument("address")
 @click.option("--token", envvar="DRTS_SEAT_TOKEN", required=True, help="the seat's token")
@@ -69,7 +70,7 @@ def result_address(match_id: str, address: str, token: str) -> None:
     click.echo(f"result address {kept}: confirm it with the code mailed there")
 
 
-@mail.command("confirm")
+@click.command("confirm-address")
 @click.argument("match_id")
 @click.argument("code")
 @click.option("--token", envvar="DRTS_SEAT_TOKEN", required=True, help="the seat's token")
@@ -88,6 +89,9 @@ def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def register(main: click.Group) -> None:
-    """Adds `drts mail` to the CLI."""
+def register(main: click.Group, match: click.Group) -> None:
+    """Adds `drts mail`, and `drts match result-address` and `confirm-address` (a seat's
+    commands, beside the others taking its token), to the CLI."""
     main.add_command(mail)
+    match.add_command(result_address)
+    match.add_command(confirm)

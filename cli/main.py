@@ -110,7 +110,7 @@ main.add_command(beat)
 main.add_command(status)
 register_db_commands(main)
 register_map_commands(main)
-register_mail_commands(main)
+register_mail_commands(main, match)
 register_bot_commands(main)
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""`drts mail result-address` and `drts mail confirm`: a seat registers where its answers
+"""`drts match result-address` and `drts match confirm-address`: a seat registers where its answers
 by mail go and confirms it with the code mailed there (the maildir outbox, docs/mail.md)."""
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ def test_a_seat_registers_and_confirms_its_result_address_from_the_cli(
     token = joined[-1]
 
     registered = runner.invoke(
-        main, ["mail", "result-address", match_id, "alice@example.org", "--token", token]
+        main, ["match", "result-address", match_id, "alice@example.org", "--token", token]
     )
     [confirmation] = mailbox.Maildir(tmp_path / "outbox")
     code = str(confirmation["Reply-To"]).split("+")[1].split("@")[0]
-    wrong = runner.invoke(main, ["mail", "confirm", match_id, "x" * 32, "--token", token])
-    right = runner.invoke(main, ["mail", "confirm", match_id, code, "--token", token])
+    wrong = runner.invoke(main, ["match", "confirm-address", match_id, "x" * 32, "--token", token])
+    right = runner.invoke(main, ["match", "confirm-address", match_id, code, "--token", token])
 
     assert registered.exit_code == 0, registered.output
     assert wrong.exit_code == 1
