@@ -24,6 +24,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.errors import DrtsError
+from service.errors import ConcurrentWriteError
 from service.mail import addresses, letters
 from service.mail.reading import Letter, UnreadableMailError, header, message_id_of, parse, read
 from service.matches import Matches
@@ -63,8 +64,8 @@ class MailDesk:
         return code is not None and addresses.is_pending_code(self.models, code)
 
     def receive(self, recipient: str, mail_from: str, raw: bytes, at: datetime) -> Answer:
-        """Stores and answers one message for one recipient; raises what OUTAGES name
-        (the server then says 451: try again later)."""
+        """Stores and answers one message for one recipient; raises what OUTAGES name and
+        ConcurrentWriteError (the server then says 451: try again later)."""
         code = addresses.secret_of(recipient, addresses.CONFIRM, self.domain)
         if code is not None:
             return self._confirm(code)
@@ -100,7 +101,7 @@ class MailDesk:
             receipt = self.matches.submit_mail_order(
                 seat[0], seat[1], letter.text, letter.message_id, at, letter.movement
             )
-        except OUTAGES:
+        except (*OUTAGES, ConcurrentWriteError):  # nothing stored: the relay tries again (451)
             raise
         except DrtsError as error:
             body, outcome = letters.refusal_text(error, at), "refused"
