@@ -32,6 +32,7 @@ from service.readmodels.recorders import OUTAGES
 
 logger = logging.getLogger(__name__)
 VIEW = addresses.VIEW
+TRANSIENT: tuple[type[Exception], ...] = (*OUTAGES, ConcurrentWriteError)
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class MailDesk:
             receipt = self.matches.submit_mail_order(
                 seat[0], seat[1], letter.text, letter.message_id, at, letter.movement
             )
-        except (*OUTAGES, ConcurrentWriteError):  # nothing stored: the relay tries again (451)
+        except TRANSIENT:  # nothing stored: the relay tries again (451)
             raise
         except DrtsError as error:
             body, outcome = letters.refusal_text(error, at), "refused"
