@@ -276,6 +276,7 @@ class Matches(MatchReads):
         request, the CLI command); now by default. The order is judged as of that instant
         however long its processing takes (docs/operations.md, settling time).
         """
+        now = received_at or self.clock()
         limits.check_order(order, max_chars=limits.LONGEST_ORDER_CHARS)  # before the token
         if movement is not None:
             limits.check_movement(movement)
@@ -288,7 +289,7 @@ class Matches(MatchReads):
             message_id,
             movement,
             resolve_when_ready,
-            received_at or self.clock(),
+            now,
         )
 
     def submit_mail_order(
