@@ -27,6 +27,7 @@ from domain.rules.contract import ConfigKind, OrderPolicy
 from domain.rules.registry import ruleset_names
 from service import limits
 from service.eventfilter import EVENT_TYPES
+from service.mail import addresses
 from service.readmodels.queries import DISPUTE_FILTERS, STATUSES
 
 CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
@@ -282,6 +283,13 @@ class ReissueRequestSchema(ma.Schema):
     )
 
 
+# a result address for orders by mail (docs/mail.md): what service/mail/addresses.py takes
+RESULT_ADDRESS = [
+    ma.validate.Length(min=3, max=addresses.MAX_ADDRESS_CHARS),
+    ma.validate.Regexp(addresses.ADDRESS_PATTERN),
+]
+
+
 class JoinSchema(ma.Schema):
     name = PlayerName(
         required=True,
@@ -292,6 +300,15 @@ class JoinSchema(ma.Schema):
             "example": "alice",
             "minLength": 1,
             "maxLength": limits.MAX_NAME_CHARS,
+        },
+    )
+    result_address = ma.fields.String(
+        load_default=None,
+        validate=RESULT_ADDRESS,
+        metadata={
+            "description": "where the seat's answers to orders by mail go (docs/mail.md); a "
+            "confirmation code is mailed to it first",
+            "example": "alice@example.org",
         },
     )
 
@@ -656,6 +673,42 @@ class SeatTokenSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     seat = ma.fields.Integer(required=True)
     token = ma.fields.String(required=True, metadata={"description": "shown once"})
+    order_address = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the seat's secret order address (docs/mail.md), shown once and "
+            "reissued with the token",
+            "example": "orders+mfrggzdfmztwq2lknnwg23tpobyxe43u@drts.example.org",
+        },
+    )
+    result_address = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the result address registered at the join, unconfirmed"},
+    )
+
+
+class ResultAddressSchema(ma.Schema):
+    address = ma.fields.String(
+        required=True,
+        validate=RESULT_ADDRESS,
+        metadata={"description": "where the seat's answers go", "example": "alice@example.org"},
+    )
+
+
+class ConfirmAddressSchema(ma.Schema):
+    code = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(min=1, max=64),
+        metadata={"description": "the code mailed to the result address"},
+    )
+
+
+class SeatAddressSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    result_address = ma.fields.String(required=True)
+    confirmed = ma.fields.Boolean(required=True)
 
 
 class StepSchema(ma.Schema):

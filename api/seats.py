@@ -1,4 +1,5 @@
-"""/matches/{id}/seats: join (the seat token, once) and a referee's reissue of a lost token."""
+"""/matches/{id}/seats: join (the seat token and order address, once), a referee's reissue
+of a lost token, and a seat's result address for orders by mail (docs/mail.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.schemas import JoinSchema, ReissueRequestSchema, SeatTokenSchema
+from api.schemas import (
+    ConfirmAddressSchema,
+    JoinSchema,
+    ReissueRequestSchema,
+    ResultAddressSchema,
+    SeatAddressSchema,
+    SeatTokenSchema,
+)
 
 blp = Blueprint(
     "seats",
@@ -51,8 +59,9 @@ class Seats(MethodView):
     @documents_errors(blp, 400, 404, 409, 413, 422)
     @blp.doc(operationId="joinMatch")
     def post(self, body: dict[str, Any], match_id: UUID) -> Any:
-        """Takes the next free seat for player `name`; returns its token (shown only once)."""
-        return matches().join(match_id, body["name"])
+        """Takes the next free seat for player `name`; returns its token and its order
+        address (shown only once). A `result_address` is mailed a confirmation code."""
+        return matches().join(match_id, body["name"], body.get("result_address"))
 
 
 @blp.route("/<int:seat>/token")
@@ -67,3 +76,28 @@ class SeatToken(MethodView):
         The body, optional, gives the reason recorded with it."""
         reason = (body or {}).get("reason")
         return matches().reissue_seat_token(match_id, bearer_token(), seat, reason)
+
+
+@blp.route("/result-address")
+class ResultAddress(MethodView):
+    @blp.arguments(ResultAddressSchema)
+    @blp.response(200, SeatAddressSchema, description="Registered; a confirmation code is mailed")
+    @documents_errors(blp, 401, 403, 404, 409, 422)
+    @blp.doc(operationId="registerResultAddress", security=TOKEN_REQUIRED)
+    def put(self, body: dict[str, Any], match_id: UUID) -> Any:
+        """Registers where the token's seat's answers by mail go (replacing any other); the
+        address is mailed a confirmation code, and gets nothing else until confirmed."""
+        address = matches().register_result_address(match_id, bearer_token(), body["address"])
+        return {"match_id": match_id, "result_address": address, "confirmed": False}
+
+
+@blp.route("/result-address/confirm")
+class ConfirmResultAddress(MethodView):
+    @blp.arguments(ConfirmAddressSchema)
+    @blp.response(200, SeatAddressSchema, description="Confirmed: answers go there now")
+    @documents_errors(blp, 401, 403, 404, 409, 422)
+    @blp.doc(operationId="confirmResultAddress", security=TOKEN_REQUIRED)
+    def post(self, body: dict[str, Any], match_id: UUID) -> Any:
+        """Confirms the token's seat's result address with the code mailed to it."""
+        address = matches().confirm_result_address(match_id, bearer_token(), body["code"])
+        return {"match_id": match_id, "result_address": address, "confirmed": True}

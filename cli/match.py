@@ -130,10 +130,13 @@ def create(
 @match.command("join")
 @match_id_argument
 @click.argument("name")
+@click.option("--result-address", help="where answers to orders by mail go (mailed a code first)")
 @reports_errors
-def join(match_id: str, name: str) -> None:
-    """Joins a match as player NAME; prints the seat and its token (shown only once)."""
-    seat = matches().join(match_id, name)
+def join(match_id: str, name: str, result_address: str | None) -> None:
+    """Joins a match as player NAME; prints the seat's order address and its token (shown
+    only once; the token last)."""
+    seat = matches().join(match_id, name, result_address)
+    click.echo(f"order address {seat.order_address}")
     click.echo(f"seat {seat.seat} token {seat.token}")
 
 
@@ -199,6 +202,7 @@ def retry(match_id: str, referee_token: str) -> None:
 def reissue(match_id: str, seat: int, referee_token: str, reason: str | None) -> None:
     """Gives SEAT a new token (referee); prints it (shown only once); the old one stops."""
     new = matches().reissue_seat_token(match_id, referee_token, seat, reason)
+    click.echo(f"order address {new.order_address}")
     click.echo(f"seat {new.seat} token {new.token}")
 
 

@@ -67,6 +67,11 @@ def api_command(host: str, port: int) -> list[str]:
     return [sys.executable, "-m", "api", "--host", host, "--port", str(port)]
 
 
+def mail_command() -> list[str]:
+    """Returns the command line of the SMTP server for orders (`drts mail serve`)."""
+    return [sys.executable, "-m", "cli", "mail", "serve"]
+
+
 def embedded_environment(environ: dict[str, str]) -> dict[str, str]:
     """Returns the parts' environment: the broker made explicit, so commands send countdowns."""
     try:
@@ -83,19 +88,29 @@ def embedded_environment(environ: dict[str, str]) -> dict[str, str]:
 @click.option("--host", default="127.0.0.1", show_default=True, help="the API's address")
 @click.option("--port", default=8000, show_default=True, type=int, help="the API's port")
 @click.option("--loglevel", default="INFO", show_default=True, help="the worker's log level")
+@click.option(
+    "--mail/--no-mail",
+    default=True,
+    show_default=True,
+    help="the SMTP server for orders by mail, on 127.0.0.1:DRTS_MAIL_PORT (docs/mail.md)",
+)
 @reports_errors
-def run(host: str, port: int, loglevel: str) -> None:
-    """Starts the whole service: the API, one worker and beat, supervised (stop with Ctrl-C)."""
+def run(host: str, port: int, loglevel: str, mail: bool) -> None:
+    """Starts the whole service: the API, one worker, beat and the SMTP server for orders
+    by mail, supervised (stop with Ctrl-C)."""
     env = embedded_environment(dict(os.environ))
     prepare_store()
     settings = load_settings(env)
     with connect(settings, scheduler=NoScheduler()) as matches:
+        parts = {
+            "worker": worker_command("solo", None, loglevel, beat=False),
+            "beat": beat_command(loglevel),
+            "api": api_command(host, port),
+        }
+        if mail:
+            parts["mail"] = mail_command()
         supervisor = Supervisor(
-            {
-                "worker": worker_command("solo", None, loglevel, beat=False),
-                "beat": beat_command(loglevel),
-                "api": api_command(host, port),
-            },
+            parts,
             env,
             settings.broker_url,
             lambda: last_sweep(matches),
@@ -104,6 +119,8 @@ def run(host: str, port: int, loglevel: str) -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, supervisor.stop)
         supervisor.say(f"API on http://{host}:{port}/ (Ctrl-C stops everything)")
+        if mail:
+            supervisor.say(f"orders by mail on smtp://127.0.0.1:{settings.mail_port}")
         code = supervisor.run()
     sys.exit(code)
 

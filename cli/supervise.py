@@ -88,6 +88,8 @@ class Supervisor:
             self._start_worker()
             self._start("beat")
             self._start("api")
+            for name in self.parts.keys() - {"worker", "beat", "api"}:
+                self._start(name)  # the optional parts (`drts mail serve`)
             self._watch()
             return 0
         except GiveUp as reason:

@@ -132,3 +132,15 @@ class UnknownTimelineError(DrtsError, LookupError):
     """Raised when a match has no timeline with the number asked for (?timeline=N)."""
 
     code = "unknown_timeline"
+
+
+class InvalidResultAddressError(DrtsError, ValueError):
+    """Raised when a result address is not a mail address drts may send to."""
+
+    code = "invalid_result_address"
+
+
+class UnknownConfirmationCodeError(DrtsError, LookupError):
+    """Raised when a confirmation code is not the pending one of the seat's result address."""
+
+    code = "unknown_confirmation_code"

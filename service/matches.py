@@ -40,8 +40,12 @@ from service.errors import (
     MatchImportedError,
     MatchNotFoundError,
     MissingTokenError,
+    UnknownConfirmationCodeError,
 )
 from service.idempotency import IdempotencyKey, keyed_match
+from service.mail import addresses
+from service.mail.outbox import MaildirOutbox, Outbox, outbox_for
+from service.mail.seatmail import SeatMail
 from service.maps import expand_map
 from service.readmodels.recorders import OUTAGES, error_text
 from service.reads import MatchReads
@@ -59,7 +63,7 @@ from service.results import (
     Superseded,
 )
 from service.scheduling import Scheduler, scheduler_for
-from service.settings import Settings, load_settings
+from service.settings import DEFAULT_MAIL_DOMAIN, DEFAULT_MAIL_OUTBOX, Settings, load_settings
 from service.store import SNAPSHOT_INTERVAL, utc_now
 
 # the events that record a referee action (service `act`)
@@ -81,6 +85,13 @@ class Matches(MatchReads):
     """Creates matches, seats players, takes orders, resolves movements, serves replays."""
 
     sleep: Callable[[float], None] = staticmethod(time.sleep)  # waits out SETTLING
+    mail_domain: str = DEFAULT_MAIL_DOMAIN  # of the seats' order addresses (docs/mail.md)
+    outbox: Outbox = MaildirOutbox(DEFAULT_MAIL_OUTBOX)  # where confirmation mail goes
+
+    @property
+    def mail(self) -> SeatMail:
+        """Returns the seats' mail: order addresses, result addresses, answers."""
+        return SeatMail(lambda: self.read_models, self.mail_domain, self.outbox, self.clock)
 
     def create_match(
         self,
@@ -130,11 +141,36 @@ class Matches(MatchReads):
             return NewMatch(earlier or match.id, None, created=False)
         return NewMatch(match.id, token)
 
-    def join(self, match_id: UUID | str, name: str) -> NewSeat:
-        """Seats a player named `name`; returns the seat number and its token (shown once)."""
+    def join(self, match_id: UUID | str, name: str, result_address: str | None = None) -> NewSeat:
+        """Seats a player named `name`; returns the seat number, its token and its order
+        address (shown once). A `result_address` is registered for its answers and mailed a
+        confirmation code (docs/mail.md)."""
         name, token = limits.player_name(name), secrets.token_urlsafe(32)
+        address = None if result_address is None else self.mail.checked(result_address)
         seat = self._retrying(match_id, lambda m: m.join(name, commitment(token), self.clock()))
-        return NewSeat(self.match_id(match_id), seat, token)
+        match = self.match_id(match_id)
+        new = NewSeat(match, seat, token, self.mail.issue(match, seat))
+        if address is not None:
+            self.mail.register(new.match_id, seat, address)
+        return replace(new, result_address=address)
+
+    def register_result_address(self, match_id: UUID | str, token: str | None, address: str) -> str:
+        """Registers the address the answers to the token's seat go to (replacing any
+        other) and mails it a confirmation code; returns the address as kept."""
+        kept = self.mail.checked(address)
+        seat = self._seat_of(match_id, token)
+        self.mail.register(self.match_id(match_id), seat, kept)
+        return kept
+
+    def confirm_result_address(self, match_id: UUID | str, token: str | None, code: str) -> str:
+        """Confirms the token's seat's result address with the mailed code; returns it.
+        Raises UnknownConfirmationCodeError for a code that is not that seat's."""
+        seat, match = self._seat_of(match_id, token), self.match_id(match_id)
+        if addresses.code_hash_of(self.read_models, match, seat) != addresses.hashed(code):
+            raise UnknownConfirmationCodeError(
+                f"seat {seat} of match {match} has no result address waiting for this code"
+            )
+        return self.mail.confirm(code).address
 
     def start(
         self,
@@ -175,7 +211,8 @@ class Matches(MatchReads):
                 reason,
             ),
         )
-        return NewSeat(self.match_id(match_id), seat, token)
+        match = self.match_id(match_id)
+        return NewSeat(match, seat, token, self.mail.issue(match, seat))
 
     def extend_deadline(
         self,
@@ -372,15 +409,64 @@ class Matches(MatchReads):
         however long its processing takes (docs/operations.md, settling time).
         """
         now = received_at or self.clock()
+        limits.check_order(order, max_chars=limits.LONGEST_ORDER_CHARS)  # before the token
+        if movement is not None:
+            limits.check_movement(movement)
+        token_hash = self.tokens.seat_hash(token)
+        return self._submit(
+            match_id,
+            lambda _: token_hash,
+            order,
+            source,
+            message_id,
+            movement,
+            resolve_when_ready,
+            now,
+        )
+
+    def submit_mail_order(
+        self,
+        match_id: UUID,
+        seat: int,
+        order: str,
+        message_id: str,
+        received_at: datetime,
+        movement: int | None = None,
+    ) -> OrderReceipt:
+        """Takes an order that came by mail to `seat`'s secret order address (the address
+        authenticated it: service/mail/); recorded with source "mail" and its Message-ID."""
+        return self._submit(
+            match_id,
+            lambda m: m.seats[seat - 1].token_hash,
+            order,
+            "mail",
+            message_id,
+            movement,
+            True,
+            received_at,
+        )
+
+    def _submit(
+        self,
+        match_id: UUID | str,
+        seat_hash: Callable[[Match], str],
+        order: str | Mapping[str, JSON],
+        source: str,
+        message_id: str | None,
+        movement: int | None,
+        resolve_when_ready: bool,
+        now: datetime,
+    ) -> OrderReceipt:
+        """Takes an order from the seat whose token hash `seat_hash` gives (submit_order)."""
         limits.check_order(order, max_chars=limits.LONGEST_ORDER_CHARS)
         if movement is not None:
             limits.check_movement(movement)
-        salt, token_hash = secrets.token_hex(16), self.tokens.seat_hash(token)
+        salt = secrets.token_hex(16)
 
         def submit(match: Match) -> tuple[Receipt, bool, int, Head]:
             limits.check_order(order, max_chars=match.rules().info.max_order_chars)
             receipt = match.submit_order(
-                token_hash,
+                seat_hash(match),
                 order if isinstance(order, str) else dict(order),
                 salt,
                 now,
@@ -516,6 +602,10 @@ class Matches(MatchReads):
 
     # -- private ----------------------------------------------------------------------------
 
+    def _seat_of(self, match_id: UUID | str, token: str | None) -> int:
+        """Returns the seat of a seat token (MissingTokenError, InvalidTokenError)."""
+        return self._load(match_id).seat_of(self.tokens.seat_hash(token))
+
     def _settled(self, match_id: UUID | str) -> datetime:
         """Returns now, once the open movement's deadline is at least the settling time
         past: a worker on time waits out the rest of it, so that an order received before
@@ -584,13 +674,15 @@ def connect(
     Unless given a scheduler, it sends countdown tasks when DRTS_BROKER_URL is set.
     """
     settings = settings or load_settings()
-    return Matches(
+    matches = Matches(
         env=settings.event_store_env(),
         clock=clock,
         scheduler=scheduler or scheduler_for(settings),
         operator_token=settings.operator_token,
         quarantine_after=settings.quarantine_after,
     )
+    matches.mail_domain, matches.outbox = settings.mail_domain, outbox_for(settings)
+    return matches
 
 
 def _closing(match: Match, movement: int, passed: DeadlinePassed) -> Closing:

@@ -66,11 +66,14 @@ class NewMatch(Result):
 
 @dataclass(frozen=True)
 class NewSeat(Result):
-    """A joined seat; its token is shown once."""
+    """A joined seat; its token and its secret order address (docs/mail.md) are shown once.
+    `result_address` is the address registered for its answers (unconfirmed), if any."""
 
     match_id: UUID
     seat: int
     token: str
+    order_address: str | None = None
+    result_address: str | None = None
 
 
 @dataclass(frozen=True)

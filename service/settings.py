@@ -33,12 +33,19 @@ a match's resolution quarantine it (service/quarantine.py).
 `DRTS_HEALTH_SWEEP_SECONDS` (default 30), `DRTS_HEALTH_OVERDUE_SECONDS`
 (default 60) and `DRTS_HEALTH_PROJECTION_LAG` (default 100 events) are the
 thresholds of /health and `drts status` (service/health.py).
+Mail (docs/mail.md): `DRTS_MAIL_DOMAIN` (default `drts.localhost`) is the domain of the
+seats' order addresses, `DRTS_MAIL_PORT` (default 2525) the loopback port of `drts mail
+serve`, `DRTS_MAIL_MAX_BYTES` (default 1048576) the largest message it takes,
+`DRTS_SMTP_URL` the relay outgoing mail goes through (`smtp://[user:password@]host[:port]`,
+`smtp+starttls://...` or `smtps://...`; unset: mail is written to the maildir
+`DRTS_MAIL_OUTBOX`, default `drts-outbox` in the working directory).
 docs/operations.md lists every setting.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +67,11 @@ DEFAULT_QUARANTINE_AFTER = 3  # identical failures in a row
 DEFAULT_SWEEP_STALE_SECONDS = 30.0
 DEFAULT_OVERDUE_SECONDS = 60.0
 DEFAULT_PROJECTION_LAG = 100  # events; at most 500 are counted
+DEFAULT_MAIL_DOMAIN = "drts.localhost"
+DEFAULT_MAIL_PORT = 2525
+DEFAULT_MAIL_MAX_BYTES = 1024 * 1024
+DEFAULT_MAIL_OUTBOX = "drts-outbox"
+SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
 
 
 class SettingsError(ValueError):
@@ -90,6 +102,12 @@ class Settings:
     sweep_stale_seconds: float = DEFAULT_SWEEP_STALE_SECONDS
     overdue_seconds: float = DEFAULT_OVERDUE_SECONDS
     projection_lag: int = DEFAULT_PROJECTION_LAG
+    # mail (docs/mail.md)
+    mail_domain: str = DEFAULT_MAIL_DOMAIN  # DRTS_MAIL_DOMAIN: of the seats' order addresses
+    mail_port: int = DEFAULT_MAIL_PORT  # DRTS_MAIL_PORT: `drts mail serve` on 127.0.0.1
+    mail_max_bytes: int = DEFAULT_MAIL_MAX_BYTES  # DRTS_MAIL_MAX_BYTES
+    smtp_url: str = ""  # DRTS_SMTP_URL: the relay; empty: the maildir outbox
+    mail_outbox: str = DEFAULT_MAIL_OUTBOX  # DRTS_MAIL_OUTBOX: the maildir without a relay
 
     @property
     def broker_url(self) -> str:
@@ -163,7 +181,26 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         ),
         overdue_seconds=_seconds(environ, "DRTS_HEALTH_OVERDUE_SECONDS", DEFAULT_OVERDUE_SECONDS),
         projection_lag=_count(environ, "DRTS_HEALTH_PROJECTION_LAG", DEFAULT_PROJECTION_LAG),
+        mail_domain=_mail_domain(environ),
+        mail_port=_port(environ, "DRTS_MAIL_PORT", DEFAULT_MAIL_PORT),
+        mail_max_bytes=_positive_int(environ, "DRTS_MAIL_MAX_BYTES", DEFAULT_MAIL_MAX_BYTES),
+        smtp_url=environ.get(SMTP_URL_VARIABLE, "").strip(),
+        mail_outbox=environ.get("DRTS_MAIL_OUTBOX", "").strip() or DEFAULT_MAIL_OUTBOX,
     )
+
+
+def _mail_domain(environ: Mapping[str, str]) -> str:
+    domain = environ.get("DRTS_MAIL_DOMAIN", "").strip().lower() or DEFAULT_MAIL_DOMAIN
+    if not re.fullmatch(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?", domain) or ".." in domain:
+        raise SettingsError(f"DRTS_MAIL_DOMAIN={domain!r}: give a domain name (mail.example.org)")
+    return domain
+
+
+def _port(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = _count(environ, name, default)
+    if not 1 <= value <= 65535:
+        raise SettingsError(f"{name}={value}: give a port number from 1 to 65535")
+    return value
 
 
 def _at_least_one(environ: Mapping[str, str], name: str, default: int) -> int:

@@ -11,6 +11,10 @@
   once), creates the rematches a crash left missing, and records in the
   database when it last succeeded (service/health.py).
 
+- `workers.send_mail(message)`: sends one message (as text) through the relay of
+  DRTS_SMTP_URL (service/mail/outbox.py); a relay that is down or says 4xx is tried
+  again with backoff (for about an hour), a permanent refusal is logged and dropped.
+
 One Matches application per worker process and Celery app, made on first use
 after the fork (a psycopg pool must not cross a fork).
 """
@@ -27,6 +31,7 @@ from celery import Celery, shared_task
 
 from service.errors import ConcurrentWriteError
 from service.health import record_sweep
+from service.mail.outbox import SEND_MAIL, TemporaryRelayError, send_through_relay
 from service.matches import Matches, connect
 from service.results import Closing
 from service.scheduling import RESOLVE_MOVEMENT, CeleryScheduler
@@ -52,6 +57,21 @@ def resolve_movement(self: Any, match_id: str, movement: int) -> str:
     """Resolves `movement` of the match if it is due; says what happened ("nothing due"
     also when the resolution failed: the failure is counted and logged)."""
     return describe(service(self.app).resolve_isolated(match_id, movement))
+
+
+@shared_task(
+    name=SEND_MAIL,
+    bind=True,
+    autoretry_for=(TemporaryRelayError, OSError),
+    retry_backoff=2,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=12,
+)
+def send_mail(self: Any, message: str) -> str:
+    """Sends the message through the configured relay; says what happened."""
+    settings: Settings = self.app.conf.drts_settings
+    return send_through_relay(settings.smtp_url, message)
 
 
 @shared_task(name="workers.sweep_due", bind=True)

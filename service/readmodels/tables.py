@@ -26,6 +26,11 @@ last succeeded and how many times in a row it failed (service/health.py).
 `imported_matches` is no projection either: it lists the matches loaded from an
 archive (service/imported.py, docs/archive.md), which are read-only. The events
 cannot say it (they are stored exactly as they were exported); a rebuild leaves it.
+
+The `mail_*` tables are no projections either: they are the mail desk's (service/mail/,
+docs/mail.md): the seats' order addresses known by the SHA-256 of their secret, the
+result addresses with their confirmation codes (hashed too), the messages received
+with the first answer to each, and the dead letters. A rebuild leaves them.
 """
 
 from __future__ import annotations
@@ -40,8 +45,10 @@ from sqlalchemy import (
     DateTime,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
+    UniqueConstraint,
     Uuid,
     false,
     text,
@@ -281,6 +288,63 @@ imported_matches = sa.Table(
     Column("head_chain", String(64), nullable=False, comment="the archive's head: its chain"),
     comment="the matches imported from an archive: read-only (docs/archive.md)",
 )
+
+mail_order_addresses = sa.Table(
+    "mail_order_addresses",
+    metadata,
+    Column("address_hash", String(64), primary_key=True, comment="SHA-256 of the secret, hex"),
+    Column("match_id", Uuid, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("issued_at", utc(), nullable=False),
+    UniqueConstraint("match_id", "seat", name="uq_mail_order_addresses_seat"),
+    comment="each seat's secret order address, known by its hash (docs/mail.md)",
+)
+
+mail_result_addresses = sa.Table(
+    "mail_result_addresses",
+    metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("address", String(320), nullable=False, comment="where the seat's replies go"),
+    Column("code_hash", String(64), nullable=False, unique=True, comment="SHA-256 of the code"),
+    Column("registered_at", utc(), nullable=False),
+    Column("confirmed_at", utc(), nullable=True, comment="NULL until the code came back"),
+    comment="the address each seat's replies go to, once confirmed (docs/mail.md)",
+)
+
+mail_messages = sa.Table(
+    "mail_messages",
+    metadata,
+    Column(
+        "message_key",
+        String(64),
+        primary_key=True,
+        comment="SHA-256 of match id, seat and Message-ID: a seat's message seen before",
+    ),
+    Column("message_id", String(1000), nullable=False),
+    Column("match_id", Uuid, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("received_at", utc(), nullable=False),
+    Column("outcome", String(16), nullable=False, comment="accepted or refused"),
+    Column("answer", sa.Text(), nullable=False, comment="the first answer, as JSON"),
+    comment="the messages taken as orders, with the first answer to each (docs/mail.md)",
+)
+
+mail_dead_letters = sa.Table(
+    "mail_dead_letters",
+    metadata,
+    Column("letter_id", Integer, primary_key=True, autoincrement=True),
+    Column("received_at", utc(), nullable=False),
+    Column("mail_from", String(1000), nullable=False, comment="the envelope sender"),
+    Column("rcpt_to", String(1000), nullable=False, comment="the envelope recipient"),
+    Column("message_id", String(1000), nullable=True),
+    Column("reason", String(1000), nullable=False, comment="why it could not be read"),
+    Column("size", Integer, nullable=False, comment="bytes"),
+    Column("content", LargeBinary(), nullable=False, comment="the message as received"),
+    comment="mail that could not be read at all, kept for an operator (drts mail dead-letters)",
+)
+
+MAIL_TABLES = (mail_order_addresses, mail_result_addresses, mail_messages, mail_dead_letters)
 
 PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {
     "match_list": (match_list, match_seats),

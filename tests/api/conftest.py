@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
+from service.mail.outbox import MaildirOutbox
 from service.matches import Matches
 from service.settings import Settings
 
@@ -22,9 +23,10 @@ def store_url(tmp_path: Any) -> str:
 
 
 @pytest.fixture
-def service(store_url: str, toy_rulesets: None) -> Iterator[Matches]:
-    """The one Matches application of the app under test."""
+def service(store_url: str, toy_rulesets: None, tmp_path: Any) -> Iterator[Matches]:
+    """The one Matches application of the app under test (its mail in the test's maildir)."""
     app = Matches(env=Settings(store_url).event_store_env(), operator_token=OPERATOR)
+    app.outbox = MaildirOutbox(f"{tmp_path}/outbox")
     yield app
     app.close()
 

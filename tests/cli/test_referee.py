@@ -36,6 +36,8 @@ TOKEN_OPERATIONS = {
     "correctMovement": "correct",
     "fileDispute": "dispute file",
     "ruleDispute": "dispute rule",
+    "registerResultAddress": "result-address",
+    "confirmResultAddress": "confirm-address",
 }
 
 
@@ -68,7 +70,8 @@ def test_the_referee_reissues_a_lost_seat_token_and_the_old_one_stops(drts):  # 
     match_id, referee, _, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)
     out = drts("reissue", match_id, "2", "--referee-token", referee).output
-    assert out.startswith("seat 2 token ")
+    assert out.startswith("order address orders+")  # the seat's new one (docs/mail.md)
+    assert out.splitlines()[1].startswith("seat 2 token ")
     new_token = out.split()[-1]
     assert new_token != bob
     assert "invalid_token" in drts("order", match_id, "first 1", "--token", bob, ok=False).output
@@ -89,9 +92,8 @@ def test_only_the_referee_reissues_and_only_a_seat_that_exists(drts):  # noqa: F
 def test_the_operator_token_acts_as_referee_from_the_cli(drts, monkeypatch):  # noqa: F811
     monkeypatch.setenv("DRTS_OPERATOR_TOKEN", "operator-secret")
     match_id, _, _, _ = created(drts)
-    assert drts("reissue", match_id, "1", "--referee-token", "operator-secret").output.startswith(
-        "seat 1 token "
-    )
+    out = drts("reissue", match_id, "1", "--referee-token", "operator-secret").output
+    assert out.splitlines()[1].startswith("seat 1 token ")
 
 
 def test_extend_names_the_movement_and_refuses_one_that_is_not_open(drts):  # noqa: F811

@@ -1,17 +1,21 @@
 """`drts run` end to end: one command serves the API with a worker and its beat on the
-embedded default (SQLite store and broker in the working directory), a District War
-deadline passes and the worker strikes the silent seat, and SIGTERM stops everything."""
+embedded default (SQLite store and broker in the working directory) and the SMTP server
+for orders by mail, a District War order comes by mail, a deadline passes and the worker
+strikes the silent seat, and SIGTERM stops everything."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import smtplib
+import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +62,11 @@ class Http:
         return list(self.call("GET", f"/matches/{match_id}/events?limit=500")["items"])
 
 
+def listening(port: int) -> bool:
+    with socket.create_connection(("127.0.0.1", port), timeout=2):
+        return True
+
+
 def wait_for(condition: Any, timeout: float, what: str, log: Path) -> Any:
     give_up = time.monotonic() + timeout
     while time.monotonic() < give_up:
@@ -72,13 +81,13 @@ def wait_for(condition: Any, timeout: float, what: str, log: Path) -> Any:
 
 
 def test_drts_run_serves_resolves_a_deadline_with_its_worker_and_stops_together(tmp_path):
-    port, log = free_port(), tmp_path / "drts-run.log"
+    port, mail_port, log = free_port(), free_port(), tmp_path / "drts-run.log"
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in ("DRTS_DATABASE_URL", "DRTS_BROKER_URL")
     }
-    env.update(DRTS_SWEEP_SECONDS="1", PYTHONPATH=str(ROOT))
+    env.update(DRTS_SWEEP_SECONDS="1", DRTS_MAIL_PORT=str(mail_port), PYTHONPATH=str(ROOT))
     with log.open("wb") as out:
         run = subprocess.Popen(
             [sys.executable, "-m", "cli.main", "run", "--port", str(port)],
@@ -95,11 +104,19 @@ def test_drts_run_serves_resolves_a_deadline_with_its_worker_and_stops_together(
         new = http.call("POST", "/matches", {"ruleset": "district_war", "config": config})
         match_id, referee = new["match_id"], new["referee_token"]
         seats = [
-            http.call("POST", f"/matches/{match_id}/seats", {"name": name})["token"]
+            http.call("POST", f"/matches/{match_id}/seats", {"name": name})
             for name in ("alice", "bob")
         ]
         http.call("POST", f"/matches/{match_id}/start", token=referee)
-        http.call("POST", f"/matches/{match_id}/orders", {"order": "first 1"}, seats[1])
+        wait_for(lambda: listening(mail_port), 30, "the SMTP server", log)
+        order = EmailMessage()
+        order["From"], order["Subject"] = "bob@example.org", "orders"
+        order["To"] = seats[1]["order_address"]
+        order.set_content("first 1\n-- \nBob\n")
+        with smtplib.SMTP("127.0.0.1", mail_port, timeout=30) as smtp:
+            smtp.send_message(order)
+        mailed = [e for e in http.events(match_id) if e["type"] == "OrderSubmitted"]
+        assert [e["data"]["source"] for e in mailed] == ["mail"]
         # seat 1 stays silent: its 3 s placement clock runs out and the worker strikes it
         struck = wait_for(
             lambda: [e for e in http.events(match_id) if e["type"] == "SeatStruck"],

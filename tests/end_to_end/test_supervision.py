@@ -25,7 +25,12 @@ def start_run(tmp_path: Path, port: int, log: Path, **env_overrides: str) -> sub
         for key, value in os.environ.items()
         if key not in ("DRTS_DATABASE_URL", "DRTS_BROKER_URL")
     }
-    env.update(DRTS_SWEEP_SECONDS="1", PYTHONPATH=str(ROOT), **env_overrides)
+    env.update(
+        DRTS_SWEEP_SECONDS="1",
+        DRTS_MAIL_PORT=str(free_port()),  # the mail part's, so that 2525 may be taken
+        PYTHONPATH=str(ROOT),
+        **env_overrides,
+    )
     with log.open("wb") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "cli.main", "run", "--port", str(port)],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.mail.outbox import outbox_for, relay_parts
 from service.settings import SettingsError, load_settings
 
 
@@ -49,3 +50,34 @@ def test_the_operator_token_and_the_body_cap_come_from_the_environment():
 def test_a_body_cap_that_is_not_a_positive_number_is_refused_by_name():
     with pytest.raises(SettingsError, match="DRTS_MAX_BODY_BYTES='64k'"):
         load_settings({"DRTS_MAX_BODY_BYTES": "64k"})
+
+
+def test_the_mail_settings_have_defaults_and_refuse_what_cannot_work() -> None:
+    defaults = load_settings({})
+    assert (defaults.mail_domain, defaults.mail_port, defaults.smtp_url) == (
+        "drts.localhost",
+        2525,
+        "",
+    )
+    given = load_settings({"DRTS_MAIL_DOMAIN": "Mail.Example.ORG", "DRTS_MAIL_PORT": "2626"})
+    assert (given.mail_domain, given.mail_port) == ("mail.example.org", 2626)
+    for name, value, said in (
+        ("DRTS_MAIL_DOMAIN", "not a domain", "give a domain name"),
+        ("DRTS_MAIL_PORT", "70000", "give a port number"),
+        ("DRTS_MAIL_MAX_BYTES", "0", "give a positive number of bytes"),
+    ):
+        with pytest.raises(SettingsError, match=said):
+            load_settings({name: value})
+
+
+def test_a_relay_url_is_read_or_refused_at_start() -> None:
+    assert relay_parts("smtp+starttls://me:p%40ss@relay.example.org") == (
+        "starttls",
+        "relay.example.org",
+        587,
+        "me",
+        "p@ss",
+    )
+    assert relay_parts("smtp://127.0.0.1:2500")[:3] == ("plain", "127.0.0.1", 2500)
+    with pytest.raises(SettingsError, match="DRTS_SMTP_URL"):
+        outbox_for(load_settings({"DRTS_SMTP_URL": "http://relay.example.org"}))
