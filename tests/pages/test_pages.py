@@ -45,7 +45,7 @@ def test_each_page_declares_exactly_its_query_parameters(client):
     }
     assert declared == {
         "pages.root": frozenset(),
-        "pages.match_list": {"ruleset", "status", "limit", "cursor"},
+        "pages.match_list": {"ruleset", "status", "disputes", "limit", "cursor"},
         "pages.standings": {"ruleset", "limit", "cursor"},
         "pages.match_page": frozenset(),
         "pages.replay": {"movement", "phase"},
@@ -175,3 +175,13 @@ def test_a_drawn_match_links_to_its_rematch_and_back(client, service):
     assert "Result: <strong>draw</strong>" in text
     text = client.get(f"/ui/matches/{rematch}").text
     assert f'the rematch of <a href="/ui/matches/{new.match_id}">' in text
+
+
+def test_the_list_finds_the_matches_awaiting_a_ruling(client, service):
+    """Issue 18: `disputes=open` lists the matches with a dispute awaiting a ruling, as
+    GET /matches does."""
+    disputed = new_match(service, "district_war", "disputed")
+    quiet = new_match(service, "district_war", "quiet")
+    service.file_dispute(disputed.match_id, disputed.referee, [1], "a referee's note")
+    page = client.get("/ui/?disputes=open&limit=1").get_data(as_text=True)
+    assert str(disputed.match_id)[:8] in page and str(quiet.match_id)[:8] not in page
