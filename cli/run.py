@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -107,6 +108,13 @@ def run(host: str, port: int, loglevel: str, mail: bool) -> None:
             "beat": beat_command(loglevel),
             "api": api_command(host, port),
         }
+        if mail and not can_listen(settings.mail_port):  # optional: never stops the rest
+            click.echo(
+                f"drts run: 127.0.0.1:{settings.mail_port} is taken: orders by mail are off "
+                "(set DRTS_MAIL_PORT to a free port, or pass --no-mail)",
+                err=True,
+            )
+            mail = False
         if mail:
             parts["mail"] = mail_command()
         supervisor = Supervisor(
@@ -123,6 +131,16 @@ def run(host: str, port: int, loglevel: str, mail: bool) -> None:
             supervisor.say(f"orders by mail on smtp://127.0.0.1:{settings.mail_port}")
         code = supervisor.run()
     sys.exit(code)
+
+
+def can_listen(port: int) -> bool:
+    """Returns whether a server may listen on 127.0.0.1:`port` now (nothing else holds it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def last_sweep(matches: Matches) -> tuple[datetime | None, datetime | None, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import sys
 
 import pytest
@@ -49,3 +50,14 @@ def test_the_referee_extends_the_deadline_from_the_cli(drts):  # noqa: F811
     assert "not_referee" in refused.output
     events = drts("events", match_id).output
     assert '"reason":"referee"' in events
+
+
+def test_drts_run_leaves_mail_out_when_its_port_is_taken():
+    """The SMTP part is optional: a taken port turns it off (said on stderr) instead of
+    failing and stopping the API with it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        assert not run_cli.can_listen(taken)
+    assert run_cli.can_listen(taken)
