@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from cli.match import echo_json, match_id_argument, referee_token_option
+from cli.match import echo_json, match_id_argument, printable, referee_token_option
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
 
@@ -131,10 +131,10 @@ def dispute_lines(item: dict[str, JSON]) -> list[str]:
     status = "open" if item["ruling"] is None else f"{item['ruling']} by {item['ruled_by']}"
     lines = [
         f"dispute {item['dispute']} ({status}): {who}, movement {item['movement']}, cites {cites}",
-        f"    {item['text']}",
+        f"    {printable(str(item['text']))}",
     ]
     if item["reason"] is not None:
-        lines.append(f"    ruling: {item['reason']}")
+        lines.append(f"    ruling: {printable(str(item['reason']))}")
     return lines
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import time
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -43,7 +44,21 @@ movement_option = click.option(
 
 
 def echo_json(value: JSON) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    """Prints VALUE as indented JSON, its strings terminal-safe (see `printable`)."""
+    click.echo(printable(json.dumps(value, indent=2, ensure_ascii=False), keep="\n"))
+
+
+def printable(text: str, keep: str = "") -> str:
+    """Returns TEXT with every control or format character (C0, DEL, C1, bidi overrides)
+    written as a `\\uXXXX` escape, but those in KEEP: a text someone else wrote (a
+    dispute, a player's name) can then never drive the reader's terminal (an ESC sequence)
+    or reorder what it shows."""
+    return "".join(
+        char
+        if char in keep or unicodedata.category(char) not in ("Cc", "Cf")
+        else f"\\u{ord(char):04x}"
+        for char in text
+    )
 
 
 def json_value(text: str | None) -> JSON:

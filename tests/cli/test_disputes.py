@@ -159,3 +159,17 @@ def test_the_cli_lists_disputes_as_the_api_does(drts):  # noqa: F811
         service.close()
     assert json.loads(drts("disputes", match_id, "--json").output) == http
     assert json.loads(drts("dispute", "show", match_id, "1").output) == one
+
+
+def test_a_dispute_text_cannot_drive_the_referees_terminal(drts):  # noqa: F811
+    """A filed text with an ESC sequence, a C1 control and a bidi override is printed with
+    those characters escaped; the JSON form still decodes to the text as filed."""
+    match_id, _, (alice, _, _) = toy_match(drts)
+    text = "red \x1b[31mALERT\x1b[0m \x9b2J \u202egnp.exe"
+    drts("dispute", "file", match_id, "--cite", "1", "--text", text, "--token", alice)
+    shown = drts("disputes", match_id).output
+    assert "\x1b" not in shown and "\x9b" not in shown and "\u202e" not in shown
+    assert "red \\u001b[31mALERT\\u001b[0m \\u009b2J \\u202egnp.exe" in shown
+    as_json = drts("disputes", match_id, "--json").output
+    assert "\x1b" not in as_json and "\x9b" not in as_json and "\u202e" not in as_json
+    assert json.loads(as_json)["items"][0]["text"] == text
