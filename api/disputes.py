@@ -15,6 +15,7 @@ from api.schemas import (
     DisputeSchema,
     DisputeWithEventsSchema,
     FileDisputeSchema,
+    IdempotencyHeaderSchema,
     RulingSchema,
 )
 from service import limits
@@ -36,14 +37,24 @@ NUMBER = {
 
 @blp.route("")
 class Disputes(MethodView):
+    @blp.arguments(IdempotencyHeaderSchema, location="headers")
     @blp.arguments(FileDisputeSchema)
     @blp.response(201, DisputeSchema, description="Recorded as a DisputeFiled event")
+    @blp.alt_response(
+        200,
+        schema=DisputeSchema,
+        description="The dispute this filer filed earlier with the same Idempotency-Key",
+    )
     @documents_errors(blp, 400, 401, 403, 404, 409, 413, 422)
     @blp.doc(operationId="fileDispute", security=TOKEN_REQUIRED)
-    def post(self, body: dict[str, Any], match_id: UUID) -> Any:
+    def post(self, headers: dict[str, Any], body: dict[str, Any], match_id: UUID) -> Any:
         """Files a dispute (a seat's token, or the referee's or operator's) citing event
-        versions, with a public text; the referee is told in the match's `disputes` counts."""
-        return matches().file_dispute(match_id, bearer_token(), body["cites"], body["text"])
+        versions, with a public text; the referee is told in the match's `disputes` counts.
+        With an `Idempotency-Key`, a retry returns the dispute filed first (200)."""
+        filed, created = matches().file_dispute_once(
+            match_id, bearer_token(), body["cites"], body["text"], headers["idempotency_key"]
+        )
+        return filed, 201 if created else 200
 
     @blp.response(200, DisputeListSchema)
     @documents_errors(blp, 404, 409)

@@ -208,7 +208,10 @@ class IdempotencyHeaderSchema(ma.Schema):
         data_key="Idempotency-Key",
         load_default=None,
         validate=ma.validate.Length(1, limits.MAX_KEY_CHARS),
-        metadata={"description": "a retried create with the same key finds the first match"},
+        metadata={
+            "description": "a retry with the same key finds what the first request made "
+            "(a create: the match; a dispute: the one its filer filed with the key)"
+        },
     )
 
 

@@ -16,6 +16,7 @@ latest migration (service/schema.py).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -354,17 +355,37 @@ class Matches(MatchReads):
         A seat may cite any event but another seat's order or refusal still sealed
         (UncitableEventError); a cite the log does not hold, no cite or an empty text is an
         InvalidDisputeError."""
+        return self.file_dispute_once(match_id, token, cites, text)[0]
+
+    def file_dispute_once(
+        self,
+        match_id: UUID | str,
+        token: str | None,
+        cites: Sequence[int],
+        text: str,
+        idempotency_key: str | None = None,
+    ) -> tuple[Document, bool]:
+        """Files a dispute as `file_dispute` does; returns its public form and whether this
+        call filed it. With an idempotency key, a dispute the same filer filed with that
+        key is returned (False) and nothing is recorded, whatever the rest of the request
+        says (as a retried create: docs/api.md)."""
         limits.check_dispute_text(text)
         versions = limits.check_cites(list(cites))
         if token is None:
             raise MissingTokenError("a dispute needs the token of a seat or of the referee")
+        key_digest = None
+        if idempotency_key is not None:
+            limits.check_text(idempotency_key, "idempotency_key", limits.MAX_KEY_CHARS)
+            key_digest = hashlib.sha256(idempotency_key.encode()).hexdigest()
         operator, now = self.tokens.is_operator(token), self.clock()
 
-        def file(match: Match) -> Document:
+        def file(match: Match) -> tuple[Document, bool]:
             token_hash = self.tokens.referee_hash(match, token) if operator else commitment(token)
-            by = "operator" if operator else None
-            number = match.file_dispute(token_hash, versions, text, now, uncitable(self, match), by)
-            return dispute_json(match.dispute(number))
+            by, filed = "operator" if operator else None, len(match.disputes)
+            number = match.file_dispute(
+                token_hash, versions, text, now, uncitable(self, match), by, key_digest
+            )
+            return dispute_json(match.dispute(number)), len(match.disputes) > filed
 
         return self._retrying(match_id, file)
 

@@ -486,7 +486,9 @@ class Match(MatchCorrections, MatchQuarantine, Aggregate):
         """A dispute filed (domain/match/disputes.py): number `dispute` (1, 2, ... in the
         match), `by` "seat" (its number in `seat`), "referee" or "operator", the movement
         open when filed (the last one played once finished; 0 before the start), the event
-        versions it cites (sorted) and its text, which is public."""
+        versions it cites (sorted) and its text, which is public. `key_digest`: the SHA-256
+        of the filer's idempotency key, so that a retry finds this dispute (None: filed
+        without one, and every dispute filed before keys existed)."""
 
         dispute: int
         by: str
@@ -495,6 +497,7 @@ class Match(MatchCorrections, MatchQuarantine, Aggregate):
         cites: list[int]
         text: str
         chain: str
+        key_digest: str | None = None
 
         def apply(self, match: Match) -> None:
             match.disputes.append(
@@ -507,6 +510,7 @@ class Match(MatchCorrections, MatchQuarantine, Aggregate):
                     self.text,
                     self.originator_version,
                     self.timestamp,
+                    key_digest=self.key_digest,
                 )
             )
             match.chain = self.chain

@@ -39,15 +39,24 @@ class MatchDisputes(MatchQueries):
         at: datetime,
         uncitable: Uncitable,
         by: str | None = None,
+        key_digest: str | None = None,
     ) -> int:
         """Files a dispute from the seat holding the token, or from the referee (its token;
         `by` says "operator" when the operator acts as referee); returns its number.
+
+        With `key_digest` (of the filer's idempotency key), a dispute the same filer filed
+        with the same key is returned instead and nothing is recorded: a retry never files
+        twice.
 
         Raises InvalidTokenError for a token of neither, InvalidDisputeError without a
         cite or text or for a version the log does not hold, UncitableEventError for one
         whose content the filer may not see.
         """
         seat = None if self.is_referee(token_hash) else self.seat_of(token_hash)
+        filer = "seat" if seat is not None else by or "referee"
+        earlier = self._keyed_dispute(filer, seat, key_digest)
+        if earlier is not None:
+            return earlier
         versions = sorted(set(cites))
         if not text.strip():
             raise InvalidDisputeError(f"a dispute on match {self.id} needs a text saying what")
@@ -61,13 +70,23 @@ class MatchDisputes(MatchQueries):
             self.DisputeFiled,
             at,
             dispute=len(self.disputes) + 1,
-            by="seat" if seat is not None else by or "referee",
+            by=filer,
             seat=seat,
             movement=self.movement - 1 if self.finished else self.movement,
             cites=versions,
             text=text,
+            key_digest=key_digest,
         )
         return len(self.disputes)
+
+    def _keyed_dispute(self, by: str, seat: int | None, key_digest: str | None) -> int | None:
+        """Returns the number of the dispute this filer filed with this key, if any."""
+        if key_digest is None:
+            return None
+        for dispute in self.disputes:
+            if (dispute.by, dispute.seat, dispute.key_digest) == (by, seat, key_digest):
+                return dispute.number
+        return None
 
     def rule_dispute(
         self,

@@ -64,7 +64,8 @@ class Dispute:
     movement open when it was filed (the last one played once finished; 0 before the
     start); `cites` the event versions it cites, sorted. `ruling` is "dismissed" or
     "upheld"; `correction` the version of the Corrected event an upheld dispute led to (None:
-    dismissed, or upheld with a note)."""
+    dismissed, or upheld with a note). `key_digest`: the SHA-256 of the filer's idempotency
+    key, if it sent one."""
 
     number: int
     by: str
@@ -80,6 +81,7 @@ class Dispute:
     ruled_version: int | None = None
     ruled_at: datetime | None = None
     correction: int | None = None
+    key_digest: str | None = None
 
     @property
     def is_open(self) -> bool:

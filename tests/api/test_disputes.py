@@ -6,6 +6,8 @@ cite another seat's order while it is sealed, and nothing of a sealed order show
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
@@ -199,3 +201,29 @@ def test_bad_disputes_and_rulings_get_clear_errors(client):
     assert_error(client.get(f"/matches/{table.id}/disputes/7"), 404, "unknown_dispute")
     assert_error(client.get("/matches?disputes=closed"), 422, "validation_error")
     assert len(client.get(f"/matches/{table.id}/disputes").get_json()["items"]) == 1
+
+
+def test_a_retried_dispute_with_its_idempotency_key_files_once(client):
+    """A filer's retry with the same Idempotency-Key answers 200 with the first dispute and
+    records nothing; another filer's same key, or the filer's new key, files anew."""
+    table = HttpMatch(client)
+
+    def keyed(token: str, key: str, text: str = TEXT):
+        headers = {**bearer(token), "Idempotency-Key": key}
+        url = f"/matches/{table.id}/disputes"
+        return client.post(url, json={"cites": [1], "text": text}, headers=headers)
+
+    first = keyed(table.seats[0], "retry-1")
+    assert first.status_code == 201, first.get_json()
+    version = client.get(f"/matches/{table.id}/events").get_json()["version"]
+    again = keyed(table.seats[0], "retry-1", "a retry whose body changed")
+    assert again.status_code == 200 and again.get_json() == first.get_json()
+    assert client.get(f"/matches/{table.id}/events").get_json()["version"] == version
+    assert keyed(table.seats[1], "retry-1").get_json()["dispute"] == 2  # another filer
+    assert keyed(table.referee, "retry-1").get_json()["dispute"] == 3  # the referee
+    assert keyed(table.seats[0], "retry-2").get_json()["dispute"] == 4  # a new key
+    [stored, *_] = events(client, table, "type=DisputeFiled", table.referee)
+    assert stored["data"]["key_digest"] == hashlib.sha256(b"retry-1").hexdigest()
+    assert "retry-1" not in json.dumps(events(client, table))  # only the digest is kept
+    assert client.get(f"/matches/{table.id}/verify").get_json()["ok"]
+    assert client.get(f"/matches/{table.id}/replay").get_json()["agrees"]
