@@ -82,6 +82,7 @@ def seat_desk(app: Matches, who: SignedIn) -> SeatDesk:
 
 def referee_desk(app: Matches, who: SignedIn) -> RefereeDesk:
     """Returns the referee's page; reading the open orders records the look."""
+    orders = app.open_orders(who.match_id, who.token)  # first: the head shows the look
     summary = app.summary(who.match_id)
     disputes = [
         app.dispute(who.match_id, int(str(d["dispute"]))) for d in app.disputes(who.match_id)
@@ -90,7 +91,7 @@ def referee_desk(app: Matches, who: SignedIn) -> RefereeDesk:
         summary,
         game_title(summary),
         app.head(who.match_id),
-        app.open_orders(who.match_id, who.token),
+        orders,
         disputes,
         app.corrections(who.match_id),
         game_actions(summary),

@@ -59,7 +59,9 @@ def send_order(match_id: UUID) -> Response | tuple[str, int]:
             received_at=received_at(),
         )
     except (DrtsError, LimitError) as refusal:
-        page = render_template("seat.html", desk=desk.seat_desk(app, who), refusal=refusal)
+        page = render_template(
+            "seat.html", desk=desk.seat_desk(app, who), refusal=refusal, sent=form["order"]
+        )
         return page, 422
     download = desk.receipt_download(receipt)
     page = render_template(

@@ -1,0 +1,140 @@
+"""Signing in to the pages over the Flask test client (issue 29): the session cookie's
+flags, the CSRF token every form post needs, and a session holding its token's authority
+and no more (api/pages/session.py, docs/pages.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from service.matches import Matches
+from tests.pages.conftest import pages_app
+from tests.pages.games import Played, new_match
+
+CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+@pytest.fixture
+def client(service: Matches) -> Any:
+    return pages_app(service, long_polls=4).test_client()
+
+
+@pytest.fixture
+def played(service: Matches) -> Played:
+    return new_match(service, "district_war", "sessions")
+
+
+def csrf_of(client: Any, path: str = "/ui/sign-in") -> str:
+    found = CSRF.search(client.get(path).get_data(as_text=True))
+    assert found, f"no CSRF token in {path}"
+    return found.group(1)
+
+
+def sign_in(client: Any, played: Played, token: str, **kwargs: Any) -> Any:
+    form = {"csrf": csrf_of(client), "match": str(played.match_id), "token": token}
+    return client.post("/ui/sign-in", data=form, **kwargs)
+
+
+def event_count(service: Matches, played: Played) -> int:
+    return len(service.event_log(played.match_id))
+
+
+def test_the_session_cookie_is_httponly_and_samesite_strict_and_secure_only_over_https(
+    client, played
+):
+    answer = sign_in(client, played, played.tokens[1])
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == f"/ui/matches/{played.match_id}/seat"
+    cookie = answer.headers["Set-Cookie"]
+    assert cookie.startswith("drts_session=") and "HttpOnly" in cookie
+    assert "SameSite=Strict" in cookie and "Secure" not in cookie
+    assert "Expires=" in cookie  # it ends after DRTS_SESSION_HOURS
+    https = "https://drts.example"
+    form_page = client.get("/ui/sign-in", base_url=https)
+    assert "Secure" in form_page.headers["Set-Cookie"]
+    form = {"csrf": CSRF.search(form_page.get_data(as_text=True)).group(1)}
+    form |= {"match": str(played.match_id), "token": played.tokens[1]}
+    signed_in = client.post("/ui/sign-in", data=form, base_url=https)
+    assert signed_in.status_code == 303 and "Secure" in signed_in.headers["Set-Cookie"]
+
+
+def test_a_token_the_match_does_not_know_is_refused_and_signs_nobody_in(client, played):
+    answer = sign_in(client, played, "not-a-token")
+    assert answer.status_code == 401
+    assert "invalid_token" in answer.get_data(as_text=True)
+    assert client.get(f"/ui/matches/{played.match_id}/seat").status_code == 303
+
+
+def test_a_form_post_without_the_sessions_csrf_token_is_refused(client, service, played):
+    sign_in(client, played, played.tokens[2])
+    before = event_count(service, played)
+    target = f"/ui/matches/{played.match_id}/seat/orders"
+    for form in ({"order": "first 1"}, {"order": "first 1", "csrf": "forged"}):
+        answer = client.post(target, data=form)
+        assert answer.status_code == 403
+        assert "cross_site_request_refused" in answer.get_data(as_text=True)
+    other_site = {"order": "first 1", "csrf": csrf_of(client)}
+    answer = client.post(target, data=other_site, headers={"Origin": "http://attacker.test"})
+    assert answer.status_code == 403
+    assert event_count(service, played) == before  # nothing recorded
+
+
+def test_sign_in_itself_needs_the_csrf_token_of_the_form(client, played):
+    form = {"match": str(played.match_id), "token": played.tokens[1]}
+    assert client.post("/ui/sign-in", data=form).status_code == 403
+
+
+def test_a_seat_session_has_the_seats_authority_only(client, service, played):
+    sign_in(client, played, played.tokens[1])
+    assert client.get(f"/ui/matches/{played.match_id}/referee").status_code == 303
+    before = event_count(service, played)
+    csrf = csrf_of(client, f"/ui/matches/{played.match_id}/seat")
+    answer = client.post(
+        f"/ui/matches/{played.match_id}/referee/deadline", data={"csrf": csrf, "seconds": "60"}
+    )
+    assert answer.status_code == 303 and "/ui/sign-in" in answer.headers["Location"]
+    other = new_match(service, "district_war", "sessions other")
+    assert client.get(f"/ui/matches/{other.match_id}/seat").status_code == 303
+    assert event_count(service, played) == before
+
+
+def test_a_reissued_token_ends_the_sessions_holding_the_old_one(client, service, played):
+    sign_in(client, played, played.tokens[1])
+    assert client.get(f"/ui/matches/{played.match_id}/seat").status_code == 200
+    service.reissue_seat_token(played.match_id, played.referee, 1, "lost")
+    answer = client.get(f"/ui/matches/{played.match_id}/seat")
+    assert answer.status_code == 401
+    assert "invalid_token" in answer.get_data(as_text=True)
+
+
+def test_signing_out_clears_the_session_and_its_cookie(client, played):
+    sign_in(client, played, played.referee)
+    desk = f"/ui/matches/{played.match_id}/referee"
+    assert client.get(desk).status_code == 200
+    answer = client.post("/ui/sign-out", data={"csrf": csrf_of(client, desk)})
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == f"/ui/sign-in?match={played.match_id}"
+    assert "drts_session=;" in answer.headers["Set-Cookie"]  # expired at once
+    assert client.get(desk).status_code == 303
+
+
+def test_no_page_shows_a_token(client, played):
+    sign_in(client, played, played.referee)
+    for path in ("referee", "referee/checks"):
+        page = client.get(f"/ui/matches/{played.match_id}/{path}").get_data(as_text=True)
+        assert played.referee not in page
+        assert all(token not in page for token in played.tokens.values())
+
+
+def test_a_bad_form_value_gets_the_error_page_naming_the_field(client, played):
+    sign_in(client, played, played.referee)
+    desk = f"/ui/matches/{played.match_id}/referee"
+    csrf = csrf_of(client, desk)
+    answer = client.post(f"{desk}/deadline", data={"csrf": csrf, "seconds": "soon"})
+    assert answer.status_code == 303
+    flashed = client.get(desk).get_data(as_text=True)
+    assert "Refused (validation_error): the form is invalid: seconds: Not a valid integer." in (
+        flashed
+    )
