@@ -192,7 +192,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         smtp_url=environ.get(SMTP_URL_VARIABLE, "").strip(),
         mail_outbox=environ.get("DRTS_MAIL_OUTBOX", "").strip() or DEFAULT_MAIL_OUTBOX,
         session_secret=environ.get("DRTS_SESSION_SECRET", "").strip() or None,
-        session_hours=_positive_int(environ, "DRTS_SESSION_HOURS", DEFAULT_SESSION_HOURS),
+        session_hours=_hours(environ, "DRTS_SESSION_HOURS", DEFAULT_SESSION_HOURS),
     )
 
 
@@ -220,7 +220,14 @@ def _at_least_one(environ: Mapping[str, str], name: str, default: int) -> int:
 def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:
     value = _count(environ, name, default)
     if value <= 0:
-        raise SettingsError(f"{name}={value}: give a positive whole number")
+        raise SettingsError(f"{name}={value}: give a positive number of bytes")
+    return value
+
+
+def _hours(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = _count(environ, name, default)
+    if value <= 0:
+        raise SettingsError(f"{name}={value}: give a positive whole number of hours")
     return value
 
 

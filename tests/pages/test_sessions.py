@@ -138,3 +138,11 @@ def test_a_bad_form_value_gets_the_error_page_naming_the_field(client, played):
     assert "Refused (validation_error): the form is invalid: seconds: Not a valid integer." in (
         flashed
     )
+
+
+def test_the_session_key_is_the_setting_or_one_drawn_for_each_process(service, monkeypatch):
+    monkeypatch.setenv("DRTS_SESSION_SECRET", "the operator's key")
+    assert pages_app(service, long_polls=1).secret_key == "the operator's key"
+    monkeypatch.delenv("DRTS_SESSION_SECRET")
+    drawn = {pages_app(service, long_polls=1).secret_key for _ in range(2)}
+    assert len(drawn) == 2 and all(len(str(key)) == 64 for key in drawn)
