@@ -173,8 +173,9 @@ def session_config(settings: Settings) -> dict[str, Any]:
 
 
 def limit_capacity(app: Flask) -> None:
-    """Makes the app count every request against its client address and token, and
-    trust X-Forwarded-For from DRTS_TRUSTED_PROXIES proxies (api/capacity.py)."""
+    """Makes the app count every request against its client address and token (a signed-in
+    page's too), and trust X-Forwarded-For and -Proto from DRTS_TRUSTED_PROXIES proxies
+    (api/capacity.py)."""
     app.extensions[CAPACITY] = Capacity.of(
         app.config["DRTS_RATE_LIMIT_PER_ADDRESS"],
         app.config["DRTS_RATE_LIMIT_PER_TOKEN"],
@@ -182,7 +183,8 @@ def limit_capacity(app: Flask) -> None:
     )
     proxies = app.config["DRTS_TRUSTED_PROXIES"]
     if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
+        # X-Forwarded-Proto too: behind a TLS proxy the pages' cookie is then Secure
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
 
     @app.before_request
     def admit() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from service.matches import Matches
 from tests.pages.conftest import pages_app
-from tests.pages.games import Played, new_match
+from tests.pages.games import Played, new_match, played_match
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
@@ -146,3 +146,59 @@ def test_the_session_key_is_the_setting_or_one_drawn_for_each_process(service, m
     monkeypatch.delenv("DRTS_SESSION_SECRET")
     drawn = {pages_app(service, long_polls=1).secret_key for _ in range(2)}
     assert len(drawn) == 2 and all(len(str(key)) == 64 for key in drawn)
+
+
+def referee_post(client: Any, played: Played, path: str, **form: str) -> str:
+    """Posts a referee's form; returns the line the referee's page then says."""
+    desk = f"/ui/matches/{played.match_id}/referee"
+    answer = client.post(f"{desk}/{path}", data={"csrf": csrf_of(client, desk), **form})
+    assert answer.status_code == 303
+    found = re.search(r'class="flash[^"]*"[^>]*>([^<]*)<', client.get(desk).get_data(as_text=True))
+    assert found, "the page says nothing of the post"
+    return found.group(1)
+
+
+def test_the_referees_actions_are_recorded_as_over_the_api(client, service):
+    played = new_match(service, "b_chess", "referee actions")
+    sign_in(client, played, played.referee)
+    said = [
+        referee_post(client, played, "actions", action="pause", reason="a break"),
+        referee_post(client, played, "actions", action="resume", reason="back"),
+        referee_post(
+            client,
+            played,
+            "actions",
+            action="grant",
+            reason="prize",
+            **{"arg.seat": "1", "arg.macks": "20"},
+        ),
+        referee_post(
+            client, played, "actions", action="forfeit", reason="left", **{"arg.seat": "4"}
+        ),
+        referee_post(client, played, "actions", action="grant", reason="x", **{"arg.seat": "9"}),
+    ]
+    assert [line.split(":")[0] for line in said] == [
+        "Pause",
+        "Resume",
+        "Grant",
+        "Forfeit",
+        ("Refused (invalid_action)"),
+    ]
+    kinds = [e["type"] for e in service.event_log(played.match_id)]
+    acted = [k for k in kinds if k in ("Paused", "Resumed", "RefereeActed")]
+    assert acted == ["Paused", "Resumed", "RefereeActed", "RefereeActed"], kinds
+    desk = f"/ui/matches/{played.match_id}/referee"
+    answer = client.post(f"{desk}/tokens", data={"csrf": csrf_of(client, desk), "seat": "2"})
+    assert answer.headers["Content-Disposition"] == 'attachment; filename="seat-2-token.txt"'
+    assert service.holder(played.match_id, answer.get_data(as_text=True).strip()).seat == 2
+
+
+def test_the_referees_page_shows_corrections_and_their_timeline(client, service):
+    played = played_match(service, "district_war", 2, seed="corrected")
+    service.correct(played.match_id, played.referee, 1, [{"seat": 2, "order": "first 2"}], "typo")
+    sign_in(client, played, played.referee)
+    page = client.get(f"/ui/matches/{played.match_id}/referee").get_data(as_text=True)
+    assert "Timeline 2 is the current one" in page
+    assert re.search(r"Movement 1 corrected by referee \(event \d+, timeline 2", page)
+    checks = client.get(f"/ui/matches/{played.match_id}/referee/checks").get_data(as_text=True)
+    assert 'class="timelines"' in checks and checks.count("<td>exact</td>") == 2
