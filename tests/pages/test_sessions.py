@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from api.app import create_app
+from api.strictness import accepted_parameters, handler_of
 from service.matches import Matches
 from tests.pages.conftest import pages_app
-from tests.pages.games import Played, new_match, played_match
+from tests.pages.games import Played, new_match, play_movement, played_match
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
@@ -202,3 +204,51 @@ def test_the_referees_page_shows_corrections_and_their_timeline(client, service)
     assert re.search(r"Movement 1 corrected by referee \(event \d+, timeline 2", page)
     checks = client.get(f"/ui/matches/{played.match_id}/referee/checks").get_data(as_text=True)
     assert 'class="timelines"' in checks and checks.count("<td>exact</td>") == 2
+
+
+def test_a_seat_files_a_dispute_and_may_not_cite_another_seats_sealed_order(client, service):
+    played = new_match(service, "shades", "seat disputes")
+    play_movement(service, played, only=2)  # seat 2's order, sealed while the turn is open
+    sealed = service.event_log(played.match_id)[-1]
+    assert sealed["type"] == "OrderSubmitted"
+    sign_in(client, played, played.tokens[1])
+    seat_page = f"/ui/matches/{played.match_id}/seat"
+    for cites, said in (("3", "Dispute 1 filed."), (str(sealed["version"]), "uncitable_event")):
+        form = {"csrf": csrf_of(client, seat_page), "cites": cites, "text": "look at this"}
+        assert client.post(f"{seat_page}/disputes", data=form).status_code == 303
+        assert said in client.get(seat_page).get_data(as_text=True)
+    assert [d["seat"] for d in service.disputes(played.match_id)] == [1]
+    assert "Dispute 1 <span" in client.get(seat_page).get_data(as_text=True)  # listed
+
+
+def test_the_signed_in_pages_declare_no_query_parameter_but_the_match_to_sign_in_to(client):
+    app = client.application
+    declared = {
+        rule.endpoint: accepted_parameters(handler_of(app.view_functions[rule.endpoint], "GET"))
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint.split(".")[0] in ("signin", "seat", "referee") and "GET" in rule.methods
+    }
+    assert declared == {
+        "signin.sign_in_form": {"match"},
+        "seat.desk_page": frozenset(),
+        "referee.desk_page": frozenset(),
+        "referee.checks_page": frozenset(),
+        "referee.archive": frozenset(),
+    }
+    answer = client.get("/ui/sign-in?token=abc")  # a token in an address is refused
+    assert answer.status_code == 400 and answer.get_json()["code"] == "unknown_parameter"
+
+
+def test_behind_a_trusted_proxy_ending_tls_the_cookie_is_secure(service):
+    client = create_app({"TESTING": True, "DRTS_TRUSTED_PROXIES": 1}, matches=service).test_client()
+    answer = client.get("/ui/sign-in", headers={"X-Forwarded-Proto": "https"})
+    assert "Secure" in answer.headers["Set-Cookie"]
+
+
+def test_a_sessions_requests_count_against_its_tokens_rate_limit(service, played):
+    config = {"TESTING": True, "DRTS_RATE_LIMIT_PER_ADDRESS": 0, "DRTS_RATE_LIMIT_PER_TOKEN": 3}
+    client = create_app(config, matches=service).test_client()
+    sign_in(client, played, played.tokens[1])  # two requests without a token
+    seat_page = f"/ui/matches/{played.match_id}/seat"
+    statuses = [client.get(seat_page).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
