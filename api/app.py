@@ -10,8 +10,10 @@ offline.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +43,12 @@ from api import (
 from api import matches as matches_resource
 from api.capacity import Capacity
 from api.context import CAPACITY, EXTENSION, capacity, matches
+from api.pages import referee, seat, signin
+from api.pages.session import COOKIE_NAME, PageSessionInterface, session_token
 from api.pages.views import blueprint as pages
 from api.strictness import refuse_unknown_parameters
 from service.matches import Matches, connect
-from service.settings import DEFAULT_MAX_BODY_BYTES, load_settings
+from service.settings import DEFAULT_MAX_BODY_BYTES, Settings, load_settings
 
 SWAGGER_UI_ASSETS = Path(flask_swagger_ui.__file__).parent / "dist"
 BLUEPRINTS = (
@@ -84,7 +88,8 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
     drts settings: DRTS_DATABASE_URL, DRTS_OPERATOR_TOKEN, MAX_CONTENT_LENGTH (the body
     cap, DRTS_MAX_BODY_BYTES), and the shared capacity of the process (api/capacity.py):
     DRTS_LONG_POLL_MAX_SECONDS, DRTS_MAX_LONG_POLLS, DRTS_RATE_LIMIT_PER_ADDRESS,
-    DRTS_RATE_LIMIT_PER_TOKEN, DRTS_TRUSTED_PROXIES. Without `matches`, the app connects
+    DRTS_RATE_LIMIT_PER_TOKEN, DRTS_TRUSTED_PROXIES; the pages' session cookie
+    (`session_config`: DRTS_SESSION_SECRET, DRTS_SESSION_HOURS). Without `matches`, the app connects
     its own Matches application to DRTS_DATABASE_URL.
     """
     settings = load_settings()
@@ -117,8 +122,10 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
         DRTS_RATE_LIMIT_PER_ADDRESS=settings.rate_limit_per_address,
         DRTS_RATE_LIMIT_PER_TOKEN=settings.rate_limit_per_token,
         DRTS_TRUSTED_PROXIES=settings.trusted_proxies,
+        **session_config(settings),
     )
     app.config.update(config or {})
+    app.session_interface = PageSessionInterface()
     limit_capacity(app)
     refuse_unknown_parameters(app)
     if matches is None:
@@ -147,12 +154,28 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
         )
     )
     app.register_blueprint(pages)  # the web pages under /ui/ (docs/pages.md): not API operations
+    for signed_in_pages in (signin.blueprint, seat.blueprint, referee.blueprint):
+        app.register_blueprint(signed_in_pages)
     return app
 
 
+def session_config(settings: Settings) -> dict[str, Any]:
+    """Returns the Flask settings of the pages' session cookie (api/pages/session.py): signed
+    with DRTS_SESSION_SECRET, or with a key drawn for this process when unset (its
+    sessions end with it; several processes serving one site need the setting)."""
+    return {
+        "SECRET_KEY": settings.session_secret or secrets.token_hex(32),
+        "SESSION_COOKIE_NAME": COOKIE_NAME,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Strict",
+        "PERMANENT_SESSION_LIFETIME": timedelta(hours=settings.session_hours),
+    }
+
+
 def limit_capacity(app: Flask) -> None:
-    """Makes the app count every request against its client address and token, and
-    trust X-Forwarded-For from DRTS_TRUSTED_PROXIES proxies (api/capacity.py)."""
+    """Makes the app count every request against its client address and token (a signed-in
+    page's too), and trust X-Forwarded-For and -Proto from DRTS_TRUSTED_PROXIES proxies
+    (api/capacity.py)."""
     app.extensions[CAPACITY] = Capacity.of(
         app.config["DRTS_RATE_LIMIT_PER_ADDRESS"],
         app.config["DRTS_RATE_LIMIT_PER_TOKEN"],
@@ -160,10 +183,12 @@ def limit_capacity(app: Flask) -> None:
     )
     proxies = app.config["DRTS_TRUSTED_PROXIES"]
     if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
+        # X-Forwarded-Proto too: behind a TLS proxy the pages' cookie is then Secure
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
 
     @app.before_request
     def admit() -> None:
         g.received_at = matches().clock()  # an order's received time: its arrival (issue 13)
         scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
-        capacity().admit(request.remote_addr, token.strip() if scheme.lower() == "bearer" else None)
+        bearer = token.strip() if scheme.lower() == "bearer" else None
+        capacity().admit(request.remote_addr, bearer or session_token())  # a page's too

@@ -158,6 +158,16 @@ class MatchReads(MatchStore):
             max([match.version, *(int(i["version"]) for i in items)]),
         )
 
+    def holder(self, match_id: UUID | str, token: str) -> Viewer:
+        """Returns who holds `token` in the match: its referee (or the operator), or a seat;
+        raises InvalidTokenError for a token the match does not know (the pages' sign-in)."""
+        return self.tokens.viewer(self.get_match(match_id), token)
+
+    def head(self, match_id: UUID | str) -> Head:
+        """Returns the head of the match's log now: its last event's version and chain."""
+        match = self.get_match(match_id)
+        return Head(match.version, match.chain)
+
     def pending_orders(self, match_id: UUID | str, token: str | None) -> list[Document]:
         """Returns the open movement's orders: a seat's own, or every seat's to the referee
         (whose look at unrevealed orders is recorded); in a game whose orders are public

@@ -71,6 +71,7 @@ DEFAULT_MAIL_DOMAIN = "drts.localhost"
 DEFAULT_MAIL_PORT = 2525
 DEFAULT_MAIL_MAX_BYTES = 1024 * 1024
 DEFAULT_MAIL_OUTBOX = "drts-outbox"
+DEFAULT_SESSION_HOURS = 12  # a page session (docs/pages.md)
 SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
 
 
@@ -108,6 +109,10 @@ class Settings:
     mail_max_bytes: int = DEFAULT_MAIL_MAX_BYTES  # DRTS_MAIL_MAX_BYTES
     smtp_url: str = ""  # DRTS_SMTP_URL: the relay; empty: the maildir outbox
     mail_outbox: str = DEFAULT_MAIL_OUTBOX  # DRTS_MAIL_OUTBOX: the maildir without a relay
+    # the pages' sessions (docs/pages.md): the key signing their cookies (None: one drawn
+    # per process, so sessions end with it) and how long one lasts
+    session_secret: str | None = None  # DRTS_SESSION_SECRET
+    session_hours: int = DEFAULT_SESSION_HOURS  # DRTS_SESSION_HOURS
 
     @property
     def broker_url(self) -> str:
@@ -186,6 +191,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         mail_max_bytes=_positive_int(environ, "DRTS_MAIL_MAX_BYTES", DEFAULT_MAIL_MAX_BYTES),
         smtp_url=environ.get(SMTP_URL_VARIABLE, "").strip(),
         mail_outbox=environ.get("DRTS_MAIL_OUTBOX", "").strip() or DEFAULT_MAIL_OUTBOX,
+        session_secret=environ.get("DRTS_SESSION_SECRET", "").strip() or None,
+        session_hours=_hours(environ, "DRTS_SESSION_HOURS", DEFAULT_SESSION_HOURS),
     )
 
 
@@ -214,6 +221,13 @@ def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:
     value = _count(environ, name, default)
     if value <= 0:
         raise SettingsError(f"{name}={value}: give a positive number of bytes")
+    return value
+
+
+def _hours(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = _count(environ, name, default)
+    if value <= 0:
+        raise SettingsError(f"{name}={value}: give a positive whole number of hours")
     return value
 
 

@@ -18,7 +18,9 @@ from werkzeug.wrappers import Response
 from api.context import matches
 from api.errors import STATUS_BY_ERROR
 from api.pages import gamedocs, model
+from api.pages.forms import FormError
 from api.pages.query import PageQueryError, ReplayArgsSchema, declares_query
+from api.pages.session import CrossSiteRequestError, csrf_token, signed_in_as
 from api.schemas import ListMatchesArgsSchema, StandingsArgsSchema
 from domain.errors import DrtsError
 from domain.rules.registry import REGISTRY
@@ -88,11 +90,28 @@ def rulings_filter(text: str, ruleset: str) -> Any:
     return gamedocs.link_rulings(text, url_for("pages.game_docs", ruleset=ruleset))
 
 
-@blueprint.errorhandler(DrtsError)
-@blueprint.errorhandler(LimitError)
-@blueprint.errorhandler(PageQueryError)
+@blueprint.app_context_processor
+def session_context() -> dict[str, Any]:
+    """Jinja: `csrf_token()` for a form, and who is signed in (None: nobody)."""
+    return {"csrf_token": csrf_token, "signed_in_as": signed_in_as()}
+
+
 def error_page(error: Exception) -> tuple[str, int]:
     """The pages' own error page: the API's status and code, said in a sentence."""
-    status = next((s for cls, s in STATUS_BY_ERROR if isinstance(error, cls)), 422)
+    status = getattr(error, "status", None) or next(
+        (s for cls, s in STATUS_BY_ERROR if isinstance(error, cls)), 422
+    )
     code = getattr(error, "code", "error")
     return render_template("error.html", status=status, code=code, message=str(error)), status
+
+
+PAGE_ERRORS = (DrtsError, LimitError, PageQueryError, FormError, CrossSiteRequestError)
+
+
+def shows_errors(pages: Blueprint) -> None:
+    """Gives a blueprint of pages the error page for every error a page may meet."""
+    for error in PAGE_ERRORS:
+        pages.register_error_handler(error, error_page)
+
+
+shows_errors(blueprint)

@@ -84,14 +84,20 @@ def base_url(service: Matches) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Debian's chromium, launched headless by Playwright for the module's tests."""
+def chromium_executable() -> str:
+    """Returns the path of Debian's chromium; skips the test without it (fails in CI)."""
     executable = shutil.which("chromium")
     if executable is None:
         if in_ci():
             pytest.fail(CHROMIUM_HINT)
         pytest.skip(CHROMIUM_HINT)
+    return executable
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, launched headless by Playwright for the module's tests."""
+    executable = chromium_executable()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -81,3 +81,12 @@ def test_a_relay_url_is_read_or_refused_at_start() -> None:
     assert relay_parts("smtp://127.0.0.1:2500")[:3] == ("plain", "127.0.0.1", 2500)
     with pytest.raises(SettingsError, match="DRTS_SMTP_URL"):
         outbox_for(load_settings({"DRTS_SMTP_URL": "http://relay.example.org"}))
+
+
+def test_the_pages_session_settings_default_to_a_drawn_key_and_twelve_hours():
+    default = load_settings({})
+    assert (default.session_secret, default.session_hours) == (None, 12)
+    given = load_settings({"DRTS_SESSION_SECRET": " k3y ", "DRTS_SESSION_HOURS": "2"})
+    assert (given.session_secret, given.session_hours) == ("k3y", 2)
+    with pytest.raises(SettingsError, match="DRTS_SESSION_HOURS=0"):
+        load_settings({"DRTS_SESSION_HOURS": "0"})

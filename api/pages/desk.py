@@ -1,0 +1,138 @@
+"""What the seat's and the referee's pages show, gathered from the Matches application
+with the session's token: the same calls as the API's, hence the same checks and the
+same recorded looks (the referee's look at open orders is a SecretViewed event, as over
+GET /matches/{id}/orders). Files to download are the API's JSON answers, dumped by the
+API's own schemas.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import marshmallow as ma
+
+from api.pages.model import game_title
+from api.pages.session import SignedIn
+from api.schemas import ArchiveSchema, AuditSchema, ChainReportSchema, ReceiptSchema
+from domain.errors import DrtsError
+from domain.rules.registry import get_ruleset
+from service.matches import Matches
+from service.results import Document, Head, MatchSummary, OrderReceipt
+
+
+@dataclass(frozen=True)
+class SeatDesk:
+    """The seat's page: its standing orders and its disputes."""
+
+    summary: MatchSummary
+    title: str
+    seat: int
+    orders: Document  # {"items": the open movement's, "standing": {seat: order}}
+    disputes: list[Document]
+
+
+@dataclass(frozen=True)
+class GameAction:
+    """A referee action of the match's game, with its arguments (name: what it is)."""
+
+    name: str
+    description: str
+    arguments: dict[str, str]
+
+
+@dataclass(frozen=True)
+class RefereeDesk:
+    """The referee's page: open orders, disputes with their events, corrections, the head."""
+
+    summary: MatchSummary
+    title: str
+    head: Head
+    orders: Document
+    disputes: list[Document]
+    corrections: Document
+    actions: list[GameAction]
+
+
+@dataclass(frozen=True)
+class Checks:
+    """The referee's checks: the chain verified and the match re-adjudicated (as JSON)."""
+
+    verify: dict[str, Any]
+    audit: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class DownloadLink:
+    """A file the page offers for download: its name and a data: URL holding it."""
+
+    name: str
+    url: str
+
+
+def seat_desk(app: Matches, who: SignedIn) -> SeatDesk:
+    """Returns the seat's page: its open-movement orders and the disputes it filed."""
+    summary = app.summary(who.match_id)
+    own = [d for d in app.disputes(who.match_id) if d["seat"] == who.seat]
+    orders = app.open_orders(who.match_id, who.token)
+    return SeatDesk(summary, game_title(summary), int(who.seat or 0), orders, own)
+
+
+def referee_desk(app: Matches, who: SignedIn) -> RefereeDesk:
+    """Returns the referee's page; reading the open orders records the look."""
+    orders = app.open_orders(who.match_id, who.token)  # first: the head shows the look
+    summary = app.summary(who.match_id)
+    disputes = [
+        app.dispute(who.match_id, int(str(d["dispute"]))) for d in app.disputes(who.match_id)
+    ]
+    return RefereeDesk(
+        summary,
+        game_title(summary),
+        app.head(who.match_id),
+        orders,
+        disputes,
+        app.corrections(who.match_id),
+        game_actions(summary),
+    )
+
+
+def game_actions(summary: MatchSummary) -> list[GameAction]:
+    """Returns the referee actions of the match's game (none when its version is gone)."""
+    try:
+        rules = get_ruleset(summary.ruleset, summary.ruleset_version)
+    except DrtsError:
+        return []
+    return [GameAction(a.name, a.description, dict(a.arguments)) for a in rules.actions]
+
+
+def checks(app: Matches, who: SignedIn) -> Checks:
+    """Returns the chain verified and the match re-adjudicated (a look, when unfinished,
+    recorded as GET /matches/{id}/audit records it)."""
+    return Checks(
+        ChainReportSchema().dump(app.verify_chain(who.match_id)),
+        AuditSchema().dump(app.audit(who.match_id, who.token)),
+    )
+
+
+def receipt_download(receipt: OrderReceipt) -> DownloadLink:
+    """Returns the receipt as a file: the 201 body of POST /matches/{id}/orders, which
+    POST /matches/{id}/verify takes back as evidence."""
+    name = f"receipt-{receipt.match_id}-movement-{receipt.movement}-v{receipt.version}.json"
+    return DownloadLink(name, data_url(as_json(ReceiptSchema, receipt)))
+
+
+def archive_json(app: Matches, who: SignedIn) -> str:
+    """Returns the match's archive as GET /matches/{id}/archive serves it to the referee."""
+    return as_json(ArchiveSchema, app.export_archive(who.match_id, who.token))
+
+
+def as_json(schema: type[ma.Schema], value: Any) -> str:
+    """Returns the value dumped by the API's schema, as JSON text."""
+    return json.dumps(schema().dump(value), indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def data_url(text: str) -> str:
+    """Returns a data: URL holding the JSON text (a link's download needs no request)."""
+    return "data:application/json;base64," + base64.b64encode(text.encode()).decode()

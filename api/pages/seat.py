@@ -1,0 +1,87 @@
+"""A seat's page (docs/pages.md, A seat's page): its standing orders, a form sending an
+order in the game's text syntax (the receipt shown and offered as a file, or the refusal
+with its reason), its disputes and a form filing one. Signed in only."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from flask import Blueprint, redirect, render_template, url_for
+from werkzeug.wrappers import Response
+
+from api.context import matches, received_at
+from api.pages import desk, session
+from api.pages.forms import DisputeForm, OrderForm, flash_outcome, load_form
+from api.pages.views import shows_errors
+from domain.errors import DrtsError
+from service.limits import LimitError
+
+blueprint = Blueprint("seat", __name__, url_prefix="/ui/matches/<uuid:match_id>/seat")
+blueprint.before_request(session.check_form_post)
+shows_errors(blueprint)
+ORDER_SOURCE = "web"  # the source recorded with an order sent from this page
+
+
+def seat_of_session(match_id: UUID) -> session.SignedIn | None:
+    """Returns the session's seat in the match (None: not signed in as one of its seats)."""
+    who = session.signed_in(match_id)
+    return who if who is not None and who.seat is not None else None
+
+
+def to_sign_in(match_id: UUID) -> Response:
+    return redirect(url_for("signin.sign_in_form", match=match_id), 303)
+
+
+@blueprint.get("")
+def desk_page(match_id: UUID) -> Response | str:
+    """The seat's page (the sign-in form when not signed in as a seat of the match)."""
+    who = seat_of_session(match_id)
+    if who is None:
+        return to_sign_in(match_id)
+    return render_template("seat.html", desk=desk.seat_desk(matches(), who))
+
+
+@blueprint.post("/orders")
+def send_order(match_id: UUID) -> Response | tuple[str, int]:
+    """Sends the order as POST /matches/{id}/orders does; shows the receipt, or the
+    refusal with its reason (recorded as an OrderRejected event like the API's)."""
+    who = seat_of_session(match_id)
+    if who is None:
+        return to_sign_in(match_id)
+    app, form = matches(), load_form(OrderForm)
+    try:
+        receipt = app.submit_order(
+            match_id,
+            who.token,
+            form["order"],
+            source=ORDER_SOURCE,
+            movement=form["movement"],
+            received_at=received_at(),
+        )
+    except (DrtsError, LimitError) as refusal:
+        page = render_template(
+            "seat.html", desk=desk.seat_desk(app, who), refusal=refusal, sent=form["order"]
+        )
+        return page, 422
+    download = desk.receipt_download(receipt)
+    page = render_template(
+        "seat.html", desk=desk.seat_desk(app, who), receipt=receipt, download=download
+    )
+    return page, 201
+
+
+@blueprint.post("/disputes")
+def file_dispute(match_id: UUID) -> Response:
+    """Files a dispute citing events, as POST /matches/{id}/disputes does."""
+    who = seat_of_session(match_id)
+    if who is None:
+        return to_sign_in(match_id)
+    token = who.token
+
+    def file() -> str:
+        form = load_form(DisputeForm)
+        filed = matches().file_dispute(match_id, token, form["cites"], form["text"])
+        return f"Dispute {filed['dispute']} filed."
+
+    flash_outcome(file)
+    return redirect(url_for("seat.desk_page", match_id=match_id), 303)
