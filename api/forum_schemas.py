@@ -7,9 +7,7 @@ import marshmallow as ma
 
 from api.fields import PlayerName, QueryInteger, StrictInteger
 from service import limits
-from service.forum.posts import MAX_AUTHOR_CHARS, MAX_POST_ID_CHARS
-
-MAX_BODY_CHARS = 100_000  # a post with its quotes; the order in it is held to the game's limit
+from service.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS
 
 
 class PostSchema(ma.Schema):

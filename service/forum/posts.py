@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
-MAX_POST_ID_CHARS = 1000
-MAX_AUTHOR_CHARS = 1000
+# a post's fields, each at most 6 bytes a character as JSON escapes, stay under the API's
+# 64 KiB body limit together (docs/api.md, Limits)
+MAX_POST_ID_CHARS = 200
+MAX_AUTHOR_CHARS = 200
+MAX_BODY_CHARS = 8000
 
 
 @dataclass(frozen=True)

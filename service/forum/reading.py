@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from service.errors import InvalidPostsError
-from service.forum.posts import MAX_AUTHOR_CHARS, MAX_POST_ID_CHARS, Post
+from service.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS, Post
 from service.mail.reading import (
     MOVEMENT,
     UnreadableMailError,
@@ -68,7 +68,7 @@ def json_post(item: Any, where: str) -> Post:
         author=_text(item, "author", where, MAX_AUTHOR_CHARS),
         post_id=_text(item, "post_id", where, MAX_POST_ID_CHARS),
         posted_at=_time(item.get("time"), where),
-        body=_text(item, "body", where, None),
+        body=_text(item, "body", where, MAX_BODY_CHARS),
         movement=movement,
     )
 
@@ -117,11 +117,11 @@ def _date(text: str) -> datetime | None:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
-def _text(item: Mapping[str, Any], field: str, where: str, limit: int | None) -> str:
+def _text(item: Mapping[str, Any], field: str, where: str, limit: int) -> str:
     value = item.get(field)
     if not isinstance(value, str) or not value.strip():
         raise InvalidPostsError(f"{where}: {field} is a non-empty text, got {value!r}"[:300])
-    if limit is not None and len(value) > limit:
+    if len(value) > limit:
         raise InvalidPostsError(f"{where}: {field} has {len(value)} characters (at most {limit})")
     return value.strip() if field != "body" else value
 
