@@ -28,7 +28,6 @@ from domain.errors import DrtsError
 from service.errors import ConcurrentWriteError, UnmappedForumUserError
 from service.forum import codes, replies
 from service.forum.posts import Post, post_key, received_time
-from service.forum.users import forum_users
 from service.mail.addresses import VIEW
 from service.mail.reading import order_text
 from service.readmodels.recorders import OUTAGES
@@ -78,11 +77,10 @@ class ForumDesk:
         text, code = codes.signed(post.body)
         try:
             seat = self._seat(match, post, code, key, at)
-        except DrtsError as error:
-            reply = PostReply(match, post.post_id, "refused", None, at, "", error.code)
-            return self._record(
-                key, post, replace(reply, reply=replies.refusal_text(post, error, at))
-            )
+        except DrtsError as error:  # no seat known: kept in forum_posts only
+            refusal = replies.refusal_text(post, error, at)
+            reply = PostReply(match, post.post_id, "refused", None, at, refusal, error.code)
+            return self._record(key, post, reply)
         return self._record(key, post, self._take(match, seat, post, text, at))
 
     # -- private ----------------------------------------------------------------------------
@@ -95,7 +93,7 @@ class ForumDesk:
         """Returns the seat whose order the post is: its code's, or its author's."""
         if code is not None:
             return codes.claim(self.models, match, code, key, at)
-        seat = forum_users(self.matches.events.get(match)).get(post.author)
+        seat = self.matches.forum_users(match).get(post.author)
         if seat is None:
             raise UnmappedForumUserError(
                 f"forum user {post.author!r} is mapped to no seat of match {match}: the "
