@@ -20,6 +20,7 @@ from cli.bots.command import register as register_bot_commands
 from cli.corrections import register as register_correction_commands
 from cli.db import register as register_db_commands
 from cli.disputes import register as register_dispute_commands
+from cli.forum import register as register_forum_commands
 from cli.mail import register as register_mail_commands
 from cli.maps import register as register_map_commands
 from cli.match import match
@@ -115,6 +116,7 @@ main.add_command(status)
 register_db_commands(main)
 register_map_commands(main)
 register_mail_commands(main, match)
+register_forum_commands(main, match)
 register_bot_commands(main)
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 Library errors are wrapped `from None`; every message names the offending value.
 """
 
-from domain.errors import DrtsError
+from domain.errors import DrtsError, InvalidTokenError
 
 
 class MatchNotFoundError(DrtsError, LookupError):
@@ -144,3 +144,36 @@ class UnknownConfirmationCodeError(DrtsError, LookupError):
     """Raised when a confirmation code is not the pending one of the seat's result address."""
 
     code = "unknown_confirmation_code"
+
+
+class NotOperatorError(InvalidTokenError):
+    """Raised when a token other than the operator's is given where only it will do (a
+    forum integration sending posts)."""
+
+    code = "not_operator"
+
+
+class UnmappedForumUserError(DrtsError, LookupError):
+    """Raised when a forum post's author is mapped to no seat and the post is not signed
+    with a one-time code (docs/forum.md)."""
+
+    code = "unmapped_author"
+
+
+class UnknownForumCodeError(DrtsError, LookupError):
+    """Raised when a post is signed with a code no seat of the match was given."""
+
+    code = "unknown_forum_code"
+
+
+class UsedForumCodeError(DrtsError):
+    """Raised when a post is signed with a one-time code another post used."""
+
+    code = "forum_code_used"
+
+
+class InvalidPostsError(DrtsError, ValueError):
+    """Raised when a file of forum posts cannot be read (not an mbox or a JSON list of
+    posts); names the post and the field."""
+
+    code = "invalid_posts"

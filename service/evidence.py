@@ -23,8 +23,9 @@ from domain.rules.contract import JSON
 from service.results import Discrepancy, Head
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
-# What may follow a match's Finished event: referee and dispute events (and the link to
-# the rematch of a draw, DW-5). Nothing else: a later move would change a settled outcome.
+# What may follow a match's Finished event: referee, dispute and forum-mapping events
+# (and the link to the rematch of a draw, DW-5). Nothing else: a later move would change
+# a settled outcome.
 AFTER_FINISH = frozenset(
     {
         "SecretViewed",
@@ -33,6 +34,7 @@ AFTER_FINISH = frozenset(
         "SeatTokenReissued",
         "DisputeFiled",
         "DisputeRuled",
+        "ForumUserMapped",
         "Voided",
     }
 )

@@ -43,6 +43,10 @@ from service.errors import (
     MissingTokenError,
     UnknownConfirmationCodeError,
 )
+from service.forum import codes as forum_codes
+from service.forum.desk import ForumDesk, PostReply
+from service.forum.posts import Post
+from service.forum.users import forum_users
 from service.idempotency import IdempotencyKey, keyed_match
 from service.mail import addresses
 from service.mail.outbox import MaildirOutbox, Outbox, outbox_for
@@ -64,7 +68,13 @@ from service.results import (
     Superseded,
 )
 from service.scheduling import Scheduler, scheduler_for
-from service.settings import DEFAULT_MAIL_DOMAIN, DEFAULT_MAIL_OUTBOX, Settings, load_settings
+from service.settings import (
+    DEFAULT_FORUM_MAX_DELAY_SECONDS,
+    DEFAULT_MAIL_DOMAIN,
+    DEFAULT_MAIL_OUTBOX,
+    Settings,
+    load_settings,
+)
 from service.store import SNAPSHOT_INTERVAL, utc_now
 
 # the events that record a referee action (service `act`)
@@ -88,11 +98,18 @@ class Matches(MatchReads):
     sleep: Callable[[float], None] = staticmethod(time.sleep)  # waits out SETTLING
     mail_domain: str = DEFAULT_MAIL_DOMAIN  # of the seats' order addresses (docs/mail.md)
     outbox: Outbox = MaildirOutbox(DEFAULT_MAIL_OUTBOX)  # where confirmation mail goes
+    # how much earlier than its receipt a forum post's time may be taken (docs/forum.md)
+    forum_max_delay: timedelta = timedelta(seconds=DEFAULT_FORUM_MAX_DELAY_SECONDS)
 
     @property
     def mail(self) -> SeatMail:
         """Returns the seats' mail: order addresses, result addresses, answers."""
         return SeatMail(lambda: self.read_models, self.mail_domain, self.outbox, self.clock)
+
+    @property
+    def forum(self) -> ForumDesk:
+        """Returns the forum desk: forum posts taken as orders (docs/forum.md)."""
+        return ForumDesk(self, self.forum_max_delay)
 
     def create_match(
         self,
@@ -456,16 +473,66 @@ class Matches(MatchReads):
     ) -> OrderReceipt:
         """Takes an order that came by mail to `seat`'s secret order address (the address
         authenticated it: service/mail/); recorded with source "mail" and its Message-ID."""
+        return self.submit_seat_order(
+            match_id, seat, order, "mail", message_id, received_at, movement
+        )
+
+    def submit_seat_order(
+        self,
+        match_id: UUID,
+        seat: int,
+        order: str,
+        source: str,
+        message_id: str,
+        received_at: datetime,
+        movement: int | None = None,
+    ) -> OrderReceipt:
+        """Takes an order for `seat` that an intake authenticated itself (a mail's secret
+        order address, a forum post's mapped author or one-time code), recorded with its
+        `source` ("mail", "forum") and the message's or post's id."""
         return self._submit(
             match_id,
             lambda m: m.seats[seat - 1].token_hash,
             order,
-            "mail",
+            source,
             message_id,
             movement,
             True,
             received_at,
         )
+
+    def map_forum_user(
+        self, match_id: UUID | str, referee_token: str | None, user: str, seat: int | None
+    ) -> None:
+        """Maps forum user `user` to `seat` (None clears the mapping), as the referee (or
+        the operator): recorded as a ForumUserMapped event (docs/forum.md)."""
+        user = limits.player_name(user, "user")
+        by, now = self.tokens.referee_name(referee_token), self.clock()
+        self._retrying(
+            match_id,
+            lambda m: m.map_forum_user(
+                self.tokens.referee_hash(m, referee_token), user, seat, by, now
+            ),
+        )
+
+    def take_forum_post(
+        self, match_id: UUID | str, operator_token: str | None, post: Post, receipt: datetime
+    ) -> PostReply:
+        """Takes a forum post sent in by a forum integration (the operator token) at
+        `receipt`: stored as its seat's order or refused, with the reply to post back; a
+        post seen before stores nothing new (service/forum/desk.py, docs/forum.md)."""
+        self.tokens.check_operator(operator_token)
+        return self.forum.receive(match_id, post, receipt)
+
+    def forum_users(self, match_id: UUID | str) -> dict[str, int]:
+        """Returns the match's mapping of forum users to seats (public)."""
+        return forum_users(self.events.get(self.get_match(match_id).id))
+
+    def forum_code(self, match_id: UUID | str, token: str | None) -> tuple[int, str]:
+        """Issues a one-time code for the token's seat, to sign one forum post with; returns
+        the seat and the code (shown once; docs/forum.md)."""
+        seat, match = self._seat_of(match_id, token), self.match_id(match_id)
+        return seat, forum_codes.issue(self.read_models, match, seat, self.clock())
 
     def _submit(
         self,
@@ -703,6 +770,7 @@ def connect(
         quarantine_after=settings.quarantine_after,
     )
     matches.mail_domain, matches.outbox = settings.mail_domain, outbox_for(settings)
+    matches.forum_max_delay = timedelta(seconds=settings.forum_max_delay_seconds)
     return matches
 
 

@@ -39,6 +39,8 @@ serve`, `DRTS_MAIL_MAX_BYTES` (default 1048576) the largest message it takes,
 `DRTS_SMTP_URL` the relay outgoing mail goes through (`smtp://[user:password@]host[:port]`,
 `smtp+starttls://...` or `smtps://...`; unset: mail is written to the maildir
 `DRTS_MAIL_OUTBOX`, default `drts-outbox` in the working directory).
+Forum (docs/forum.md): `DRTS_FORUM_MAX_DELAY_SECONDS` (default 120) is how much earlier
+than its receipt a forum post's reported time may be taken as its received time.
 docs/operations.md lists every setting.
 """
 
@@ -72,6 +74,8 @@ DEFAULT_MAIL_PORT = 2525
 DEFAULT_MAIL_MAX_BYTES = 1024 * 1024
 DEFAULT_MAIL_OUTBOX = "drts-outbox"
 DEFAULT_SESSION_HOURS = 12  # a page session (docs/pages.md)
+DEFAULT_FORUM_MAX_DELAY_SECONDS = 120.0
+
 SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
 
 
@@ -113,6 +117,9 @@ class Settings:
     # per process, so sessions end with it) and how long one lasts
     session_secret: str | None = None  # DRTS_SESSION_SECRET
     session_hours: int = DEFAULT_SESSION_HOURS  # DRTS_SESSION_HOURS
+    # forum (docs/forum.md): DRTS_FORUM_MAX_DELAY_SECONDS, the most a post's reported time
+    # may precede its receipt
+    forum_max_delay_seconds: float = DEFAULT_FORUM_MAX_DELAY_SECONDS
 
     @property
     def broker_url(self) -> str:
@@ -193,6 +200,9 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         mail_outbox=environ.get("DRTS_MAIL_OUTBOX", "").strip() or DEFAULT_MAIL_OUTBOX,
         session_secret=environ.get("DRTS_SESSION_SECRET", "").strip() or None,
         session_hours=_hours(environ, "DRTS_SESSION_HOURS", DEFAULT_SESSION_HOURS),
+        forum_max_delay_seconds=_seconds(
+            environ, "DRTS_FORUM_MAX_DELAY_SECONDS", DEFAULT_FORUM_MAX_DELAY_SECONDS
+        ),
     )
 
 

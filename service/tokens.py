@@ -8,7 +8,7 @@ from __future__ import annotations
 from domain.errors import NotASeatError, NotYourSeatError, UnknownSeatError
 from domain.integrity import commitment
 from domain.match import Match
-from service.errors import MissingTokenError
+from service.errors import MissingTokenError, NotOperatorError
 from service.results import Viewer
 
 
@@ -21,6 +21,14 @@ class Tokens:
     def is_operator(self, token: str | None) -> bool:
         """Returns whether the token is the operator token configured at start-up."""
         return token is not None and commitment(token) == self.operator_hash
+
+    def check_operator(self, token: str | None) -> None:
+        """Raises MissingTokenError without a token, NotOperatorError for another one (a
+        forum integration holds the operator token: docs/forum.md)."""
+        if token is None:
+            raise MissingTokenError("this needs the operator token")
+        if not self.is_operator(token):
+            raise NotOperatorError("only the operator token will do here (a forum integration's)")
 
     def viewer(self, match: Match, token: str | None) -> Viewer:
         """Returns who holds the token: the referee (or operator), a seat, or anyone (None);

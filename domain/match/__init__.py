@@ -29,6 +29,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.match.base import event_data
 from domain.match.corrections import MatchCorrections
+from domain.match.forum import MatchForum
 from domain.match.play import MAX_DEADLINE_SECONDS, REJECTABLE, next_firing
 from domain.match.quarantine import MatchQuarantine
 from domain.match.timelines import restore
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 
-class Match(MatchCorrections, MatchQuarantine, Aggregate):
+class Match(MatchCorrections, MatchForum, MatchQuarantine, Aggregate):
     """One match under one ruleset, config and seed: seats, movements, orders, resolutions."""
 
     # The shape of the attributes a snapshot stores (docs/contributing.md, rule 5): a
@@ -538,4 +539,17 @@ class Match(MatchCorrections, MatchQuarantine, Aggregate):
                 ruled_at=self.timestamp,
                 correction=self.correction,
             )
+            match.chain = self.chain
+
+    class ForumUserMapped(Aggregate.Event):
+        """The referee (`by`: "referee" or "operator") mapped forum user `user` to `seat`,
+        or cleared the user's mapping (`seat` None): the user's forum posts are then that
+        seat's orders (domain/match/forum.py, docs/forum.md)."""
+
+        user: str
+        seat: int | None
+        by: str
+        chain: str
+
+        def apply(self, match: Match) -> None:
             match.chain = self.chain

@@ -111,6 +111,7 @@ class MatchBase(_Layer):
         Voided: type[Aggregate.Event]
         DisputeFiled: type[Aggregate.Event]
         DisputeRuled: type[Aggregate.Event]
+        ForumUserMapped: type[Aggregate.Event]
 
     def _record(self, event_class: type[Aggregate.Event], at: datetime, **data: Any) -> None:
         """Triggers an event stamped `at`, with its chain link computed over its body."""

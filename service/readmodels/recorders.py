@@ -44,6 +44,7 @@ from psycopg.sql import SQL, Identifier
 from sqlalchemy import Boolean, DateTime, Uuid
 
 from service.readmodels.tables import (
+    FORUM_TABLES,
     MAIL_TABLES,
     PROJECTION_TABLES,
     imported_matches,
@@ -59,7 +60,13 @@ FAILURES = match_failures.name
 SWEEP_STATUS = sweep_status.name
 IMPORTED = imported_matches.name
 # tables of no one projection: a reset leaves them, and every view may name them
-SHARED = (QUARANTINE, FAILURES, SWEEP_STATUS, IMPORTED, *(table.name for table in MAIL_TABLES))
+SHARED = (
+    QUARANTINE,
+    FAILURES,
+    SWEEP_STATUS,
+    IMPORTED,
+    *(table.name for table in (*MAIL_TABLES, *FORUM_TABLES)),
+)
 MAX_ERROR_CHARS = 1000
 # The database cannot be used now: raised, never a reason to leave a match out.
 OUTAGES: tuple[type[Exception], ...] = (

@@ -31,6 +31,11 @@ The `mail_*` tables are no projections either: they are the mail desk's (service
 docs/mail.md): the seats' order addresses known by the SHA-256 of their secret, the
 result addresses with their confirmation codes (hashed too), the messages received
 with the first answer to each, and the dead letters. A rebuild leaves them.
+
+The `forum_*` tables are the forum desk's (service/forum/, docs/forum.md): the seats'
+one-time codes known by their SHA-256, each with the post that used it, and the posts
+received, each with its first reply (those refused before any seat was known too). A
+rebuild leaves them.
 """
 
 from __future__ import annotations
@@ -345,6 +350,36 @@ mail_dead_letters = sa.Table(
 )
 
 MAIL_TABLES = (mail_order_addresses, mail_result_addresses, mail_messages, mail_dead_letters)
+
+forum_codes = sa.Table(
+    "forum_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True, comment="SHA-256 of the code, hex"),
+    Column("match_id", Uuid, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("issued_at", utc(), nullable=False),
+    Column("post_key", String(64), nullable=True, comment="the post that used it; NULL: unused"),
+    Column("used_at", utc(), nullable=True),
+    comment="the seats' one-time codes for signing forum posts, known by hash (docs/forum.md)",
+)
+
+forum_posts = sa.Table(
+    "forum_posts",
+    metadata,
+    Column("post_key", String(64), primary_key=True, comment="SHA-256 of match id and post id"),
+    Column("match_id", Uuid, nullable=False),
+    Column("post_id", String(1000), nullable=False, comment="the forum's id of the post"),
+    Column("author", String(1000), nullable=False, comment="the forum user who posted it"),
+    Column("seat", Integer, nullable=True, comment="whose order it was; NULL: no seat known"),
+    Column("posted_at", utc(), nullable=True, comment="the post's time as the forum reported it"),
+    Column("received_at", utc(), nullable=False, comment="the received time drts took"),
+    Column("outcome", String(16), nullable=False, comment="accepted or refused"),
+    Column("body", sa.Text(), nullable=False, comment="the post as received"),
+    Column("reply", sa.Text(), nullable=False, comment="the first reply to post back"),
+    comment="the forum posts received, each with its first reply (docs/forum.md)",
+)
+
+FORUM_TABLES = (forum_codes, forum_posts)
 
 PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {
     "match_list": (match_list, match_seats),

@@ -15,12 +15,13 @@ from typing import Any
 
 import schemathesis
 
-# positive_data_acceptance, for nine operations, also accepts 422: a game's config, an
+# positive_data_acceptance, for ten operations, also accepts 422: a game's config, an
 # order (also a correction's), a starting state and a referee action are JSON whose
 # validity the ruleset decides
 # (a board's content, an order's legality in the match's current state, the actions a game
 # has), and a player name must be printable Unicode (docs/api.md, Limits), which no JSON
-# schema can state. So must a dispute's text and a ruling's reason, which may not be blank
+# schema can state (nor can a forum user's name, held to the same rule: mapForumUser).
+# So must a dispute's text and a ruling's reason, which may not be blank
 # either, and a dispute's cites must be versions the match's log holds now (fileDispute,
 # ruleDispute: docs/api.md, Disputes). verifyWithEvidence too: a receipt is taken as the
 # seat kept it, with fields the verifier ignores, but everything in a body stays within
@@ -45,7 +46,7 @@ checks.ignored_auth.enabled = false
 [[operations]]
 include-operation-id = [
     "createMatch", "sendOrder", "startMatch", "joinMatch", "takeRefereeAction",
-    "verifyWithEvidence", "fileDispute", "ruleDispute", "correctMovement",
+    "verifyWithEvidence", "fileDispute", "ruleDispute", "correctMovement", "mapForumUser",
 ]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 

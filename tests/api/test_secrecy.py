@@ -67,6 +67,13 @@ PROBES: list[tuple[str, str, Any]] = [
         {"movement": 1, "changes": [{"seat": 1, "order": "2"}], "reason": "probe"},
     ),
     ("get", "/matches/{id}/corrections", None),
+    # issue 27: forum posts (the operator's only; an unmapped author is refused, stored
+    # nowhere in the log), the posts to make, the mapping, a seat's one-time code
+    ("post", "/matches/{id}/posts", {"author": "probe-author", "post_id": "p1", "body": "2"}),
+    ("get", "/matches/{id}/posts/outgoing", None),
+    ("post", "/matches/{id}/forum-users", {"user": "probe-user", "seat": 3}),
+    ("get", "/matches/{id}/forum-users", None),
+    ("post", "/matches/{id}/seats/forum-code", None),
     ("get", "/matches/{id}/replay?timeline=1", None),
     ("post", "/matches", {"ruleset": "toy"}),
     ("get", "/standings", None),

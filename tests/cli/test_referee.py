@@ -38,6 +38,9 @@ TOKEN_OPERATIONS = {
     "ruleDispute": "dispute rule",
     "registerResultAddress": "result-address",
     "confirmResultAddress": "confirm-address",
+    "takeForumPost": "forum-post",  # a forum integration's: the operator token
+    "mapForumUser": "forum-user",
+    "getForumCode": "forum-code",
 }
 
 
