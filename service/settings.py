@@ -38,7 +38,9 @@ seats' order addresses, `DRTS_MAIL_PORT` (default 2525) the loopback port of `dr
 serve`, `DRTS_MAIL_MAX_BYTES` (default 1048576) the largest message it takes,
 `DRTS_SMTP_URL` the relay outgoing mail goes through (`smtp://[user:password@]host[:port]`,
 `smtp+starttls://...` or `smtps://...`; unset: mail is written to the maildir
-`DRTS_MAIL_OUTBOX`, default `drts-outbox` in the working directory).
+`DRTS_MAIL_OUTBOX`, default `drts-outbox` in the working directory), and
+`DRTS_MAIL_REMINDER_SECONDS` (default 43200, 0: none) how long before a deadline the
+seats that owe orders get a reminder.
 docs/operations.md lists every setting.
 """
 
@@ -71,6 +73,7 @@ DEFAULT_MAIL_DOMAIN = "drts.localhost"
 DEFAULT_MAIL_PORT = 2525
 DEFAULT_MAIL_MAX_BYTES = 1024 * 1024
 DEFAULT_MAIL_OUTBOX = "drts-outbox"
+DEFAULT_MAIL_REMINDER_SECONDS = 12 * 3600.0
 SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
 
 
@@ -108,6 +111,9 @@ class Settings:
     mail_max_bytes: int = DEFAULT_MAIL_MAX_BYTES  # DRTS_MAIL_MAX_BYTES
     smtp_url: str = ""  # DRTS_SMTP_URL: the relay; empty: the maildir outbox
     mail_outbox: str = DEFAULT_MAIL_OUTBOX  # DRTS_MAIL_OUTBOX: the maildir without a relay
+    # DRTS_MAIL_REMINDER_SECONDS: how long before a deadline the seats that owe orders are
+    # reminded; 0: no reminders
+    mail_reminder_seconds: float = DEFAULT_MAIL_REMINDER_SECONDS
 
     @property
     def broker_url(self) -> str:
@@ -186,6 +192,9 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         mail_max_bytes=_positive_int(environ, "DRTS_MAIL_MAX_BYTES", DEFAULT_MAIL_MAX_BYTES),
         smtp_url=environ.get(SMTP_URL_VARIABLE, "").strip(),
         mail_outbox=environ.get("DRTS_MAIL_OUTBOX", "").strip() or DEFAULT_MAIL_OUTBOX,
+        mail_reminder_seconds=_seconds(
+            environ, "DRTS_MAIL_REMINDER_SECONDS", DEFAULT_MAIL_REMINDER_SECONDS
+        ),
     )
 
 

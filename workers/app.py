@@ -1,8 +1,9 @@
 """The Celery app of drts: broker from DRTS_BROKER_URL, deadline tasks, beat's sweep.
 
 `celery -A workers.app worker` runs the tasks of workers/tasks.py; `celery -A
-workers.app beat` sends `workers.sweep_due` every DRTS_SWEEP_SECONDS (`drts
-worker`, `drts beat` and `drts run` wrap these). Tasks are acknowledged late
+workers.app beat` sends `workers.sweep_due` and `workers.send_notices` (the mail
+outbox) every DRTS_SWEEP_SECONDS (`drts worker`, `drts beat` and `drts run` wrap
+these). Tasks are acknowledged late
 and prefetched one at a time, so a worker that dies mid-task leaves its task
 to another; they are idempotent, so a redelivery changes nothing.
 """
@@ -16,6 +17,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import worker_ready
 
+from service.mail.notices import SEND_NOTICES
 from service.scheduling import QUEUE, SWEEP_DUE, transport_options
 from service.settings import Settings, load_settings
 
@@ -43,7 +45,12 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
                 "schedule": settings.sweep_seconds,
                 # a sweep still queued when the next one is sent is useless
                 "options": {"expires": max(2 * settings.sweep_seconds, 1.0)},
-            }
+            },
+            "send-notices": {
+                "task": SEND_NOTICES,
+                "schedule": settings.sweep_seconds,
+                "options": {"expires": max(2 * settings.sweep_seconds, 1.0)},
+            },
         },
         beat_schedule_filename=BEAT_SCHEDULE_FILE,
         worker_hijack_root_logger=False,
