@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 
+from service import schema
 from service.clock import ManualClock
 from service.mail import addresses
 from service.mail.notices import LEASE, NoticeSender
@@ -258,3 +259,23 @@ def test_the_referee_gets_every_dispute_notice(
     assert "filed by seat 2" in text_of(filed) and "my pick was lost" in text_of(filed)
     assert "dismissed by referee" in text_of(ruled) and "it is in the log" in text_of(ruled)
     assert [header(m, "Subject") for m in relay.to("alice@players.test")] == [subjects[0]]
+
+
+def test_upgrading_to_the_outbox_mails_no_movement_resolved_before(
+    app: Matches, clock: ManualClock, relay: Postbox, database_url: str
+) -> None:
+    """Migration 0010 starts the projection at the log's head: no flood of old results."""
+    match = toy_match(app, clock)
+    play_movement(app, match)
+    schema.downgrade(Settings(database_url), "0009")  # the store as it was before the outbox
+    schema.upgrade(Settings(database_url))
+
+    head = app.recorder.max_notification_id()
+    assert app.read_models.view("mail_outbox").position(app.name) == head
+    assert sender(app, relay).run().sent == 0
+    app.submit_order(match["id"], match["alice"].token, "3")
+    app.submit_order(match["id"], match["bob"].token, "3")  # movement 2 resolves
+    assert sender(app, relay).run().sent == 2
+    assert [header(m, "Subject") for m in relay.to("alice@players.test")] == [
+        f"drts: result of movement 2 of match {match['id']}"
+    ]

@@ -1,0 +1,60 @@
+"""Results and reminders by mail over real SMTP (issue 27, docs/mail.md): the real worker
+runs `workers.send_notices` and mails through the test's aiosmtpd relay."""
+
+from __future__ import annotations
+
+import time
+from email.message import EmailMessage
+
+from service.mail.notices import SEND_NOTICES
+from service.scheduling import producer_app
+from tests.mail.conftest import Postal, mail, order_address_of, wait_for
+from tests.mail.test_smtp import body, player
+
+
+def subjects(messages: list[EmailMessage]) -> list[str]:
+    return [" ".join(str(m["Subject"]).split()) for m in messages]
+
+
+def send_notices(postal: Postal) -> None:
+    """Asks the worker for a pass of the outbox (beat does it every DRTS_SWEEP_SECONDS)."""
+    producer_app(postal.settings).send_task(SEND_NOTICES)
+
+
+def test_results_and_a_reminder_reach_the_seats_and_the_referee_through_the_worker(
+    postal: Postal,
+) -> None:
+    """Dris et Tessa: seat 1 places by mail, movement 1 resolves at once (only seat 1
+    owed); each confirmed address gets its result, then seat 2, owing movement 2 an hour
+    before its deadline (inside DRTS_MAIL_REMINDER_SECONDS' default 12 hours), a reminder."""
+    match, service = postal.new_match("dris_et_tessa", deadline_seconds=3600)
+    alice_address, bob_address, referee = player("alice"), player("bob"), player("referee")
+    alice = postal.confirmed_seat(service, match, "alice", alice_address)
+    postal.confirmed_seat(service, match, "bob", bob_address)
+    service.register_referee_address(match.match_id, match.referee_token, referee)
+    confirmation = wait_for(lambda: postal.relay.to(referee), what="the confirmation")[0]
+    postal.send(mail(referee, confirmation["Reply-To"], "yes", subject="Re: confirm"))
+    service.start(match.match_id, match.referee_token)
+    assert postal.send(mail(alice_address, order_address_of(alice), "a1"))[0] == 250
+    result = f"drts: result of movement 1 of match {match.match_id}"
+    reminder = f"drts: reminder, movement 2 of match {match.match_id} awaits your order"
+
+    send_notices(postal)
+
+    for address in (alice_address, bob_address, referee):
+        wait_for(
+            lambda a=address: result in subjects(postal.relay.to(a)), what=f"{address}'s result"
+        )
+    wait_for(lambda: reminder in subjects(postal.relay.to(bob_address)), what="the reminder")
+    text = body(next(m for m in postal.relay.to(bob_address) if subjects([m]) == [result]))
+    assert service.display(match.match_id, 1).replace("\n", "") in text.replace("\r\n", "")
+    head = service.summary(match.match_id)  # nothing happened since movement 2 opened
+    assert f"Head after the resolution: version {head.version}, chain {head.chain}" in text
+    send_notices(postal)
+    send_notices(postal)
+    time.sleep(3)  # the passes above find nothing more to send
+    for address in (alice_address, bob_address, referee):
+        assert subjects(postal.relay.to(address)).count(result) == 1
+    assert subjects(postal.relay.to(bob_address)).count(reminder) == 1
+    assert reminder not in subjects(postal.relay.to(alice_address))  # she owes nothing
+    assert reminder not in subjects(postal.relay.to(referee))  # reminders go to seats only
