@@ -20,9 +20,14 @@ from service.results import Head
 DISPUTE_EVENTS = (Match.DisputeFiled, Match.DisputeRuled)
 
 
-def result_subject(match_id: UUID, movement: int) -> str:
-    """Returns the subject of a result (it names the movement: a reply aims at the next)."""
-    return f"drts: result of movement {movement} of match {match_id}"
+def result_subject(match_id: UUID, events: Sequence[Any], version: int) -> str:
+    """Returns the subject of the result of the movement resolved at `version`. It names
+    only the movement now open, as the orders address reads a subject: a player's reply to
+    the result is aimed at that movement, never at the one just closed."""
+    after = events[version] if len(events) > version else None
+    if isinstance(after, Match.DeadlineSet):
+        return f"drts: match {match_id} resolved, orders now for movement {after.movement}"
+    return f"drts: match {match_id} resolved, the final result"
 
 
 def result_text(match: Match, events: Sequence[Any], version: int) -> str:

@@ -139,7 +139,7 @@ def compose(matches: Matches, row: dict[str, Any]) -> EmailMessage:
         events = list(matches.events.get(match_id))
         if kind == RESULT:
             past = matches.get_match(match_id, min(row["version"] + 1, len(events)))
-            subject = bulletins.result_subject(match_id, row["movement"])
+            subject = bulletins.result_subject(match_id, events, row["version"])
             body = bulletins.result_text(past, events, row["version"])
         else:
             event = events[row["version"] - 1]

@@ -72,5 +72,5 @@ def test_the_referee_address_gets_the_result_of_each_movement_in_the_maildir(
     subjects = {" ".join(str(m["Subject"]).split()) for m in mailbox.Maildir(tmp_path / "outbox")}
     assert subjects == {
         f"drts: confirm this address for the referee of match {match_id}",
-        f"drts: result of movement 1 of match {match_id}",
+        f"drts: match {match_id} resolved, orders now for movement 2",
     }

@@ -36,7 +36,7 @@ def test_results_and_a_reminder_reach_the_seats_and_the_referee_through_the_work
     postal.send(mail(referee, confirmation["Reply-To"], "yes", subject="Re: confirm"))
     service.start(match.match_id, match.referee_token)
     assert postal.send(mail(alice_address, order_address_of(alice), "a1"))[0] == 250
-    result = f"drts: result of movement 1 of match {match.match_id}"
+    result = f"drts: match {match.match_id} resolved, orders now for movement 2"
     reminder = f"drts: reminder, movement 2 of match {match.match_id} awaits your order"
 
     send_notices(postal)
@@ -58,3 +58,24 @@ def test_results_and_a_reminder_reach_the_seats_and_the_referee_through_the_work
     assert subjects(postal.relay.to(bob_address)).count(reminder) == 1
     assert reminder not in subjects(postal.relay.to(alice_address))  # she owes nothing
     assert reminder not in subjects(postal.relay.to(referee))  # reminders go to seats only
+
+
+def test_a_reply_to_a_result_is_an_order_for_the_movement_now_open(postal: Postal) -> None:
+    """The result's subject names only the open movement (docs/mail.md): a player's reply,
+    quoting it, is taken for that movement, not refused as too late for the last."""
+    match, service = postal.new_match("dris_et_tessa", deadline_seconds=3600)
+    alice_address, bob_address = player("alice"), player("bob")
+    alice = postal.confirmed_seat(service, match, "alice", alice_address)
+    bob = postal.confirmed_seat(service, match, "bob", bob_address)
+    service.start(match.match_id, match.referee_token)
+    postal.send(mail(alice_address, order_address_of(alice), "a1"))
+    send_notices(postal)
+    result = f"drts: match {match.match_id} resolved, orders now for movement 2"
+    wait_for(lambda: result in subjects(postal.relay.to(bob_address)), what="bob's result")
+    quoted = "> " + body(postal.relay.to(bob_address)[-1]).replace("\n", "\n> ")
+
+    reply = mail(bob_address, order_address_of(bob), f"d1\n\n{quoted}", subject=f"Re: {result}")
+    code, text = postal.send(reply)
+
+    assert code == 250 and text.startswith(b"2.0.0 stored: order digest"), text
+    assert service.summary(match.match_id).movement == 3  # bob's d1 resolved movement 2

@@ -123,7 +123,10 @@ def test_each_confirmed_seat_and_the_referee_get_the_result_of_a_movement_once(
     [result] = relay.to("alice@players.test")
     message_id = f"<result-{resolved['version']}-1.{match['id'].hex}@drts.localhost>"
     assert header(result, "Message-ID") == message_id
-    assert header(result, "Subject") == f"drts: result of movement 1 of match {match['id']}"
+    assert (
+        header(result, "Subject")
+        == f"drts: match {match['id']} resolved, orders now for movement 2"
+    )
     text = text_of(result)
     assert "  1. seat 1 picks 1 (TOY-1)" in text
     assert "  seat 1: 1" in text and "  seat 2: 3" in text
@@ -277,5 +280,5 @@ def test_upgrading_to_the_outbox_mails_no_movement_resolved_before(
     app.submit_order(match["id"], match["bob"].token, "3")  # movement 2 resolves
     assert sender(app, relay).run().sent == 2
     assert [header(m, "Subject") for m in relay.to("alice@players.test")] == [
-        f"drts: result of movement 2 of match {match['id']}"
+        f"drts: match {match['id']} resolved, orders now for movement 3"
     ]
