@@ -45,6 +45,13 @@ RETRIED = (TemporaryRelayError, OSError)
 logger = logging.getLogger(__name__)
 
 
+class LateReminderError(Exception):
+    """Raised (recorded) when a reminder could not go out before its deadline."""
+
+    def __str__(self) -> str:
+        return "the deadline passed before the reminder could be sent: not sent"
+
+
 @dataclass(frozen=True)
 class Pass:
     """What one pass of the sender did: notices sent, left for later, refused for good."""
@@ -101,7 +108,11 @@ class NoticeSender:
         )
 
     def _send(self, row: dict[str, Any]) -> str:
-        """Composes and hands on one notice; returns "sent", "deferred" or "failed"."""
+        """Composes and hands on one notice; returns "sent", "deferred" or "failed" (also a
+        reminder whose deadline passed while the relay was down: it would only mislead)."""
+        if row["kind"] == REMINDER and row["due_at"] <= self.matches.clock():
+            self._mark(row, "failed_at = :now, last_error = :error", LateReminderError())
+            return "failed"
         try:
             self.transport.send(compose(self.matches, row))
         except RefusedByRelayError as error:

@@ -282,3 +282,20 @@ def test_upgrading_to_the_outbox_mails_no_movement_resolved_before(
     assert [header(m, "Subject") for m in relay.to("alice@players.test")] == [
         f"drts: match {match['id']} resolved, orders now for movement 3"
     ]
+
+
+def test_a_reminder_the_relay_could_not_take_before_the_deadline_is_never_sent(
+    app: Matches, clock: ManualClock, relay: Postbox
+) -> None:
+    toy_match(app, clock, deadline_seconds=3600)  # alice owes movement 1, unordered
+    clock.advance(3300)
+    relay.down()
+    down = sender(app, relay, reminder_seconds=600).run()
+    relay.up()
+    clock.advance(400)  # past the deadline (nobody resolved the movement yet)
+    late = sender(app, relay, reminder_seconds=600).run()
+
+    assert (down.deferred, late.sent, late.failed) == (1, 0, 1)
+    assert relay.to("alice@players.test") == []
+    [row] = app.read_models.view("mail_outbox").query("SELECT * FROM {mail_notices}")
+    assert row["failed_at"] is not None and "deadline passed" in row["last_error"]
