@@ -29,7 +29,7 @@ from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any
 
 from service.mail import bulletins, letters
-from service.mail.outbox import Outbox, RefusedByRelayError, TemporaryRelayError
+from service.mail.outbox import Outbox, RefusedByRelayError
 from service.readmodels.mailout import REMINDER, RESULT, notice_prefix
 from service.readmodels.recorders import error_text
 
@@ -41,7 +41,6 @@ SEND_NOTICES = "workers.send_notices"
 BATCH = 100  # notices a pass sends at most
 LEASE = timedelta(minutes=5)  # a claim a dead sender left is taken again after this
 BACKOFF_SECONDS, MAX_BACKOFF_SECONDS = 30.0, 3600.0
-RETRIED = (TemporaryRelayError, OSError)
 logger = logging.getLogger(__name__)
 
 
@@ -118,7 +117,7 @@ class NoticeSender:
         except RefusedByRelayError as error:
             self._mark(row, "failed_at = :now, last_error = :error", error)
             return "failed"
-        except Exception as error:  # RETRIED, or a store that failed composing: later
+        except Exception as error:  # TemporaryRelayError, OSError, a store down: later
             logger.warning("notice %s not sent, tried again later: %s", row["notice_id"], error)
             delay = min(BACKOFF_SECONDS * 2 ** row["attempts"], MAX_BACKOFF_SECONDS)
             when = self.matches.clock() + timedelta(seconds=delay)
