@@ -14,7 +14,7 @@
 - `workers.send_mail(message)`: sends one message (as text) through the relay of
   DRTS_SMTP_URL (service/mail/outbox.py); a relay that is down or says 4xx is tried
   again with backoff (for about an hour), a permanent refusal is logged and dropped.
-- `workers.send_notices()`: beat's, like the sweep: one pass of the outbox of results,
+- `workers.send_notices()`: beat's, every 10 s: one pass of the outbox of results,
   reminders and dispute notices (service/mail/notices.py), which keeps its own retries.
 
 One Matches application per worker process and Celery app, made on first use
