@@ -1,5 +1,6 @@
-"""`drts mail serve` (the SMTP server taking orders by mail), `drts mail dead-letters`, and
-a seat's `drts match result-address` and `drts match confirm-address`.
+"""`drts mail serve` (the SMTP server taking orders by mail), `drts mail dead-letters`,
+`drts mail send-notices` (one pass of the outbox), a seat's `drts match result-address` and
+`drts match confirm-address`, and the referee's `drts match referee-address`.
 
 docs/mail.md tells how a referee runs a postal game; `drts run` starts `drts mail serve`
 as one of its parts (off with --no-mail).
@@ -17,6 +18,8 @@ import click
 
 from cli.store import matches, prepare_store, reports_errors
 from service.mail.desk import MailDesk, dead_letters
+from service.mail.notices import NoticeSender
+from service.mail.outbox import transport_for
 from service.mail.server import HOST, OrdersController
 from service.settings import load_settings
 
@@ -82,6 +85,31 @@ def confirm(match_id: str, code: str, token: str) -> None:
     )
 
 
+@mail.command("send-notices")
+@reports_errors
+def send_notices() -> None:
+    """Sends the results, reminders and dispute notices due now, once (the worker does it
+    on beat's schedule; this is one pass by hand)."""
+    settings = load_settings()
+    sender = NoticeSender(matches(), transport_for(settings), settings.mail_reminder_seconds)
+    done = sender.run()
+    click.echo(f"notices: {done.sent} sent, {done.deferred} deferred, {done.failed} refused")
+
+
+@click.command("referee-address")
+@click.argument("match_id")
+@click.argument("address")
+@click.option(
+    "--referee-token", "token", envvar="DRTS_REFEREE_TOKEN", required=True, help="its token"
+)
+@reports_errors
+def referee_address(match_id: str, address: str, token: str) -> None:
+    """Registers ADDRESS for every result and dispute notice of the match, for the referee;
+    a code is mailed to it (reply to that mail to confirm it)."""
+    kept = matches().register_referee_address(match_id, token, address)
+    click.echo(f"referee address {kept}: confirm it by replying to the mail sent there")
+
+
 def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
     return {
         key: value if isinstance(value, str | int | None) else str(value)
@@ -90,8 +118,9 @@ def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def register(main: click.Group, match: click.Group) -> None:
-    """Adds `drts mail`, and `drts match result-address` and `confirm-address` (a seat's
-    commands, beside the others taking its token), to the CLI."""
+    """Adds `drts mail`, `drts match result-address` and `confirm-address` (a seat's
+    commands, beside the others taking its token) and `drts match referee-address`."""
     main.add_command(mail)
     match.add_command(result_address)
     match.add_command(confirm)
+    match.add_command(referee_address)

@@ -52,6 +52,7 @@ from service.mail import addresses
 from service.mail.outbox import MaildirOutbox, Outbox, outbox_for
 from service.mail.seatmail import SeatMail
 from service.maps import expand_map
+from service.readmodels.mailout import REFEREE_SEAT
 from service.readmodels.recorders import OUTAGES, error_text
 from service.reads import MatchReads
 from service.results import (
@@ -187,6 +188,33 @@ class Matches(MatchReads):
         if addresses.code_hash_of(self.read_models, match, seat) != addresses.hashed(code):
             raise UnknownConfirmationCodeError(
                 f"seat {seat} of match {match} has no result address waiting for this code"
+            )
+        return self.mail.confirm(code).address
+
+    def register_referee_address(
+        self, match_id: UUID | str, referee_token: str | None, address: str
+    ) -> str:
+        """Registers the referee's result address (referee or operator token), which gets
+        every result and dispute notice of the match once confirmed like a seat's (a reply
+        to the confirmation, or `confirm_referee_address`); returns it as kept."""
+        kept = self.mail.checked(address)
+        match = self.get_match(match_id)
+        match.check_referee(self.tokens.referee_hash(match, referee_token))
+        self.mail.register(match.id, REFEREE_SEAT, kept)
+        return kept
+
+    def confirm_referee_address(
+        self, match_id: UUID | str, referee_token: str | None, code: str
+    ) -> str:
+        """Confirms the referee's result address with the mailed code; returns it. Raises
+        UnknownConfirmationCodeError for a code that is not the referee's."""
+        match = self.get_match(match_id)
+        match.check_referee(self.tokens.referee_hash(match, referee_token))
+        if addresses.code_hash_of(self.read_models, match.id, REFEREE_SEAT) != addresses.hashed(
+            code
+        ):
+            raise UnknownConfirmationCodeError(
+                f"the referee of match {match.id} has no result address waiting for this code"
             )
         return self.mail.confirm(code).address
 

@@ -38,7 +38,9 @@ seats' order addresses, `DRTS_MAIL_PORT` (default 2525) the loopback port of `dr
 serve`, `DRTS_MAIL_MAX_BYTES` (default 1048576) the largest message it takes,
 `DRTS_SMTP_URL` the relay outgoing mail goes through (`smtp://[user:password@]host[:port]`,
 `smtp+starttls://...` or `smtps://...`; unset: mail is written to the maildir
-`DRTS_MAIL_OUTBOX`, default `drts-outbox` in the working directory).
+`DRTS_MAIL_OUTBOX`, default `drts-outbox` in the working directory), and
+`DRTS_MAIL_REMINDER_SECONDS` (default 43200, 0: none) how long before a deadline the
+seats that owe orders get a reminder.
 Forum (docs/forum.md): `DRTS_FORUM_MAX_DELAY_SECONDS` (default 120) is how much earlier
 than its receipt a forum post's reported time may be taken as its received time.
 docs/operations.md lists every setting.
@@ -75,7 +77,7 @@ DEFAULT_MAIL_MAX_BYTES = 1024 * 1024
 DEFAULT_MAIL_OUTBOX = "drts-outbox"
 DEFAULT_SESSION_HOURS = 12  # a page session (docs/pages.md)
 DEFAULT_FORUM_MAX_DELAY_SECONDS = 120.0
-
+DEFAULT_MAIL_REMINDER_SECONDS = 12 * 3600.0
 SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
 
 
@@ -120,6 +122,9 @@ class Settings:
     # forum (docs/forum.md): DRTS_FORUM_MAX_DELAY_SECONDS, the most a post's reported time
     # may precede its receipt
     forum_max_delay_seconds: float = DEFAULT_FORUM_MAX_DELAY_SECONDS
+    # DRTS_MAIL_REMINDER_SECONDS: how long before a deadline the seats that owe orders are
+    # reminded; 0: no reminders
+    mail_reminder_seconds: float = DEFAULT_MAIL_REMINDER_SECONDS
 
     @property
     def broker_url(self) -> str:
@@ -202,6 +207,9 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         session_hours=_hours(environ, "DRTS_SESSION_HOURS", DEFAULT_SESSION_HOURS),
         forum_max_delay_seconds=_seconds(
             environ, "DRTS_FORUM_MAX_DELAY_SECONDS", DEFAULT_FORUM_MAX_DELAY_SECONDS
+        ),
+        mail_reminder_seconds=_seconds(
+            environ, "DRTS_MAIL_REMINDER_SECONDS", DEFAULT_MAIL_REMINDER_SECONDS
         ),
     )
 

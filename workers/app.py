@@ -1,8 +1,9 @@
 """The Celery app of drts: broker from DRTS_BROKER_URL, deadline tasks, beat's sweep.
 
 `celery -A workers.app worker` runs the tasks of workers/tasks.py; `celery -A
-workers.app beat` sends `workers.sweep_due` every DRTS_SWEEP_SECONDS (`drts
-worker`, `drts beat` and `drts run` wrap these). Tasks are acknowledged late
+workers.app beat` sends `workers.sweep_due` every DRTS_SWEEP_SECONDS and
+`workers.send_notices` (the mail outbox) every 10 s, or DRTS_SWEEP_SECONDS if longer
+(`drts worker`, `drts beat` and `drts run` wrap these). Tasks are acknowledged late
 and prefetched one at a time, so a worker that dies mid-task leaves its task
 to another; they are idempotent, so a redelivery changes nothing.
 """
@@ -16,10 +17,12 @@ from typing import Any
 from celery import Celery
 from celery.signals import worker_ready
 
+from service.mail.notices import SEND_NOTICES
 from service.scheduling import QUEUE, SWEEP_DUE, transport_options
 from service.settings import Settings, load_settings
 
 BEAT_SCHEDULE_FILE = "drts-beat-schedule"
+NOTICE_SECONDS = 10.0  # the outbox's passes: results and reminders need not be sooner
 
 
 def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
@@ -43,7 +46,12 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
                 "schedule": settings.sweep_seconds,
                 # a sweep still queued when the next one is sent is useless
                 "options": {"expires": max(2 * settings.sweep_seconds, 1.0)},
-            }
+            },
+            "send-notices": {  # mail may wait seconds: no pass more often than NOTICE_SECONDS
+                "task": SEND_NOTICES,
+                "schedule": max(settings.sweep_seconds, NOTICE_SECONDS),
+                "options": {"expires": 2 * max(settings.sweep_seconds, NOTICE_SECONDS)},
+            },
         },
         beat_schedule_filename=BEAT_SCHEDULE_FILE,
         worker_hijack_root_logger=False,

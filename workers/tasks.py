@@ -14,6 +14,8 @@
 - `workers.send_mail(message)`: sends one message (as text) through the relay of
   DRTS_SMTP_URL (service/mail/outbox.py); a relay that is down or says 4xx is tried
   again with backoff (for about an hour), a permanent refusal is logged and dropped.
+- `workers.send_notices()`: beat's, every 10 s: one pass of the outbox of results,
+  reminders and dispute notices (service/mail/notices.py), which keeps its own retries.
 
 One Matches application per worker process and Celery app, made on first use
 after the fork (a psycopg pool must not cross a fork).
@@ -31,7 +33,8 @@ from celery import Celery, shared_task
 
 from service.errors import ConcurrentWriteError
 from service.health import record_sweep
-from service.mail.outbox import SEND_MAIL, TemporaryRelayError, send_through_relay
+from service.mail.notices import SEND_NOTICES, NoticeSender
+from service.mail.outbox import SEND_MAIL, TemporaryRelayError, send_through_relay, transport_for
 from service.matches import Matches, connect
 from service.results import Closing
 from service.scheduling import RESOLVE_MOVEMENT, CeleryScheduler
@@ -72,6 +75,18 @@ def send_mail(self: Any, message: str) -> str:
     """Sends the message through the configured relay; says what happened."""
     settings: Settings = self.app.conf.drts_settings
     return send_through_relay(settings.smtp_url, message)
+
+
+@shared_task(name=SEND_NOTICES, bind=True)
+def send_notices(self: Any) -> str:
+    """Sends the outbox's notices (results, reminders, dispute notices) that are due; says
+    how many went, how many wait for the relay, how many it refused."""
+    settings: Settings = self.app.conf.drts_settings
+    sender = NoticeSender(
+        service(self.app), transport_for(settings), settings.mail_reminder_seconds
+    )
+    done = sender.run()
+    return f"notices: {done.sent} sent, {done.deferred} deferred, {done.failed} refused"
 
 
 @shared_task(name="workers.sweep_due", bind=True)

@@ -18,15 +18,22 @@ from service.results import OrderReceipt
 
 
 def letter(
-    to: str, subject: str, body: str, domain: str, now: datetime, answering: Letter | None = None
+    to: str,
+    subject: str,
+    body: str,
+    domain: str,
+    now: datetime,
+    answering: Letter | None = None,
+    message_id: str | None = None,
 ) -> EmailMessage:
-    """Returns a message from drts, threaded under `answering` when given."""
+    """Returns a message from drts, threaded under `answering` when given; its Message-ID
+    is `message_id` if given (a notice's, the same each time it is sent), else a new one."""
     message = EmailMessage()
     message["From"] = f"drts <drts@{domain}>"
     message["To"] = to
     message["Subject"] = subject
     message["Date"] = format_datetime(now)
-    message["Message-ID"] = make_msgid("drts", domain=domain)
+    message["Message-ID"] = message_id or make_msgid("drts", domain=domain)
     message["Auto-Submitted"] = "auto-replied" if answering else "auto-generated"
     if answering is not None:
         message["In-Reply-To"] = answering.message_id
@@ -114,8 +121,9 @@ def already_text(message_id: str, first_received: datetime, first_answer: str) -
 
 def confirmation_text(match_id: object, seat: int, code: str) -> str:
     """Returns the confirmation request of a result address."""
+    who = "the referee (every result and dispute notice)" if seat == 0 else f"seat {seat}"
     return (
-        f"This address was given for the answers to seat {seat} of match {match_id}.\n\n"
+        f"This address was given for the answers to {who} of match {match_id}.\n\n"
         "To confirm it, reply to this message (its sender address holds the code), or give\n"
         f"the code with the seat's token: {code}\n\n"
         "Until it is confirmed, drts sends nothing else here. If you did not ask for this,\n"

@@ -32,6 +32,10 @@ class TemporaryRelayError(Exception):
     """Raised when the relay refuses for now (a 4xx reply): the task tries again later."""
 
 
+class RefusedByRelayError(Exception):
+    """Raised when the relay refuses a message for good (a 5xx reply): never tried again."""
+
+
 class Outbox(Protocol):
     """Takes a message to send."""
 
@@ -99,8 +103,18 @@ def relay_parts(url: str) -> tuple[str, str, int, str, str]:
 def send_through_relay(url: str, text: str) -> str:
     """Sends a message through the relay; returns what happened. Raises
     TemporaryRelayError or OSError (try again later); a permanent refusal is returned."""
-    mode, host, port, user, password = relay_parts(url)
     message = parse(text.encode("utf-8", "surrogateescape"))
+    try:
+        deliver(url, message)
+    except RefusedByRelayError as error:
+        return str(error)
+    return f"sent to {message['To']}"
+
+
+def deliver(url: str, message: EmailMessage) -> None:
+    """Hands a message to the relay of `url` and returns once it took it. Raises
+    TemporaryRelayError or OSError (try again later), RefusedByRelayError (never)."""
+    mode, host, port, user, password = relay_parts(url)
     try:
         with _connect(mode, host, port) as smtp:
             if mode == "starttls":
@@ -112,14 +126,36 @@ def send_through_relay(url: str, text: str) -> str:
         codes = [code for code, _ in error.recipients.values()]
         if any(400 <= code < 500 for code in codes):
             raise TemporaryRelayError(f"the relay refused for now: {error.recipients}") from None
-        return f"refused by the relay: {error.recipients}"
+        raise RefusedByRelayError(f"refused by the relay: {error.recipients}") from None
     except smtplib.SMTPResponseException as error:
         if 400 <= error.smtp_code < 500:
             raise TemporaryRelayError(f"the relay said {error.smtp_code}") from None
-        return f"refused by the relay: {error.smtp_code} {error.smtp_error!r}"
+        raise RefusedByRelayError(
+            f"refused by the relay: {error.smtp_code} {error.smtp_error!r}"
+        ) from None
     except smtplib.SMTPServerDisconnected as error:
         raise TemporaryRelayError(f"the relay hung up: {error}") from None
-    return f"sent to {message['To']}"
+
+
+class RelayTransport:
+    """Sends each message through the relay itself, waiting for its reply (the outbox of
+    notices: service/mail/notices.py, which retries what fails)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def send(self, message: EmailMessage) -> None:
+        """Hands the message to the relay; raises as `deliver` does."""
+        deliver(self.url, message)
+
+
+def transport_for(settings: Settings) -> Outbox:
+    """Returns what the notices go through: the relay of DRTS_SMTP_URL itself (no task:
+    the outbox table is their queue), else the maildir folder."""
+    if settings.smtp_url:
+        relay_parts(settings.smtp_url)
+        return RelayTransport(settings.smtp_url)
+    return MaildirOutbox(settings.mail_outbox)
 
 
 def _connect(mode: str, host: str, port: int) -> smtplib.SMTP:

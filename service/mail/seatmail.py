@@ -46,7 +46,8 @@ class SeatMail:
         )
         message = letters.letter(
             address,
-            f"drts: confirm this address for seat {seat} of match {match_id}",
+            f"drts: confirm this address for {'the referee' if seat == 0 else f'seat {seat}'} "
+            f"of match {match_id}",
             letters.confirmation_text(match_id, seat, code),
             self.domain,
             now,

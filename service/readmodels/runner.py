@@ -32,12 +32,15 @@ from eventsourcing.projection import ApplicationSubscription, Projection
 from eventsourcing.sqlite import SQLiteDatastore
 from eventsourcing.utils import get_topic
 
-from service.readmodels.projections import PROJECTIONS
+from service.readmodels.mailout import MailOutbox
+from service.readmodels.projections import PROJECTIONS, ReadModel
 from service.readmodels.recorders import QUARANTINE, PostgresView, Quarantined, SQLiteView, View
 from service.readmodels.tables import PROJECTION_NAMES
 from service.schema import MemoryDatabase
 
 BATCH = 500  # events per catch-up transaction
+# the read models, then the mail outbox (its own module: it reads the mail tables)
+ALL_PROJECTIONS: tuple[type[ReadModel], ...] = (*PROJECTIONS, MailOutbox)
 logger = logging.getLogger(__name__)
 
 
@@ -71,7 +74,7 @@ class ReadModels:
     ) -> None:
         self.app, self.live, self.interval = app, live, interval
         self.projections: dict[str, Projection[View]] = {
-            cls.name: cls(view=_view(datastore, cls.name)) for cls in PROJECTIONS
+            cls.name: cls(view=_view(datastore, cls.name)) for cls in ALL_PROJECTIONS
         }
         self._locks = {name: threading.Lock() for name in self.projections}
         self._thread: Follower | Timer | None = None

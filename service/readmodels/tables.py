@@ -30,7 +30,11 @@ cannot say it (they are stored exactly as they were exported); a rebuild leaves 
 The `mail_*` tables are no projections either: they are the mail desk's (service/mail/,
 docs/mail.md): the seats' order addresses known by the SHA-256 of their secret, the
 result addresses with their confirmation codes (hashed too), the messages received
-with the first answer to each, and the dead letters. A rebuild leaves them.
+with the first answer to each, the dead letters, and the outbox of notices
+(`mail_notices`: results, reminders, dispute notices, each sent once). The projection
+`mail_outbox` writes the notices, but a rebuild leaves them, like the other mail tables:
+a notice is recorded once per key (ON CONFLICT DO NOTHING), so replaying the log never
+records, nor sends, one again.
 
 The `forum_*` tables are the forum desk's (service/forum/, docs/forum.md): the seats'
 one-time codes known by their SHA-256, each with the post that used it, and the posts
@@ -69,7 +73,7 @@ EVENT_STORE_TABLES = frozenset(
         "tracking",  # SQLite: eventsourcing's fixed names
     }
 )
-PROJECTION_NAMES = ("match_list", "deadlines", "scoreboards", "standings")
+PROJECTION_NAMES = ("match_list", "deadlines", "scoreboards", "standings", "mail_outbox")
 TRACKING_TABLES = frozenset(f"{name}_tracking" for name in PROJECTION_NAMES)
 
 metadata = MetaData()
@@ -349,7 +353,45 @@ mail_dead_letters = sa.Table(
     comment="mail that could not be read at all, kept for an operator (drts mail dead-letters)",
 )
 
-MAIL_TABLES = (mail_order_addresses, mail_result_addresses, mail_messages, mail_dead_letters)
+mail_notices = sa.Table(
+    "mail_notices",
+    metadata,
+    Column(
+        "notice_id",
+        String(200),
+        primary_key=True,
+        comment="kind, match, event version or movement, recipient: one notice, one row",
+    ),
+    Column("kind", String(16), nullable=False, comment="result, reminder or dispute"),
+    Column("match_id", Uuid, nullable=False),
+    Column("movement", Integer, nullable=False),
+    Column(
+        "version",
+        BigInteger,
+        nullable=False,
+        comment="the event told of (MovementResolved, DisputeFiled/Ruled); a reminder: 0",
+    ),
+    Column("seat", Integer, nullable=False, comment="the recipient: a seat, or 0 the referee"),
+    Column("address", String(320), nullable=False, comment="its confirmed result address"),
+    Column("recorded_at", utc(), nullable=False, comment="the event's time: the mail's Date"),
+    Column("due_at", utc(), nullable=True, comment="a reminder: the deadline it reminds of"),
+    Column("sent_at", utc(), nullable=True, comment="NULL until the relay took it"),
+    Column("failed_at", utc(), nullable=True, comment="the relay refused it for good"),
+    Column("attempts", Integer, nullable=False, server_default=text("0")),
+    Column("next_attempt_at", utc(), nullable=True, comment="after a failure: not before"),
+    Column("claimed_until", utc(), nullable=True, comment="a sender is sending it until then"),
+    Column("last_error", String(1000), nullable=True),
+    Index("ix_mail_notices_unsent", "sent_at", "failed_at", "recorded_at"),
+    comment="the outbox of results, reminders and dispute notices (docs/mail.md)",
+)
+
+MAIL_TABLES = (
+    mail_order_addresses,
+    mail_result_addresses,
+    mail_messages,
+    mail_dead_letters,
+    mail_notices,
+)
 
 forum_codes = sa.Table(
     "forum_codes",
@@ -386,6 +428,7 @@ PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {
     "deadlines": (deadlines,),
     "scoreboards": (scoreboard_seats, scoreboard_teams),
     "standings": (standings, standings_matches, standings_seats),
+    "mail_outbox": (),  # its notices are shared: a rebuild must not send them again
 }
 
 

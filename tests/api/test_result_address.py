@@ -89,3 +89,28 @@ def test_a_seat_registers_a_result_address_later_with_its_token(
     assert good.status_code == 200
     assert good.get_json()["confirmed"] is False
     assert [to for to, _ in codes_mailed(service)] == ["bob@example.org"]
+
+
+def test_the_referee_registers_and_confirms_its_result_address_a_seat_may_not(
+    client: FlaskClient, service: Matches
+) -> None:
+    """The referee's address gets every result and dispute notice (docs/mail.md)."""
+    match = new_match(client)
+    seat = client.post(f"/matches/{match['match_id']}/seats", json={"name": "bob"}).get_json()
+    url = f"/matches/{match['match_id']}/referee/result-address"
+    referee = bearer(match["referee_token"])
+
+    by_seat = client.put(url, json={"address": "bob@example.org"}, headers=bearer(seat["token"]))
+    registered = client.put(url, json={"address": "ref@example.org"}, headers=referee)
+    [(to, code)] = codes_mailed(service)
+    wrong = client.post(f"{url}/confirm", json={"code": "a" * 32}, headers=referee)
+    right = client.post(f"{url}/confirm", json={"code": code}, headers=referee)
+
+    assert (by_seat.status_code, by_seat.get_json()["code"]) == (403, "not_referee")
+    assert registered.get_json()["confirmed"] is False and to == "ref@example.org"
+    assert (wrong.status_code, wrong.get_json()["code"]) == (404, "unknown_confirmation_code")
+    assert right.get_json() == {
+        "match_id": match["match_id"],
+        "result_address": "ref@example.org",
+        "confirmed": True,
+    }

@@ -50,6 +50,8 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/matches/{id}/seats/3/token", None),
     ("put", "/matches/{id}/seats/result-address", {"address": "probe@example.org"}),
     ("post", "/matches/{id}/seats/result-address/confirm", {"code": "a" * 32}),
+    ("put", "/matches/{id}/referee/result-address", {"address": "probe@example.org"}),
+    ("post", "/matches/{id}/referee/result-address/confirm", {"code": "a" * 32}),
     ("post", "/matches/{id}/orders", {"order": "9"}),  # illegal: refused, nothing replaced
     ("post", "/matches/{id}/deadline", {"seconds": 60}),
     ("post", "/matches/{id}/actions", {"action": "grant", "args": {}, "reason": "probe"}),

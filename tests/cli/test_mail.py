@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from service.matches import connect
 
 
 def test_a_seat_registers_and_confirms_its_result_address_from_the_cli(
@@ -36,3 +37,40 @@ def test_a_seat_registers_and_confirms_its_result_address_from_the_cli(
     assert wrong.exit_code == 1
     assert "unknown_confirmation_code" in wrong.output
     assert right.output == "result address alice@example.org confirmed\n"
+
+
+def test_the_referee_address_gets_the_result_of_each_movement_in_the_maildir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`drts match referee-address`, confirmed by a reply; `drts mail send-notices` mails
+    the result of a movement once (docs/mail.md), into the maildir without a relay."""
+    monkeypatch.setenv("DRTS_DATABASE_URL", f"sqlite:///{tmp_path}/cli.sqlite")
+    monkeypatch.setenv("DRTS_MAIL_OUTBOX", str(tmp_path / "outbox"))
+    runner = CliRunner()
+    created = runner.invoke(main, ["match", "create", "dris_et_tessa"]).output.split()
+    match_id, referee = created[1], created[-1]
+    tokens = [runner.invoke(main, ["match", "join", match_id, n]).output.split()[-1] for n in "ab"]
+    registered = runner.invoke(
+        main, ["match", "referee-address", match_id, "ref@example.org", "--referee-token", referee]
+    )
+    [confirmation] = mailbox.Maildir(tmp_path / "outbox")
+    code = str(confirmation["Reply-To"]).split("+")[1].split("@")[0]
+    service = connect()
+    service.mail.confirm(code)  # what replying to the confirmation does (drts mail serve)
+    service.close()
+    runner.invoke(main, ["match", "start", match_id, "--referee-token", referee])
+    ordered = runner.invoke(main, ["match", "order", match_id, "a1", "--token", tokens[0]])
+
+    first = runner.invoke(main, ["mail", "send-notices"])
+    again = runner.invoke(main, ["mail", "send-notices"])
+
+    assert registered.exit_code == 0 and ordered.exit_code == 0, registered.output + ordered.output
+    assert (first.output, again.output) == (
+        "notices: 1 sent, 0 deferred, 0 refused\n",
+        "notices: 0 sent, 0 deferred, 0 refused\n",
+    )
+    subjects = {" ".join(str(m["Subject"]).split()) for m in mailbox.Maildir(tmp_path / "outbox")}
+    assert subjects == {
+        f"drts: confirm this address for the referee of match {match_id}",
+        f"drts: match {match_id} resolved, orders now for movement 2",
+    }
