@@ -110,6 +110,20 @@ def referee_address(match_id: str, address: str, token: str) -> None:
     click.echo(f"referee address {kept}: confirm it by replying to the mail sent there")
 
 
+@click.command("confirm-referee-address")
+@click.argument("match_id")
+@click.argument("code")
+@click.option(
+    "--referee-token", "token", envvar="DRTS_REFEREE_TOKEN", required=True, help="its token"
+)
+@reports_errors
+def confirm_referee(match_id: str, code: str, token: str) -> None:
+    """Confirms the referee's address with the CODE mailed to it (as replying to that mail
+    does)."""
+    confirmed = matches().confirm_referee_address(match_id, token, code)
+    click.echo(f"referee address {confirmed} confirmed")
+
+
 def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
     return {
         key: value if isinstance(value, str | int | None) else str(value)
@@ -124,3 +138,4 @@ def register(main: click.Group, match: click.Group) -> None:
     match.add_command(result_address)
     match.add_command(confirm)
     match.add_command(referee_address)
+    match.add_command(confirm_referee)

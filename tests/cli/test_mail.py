@@ -74,3 +74,28 @@ def test_the_referee_address_gets_the_result_of_each_movement_in_the_maildir(
         f"drts: confirm this address for the referee of match {match_id}",
         f"drts: match {match_id} resolved, orders now for movement 2",
     }
+
+
+def test_the_referee_confirms_its_address_with_the_mailed_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`drts match confirm-referee-address` takes the code mailed to the referee's address
+    (as `POST /matches/{id}/referee/result-address/confirm`); a wrong code confirms nothing."""
+    monkeypatch.setenv("DRTS_DATABASE_URL", f"sqlite:///{tmp_path}/cli.sqlite")
+    monkeypatch.setenv("DRTS_MAIL_OUTBOX", str(tmp_path / "outbox"))
+    runner = CliRunner()
+    created = runner.invoke(main, ["match", "create", "dris_et_tessa"]).output.split()
+    match_id, referee = created[1], created[-1]
+    runner.invoke(
+        main, ["match", "referee-address", match_id, "ref@example.org", "--referee-token", referee]
+    )
+    [confirmation] = mailbox.Maildir(tmp_path / "outbox")
+    code = str(confirmation["Reply-To"]).split("+")[1].split("@")[0]
+    confirm = ["match", "confirm-referee-address", match_id]
+
+    wrong = runner.invoke(main, [*confirm, "not-the-code", "--referee-token", referee])
+    right = runner.invoke(main, [*confirm, code, "--referee-token", referee])
+
+    assert wrong.exit_code != 0 and "unknown_confirmation_code" in wrong.output
+    assert right.exit_code == 0, right.output
+    assert right.output == "referee address ref@example.org confirmed\n"

@@ -38,6 +38,8 @@ TOKEN_OPERATIONS = {
     "ruleDispute": "dispute rule",
     "registerResultAddress": "result-address",
     "confirmResultAddress": "confirm-address",
+    "registerRefereeAddress": "referee-address",
+    "confirmRefereeAddress": "confirm-referee-address",
     "takeForumPost": "forum-post",  # a forum integration's: the operator token
     "mapForumUser": "forum-user",
     "getForumCode": "forum-code",
