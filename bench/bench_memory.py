@@ -106,7 +106,7 @@ def worker(settings: Settings, log: Path) -> Iterator[int]:
             stderr=subprocess.STDOUT,
         )
         try:
-            time.sleep(4)  # it connects and declares its queue
+            time.sleep(4)  # it connects and declares its queue (the countdown tasks wait)
             yield process.pid
         finally:
             process.send_signal(signal.SIGTERM)
@@ -123,7 +123,10 @@ def measure(counts: list[int], clients: int, url: str) -> None:
         "DRTS_RATE_LIMIT_PER_TOKEN": "0",
     }
     log = Path(f"/tmp/drts-bench-memory-{os.getpid()}.log")
-    with gunicorn(url, 1, 4, served_env) as base, worker(settings, log) as worker_pid:
+    with (
+        gunicorn(url, 1, 4, served_env, boot_seconds=180) as base,
+        worker(settings, log) as worker_pid,
+    ):
         api_pid = gunicorn_worker()
         served, figures = 0, []
         began = time.monotonic()
