@@ -1,6 +1,9 @@
 """Runs every benchmark in bench/ (bench_*.py) one after the other; figures only, never fails.
 
 Run: .venv/bin/python bench/run.py [name ...]   e.g. `bench/run.py rules`
+Names are the scripts' without `bench_`: bots, deadlines (lateness and one resolution's
+cost, DRTS Team 23 and District War), dris_et_tessa, drts_team23, http, memory (RSS of an
+API and a worker process after 1,000 and 10,000 matches), rules, service, shades.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from celery import Celery
 from service.settings import Settings
 
 RESOLVE_MOVEMENT = "workers.resolve_movement"
+RESOLVE_MOVEMENTS = "workers.resolve_movements"  # a batch, sent by the sweep
 SWEEP_DUE = "workers.sweep_due"
 QUEUE = "drts"
 

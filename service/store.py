@@ -159,6 +159,12 @@ class MatchStore(Application[UUID]):
                 "orders, referee acts, deadlines or rematches (docs/archive.md)"
             )
 
+    def _remember_imported(self, found: Mapping[UUID, bool]) -> None:
+        """Remembers whether each match is imported, as found by one query for many."""
+        if len(self._imported) + len(found) > MAX_REMEMBERED:
+            self._imported.clear()
+        self._imported.update(found)
+
     def _saved(self, match: Match) -> bool:
         """Saves the match's new events; returns False if another writer got there first."""
         if not match.pending_events:

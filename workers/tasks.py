@@ -1,15 +1,22 @@
 """The deadline tasks: thin, named, taking ids, each calling one service method.
 
-- `workers.resolve_movement(match_id, movement)`: `Matches.resolve_isolated`,
-  which re-checks the movement number and the deadline and records nothing
-  once the movement has closed, so duplicates, redeliveries and races with the
-  sweep give one resolution. A lost optimistic-concurrency race retries; any
-  other failure is counted and, repeated, quarantines the match, which the
-  sweep then leaves (service/quarantine.py).
-- `workers.sweep_due()`: beat's sweep; queues one `resolve_movement` per
-  movement `Matches.due_movements(now)` reports (a ready movement is due at
-  once), creates the rematches a crash left missing, and records in the
-  database when it last succeeded (service/health.py).
+- `workers.resolve_movement(match_id, movement)`: the countdown task. It
+  resolves its movement together with every other countdown task this worker
+  holds whose deadline has passed too (a burst: `Matches.resolve_batch`, each
+  match in its own transaction, service/batches.py); those tasks, when their
+  turn comes, find their movement taken and do nothing. Resolving re-checks
+  the movement number and the deadline and records nothing once the movement
+  has closed, so duplicates, redeliveries and races with the sweep give one
+  resolution. A race lost ten times in a row is left to the sweep; any other
+  failure is counted and, repeated, quarantines the match, which the sweep
+  then leaves (service/quarantine.py).
+- `workers.resolve_movements(due)`: resolves a batch of [match id, movement,
+  deadline] the sweep found due (`Matches.resolve_batch`).
+- `workers.sweep_due()`: beat's sweep; queues the movements
+  `Matches.due_movements(now)` reports (a ready movement is due at once) in
+  `resolve_movements` batches of up to BATCH_SIZE, creates the rematches a
+  crash left missing, and records in the database when it last succeeded
+  (service/health.py).
 
 - `workers.send_mail(message)`: sends one message (as text) through the relay of
   DRTS_SMTP_URL (service/mail/outbox.py); a relay that is down or says 4xx is tried
@@ -27,39 +34,62 @@ import contextlib
 import os
 import threading
 import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 from celery import Celery, shared_task
+from celery.worker import state as worker_state
 
-from service.errors import ConcurrentWriteError
 from service.health import record_sweep
 from service.mail.notices import SEND_NOTICES, NoticeSender
 from service.mail.outbox import SEND_MAIL, TemporaryRelayError, send_through_relay, transport_for
 from service.matches import Matches, connect
 from service.results import Closing
-from service.scheduling import RESOLVE_MOVEMENT, CeleryScheduler
+from service.scheduling import RESOLVE_MOVEMENT, RESOLVE_MOVEMENTS, CeleryScheduler
 from service.settings import Settings
 
 REQUEUE_AFTER_SECONDS = 10.0  # the sweep queues a due movement again only after this
+BATCH_SIZE = 25  # movements resolved together (a batch of the sweep, or held countdown tasks)
+MAX_BATCHED = 20_000  # movements a process remembers having taken into a batch
 
 _lock = threading.Lock()
 _services: dict[int, tuple[int, Matches]] = {}
 _queued: dict[tuple[str, int], float] = {}
+_batched: dict[tuple[str, int], float] = {}
 
 
-@shared_task(
-    name="workers.resolve_movement",
-    bind=True,
-    autoretry_for=(ConcurrentWriteError,),
-    retry_backoff=1,
-    retry_backoff_max=10,
-    retry_jitter=True,
-    max_retries=5,
-)
+@dataclass(frozen=True)
+class Due:
+    """A movement a worker was asked to resolve, with its deadline when known."""
+
+    match_id: UUID
+    movement: int
+    deadline: datetime | None
+
+
+@shared_task(name=RESOLVE_MOVEMENT, bind=True)
 def resolve_movement(self: Any, match_id: str, movement: int) -> str:
-    """Resolves `movement` of the match if it is due; says what happened ("nothing due"
-    also when the resolution failed: the failure is counted and logged)."""
-    return describe(service(self.app).resolve_isolated(match_id, movement))
+    """Resolves `movement` of the match if it is due, with the other countdown tasks this
+    worker holds that are due too; says what happened to this one ("nothing due" also
+    when the resolution failed: the failure is counted and logged)."""
+    key = (match_id, movement)
+    if not _take([key]):
+        return "nothing due: taken into an earlier batch"
+    mine = Due(UUID(match_id), movement, eta_of(self.request.eta))
+    fellows = held_due(self.request.id, datetime.now(UTC))
+    closings = service(self.app).resolve_batch([mine, *fellows])
+    return describe(closings[0])
+
+
+@shared_task(name=RESOLVE_MOVEMENTS, bind=True)
+def resolve_movements(self: Any, due: list[list[Any]]) -> str:
+    """Resolves a batch of [match id, movement, deadline (ISO) or None]; says how many
+    movements it resolved."""
+    batch = [Due(UUID(match_id), movement, eta_of(at)) for match_id, movement, at in due]
+    closings = service(self.app).resolve_batch(batch)
+    return f"resolved {sum(c is not None for c in closings)} of {len(batch)} movements"
 
 
 @shared_task(
@@ -107,15 +137,52 @@ def sweep_due(self: Any) -> int:
 
 
 def _queue_due(app: Celery, matches: Matches) -> int:
-    """Sends one resolve task per due movement not queued lately; returns how many."""
-    queued = 0
-    for due in matches.due_movements():
-        key = (str(due.match_id), due.movement)
-        if not _claim(key):
+    """Sends the due movements not queued lately in batches; returns how many."""
+    due = [d for d in matches.due_movements() if _claim((str(d.match_id), d.movement))]
+    for first in range(0, len(due), BATCH_SIZE):
+        batch = [
+            [str(d.match_id), d.movement, d.deadline and d.deadline.isoformat()]
+            for d in due[first : first + BATCH_SIZE]
+        ]
+        app.send_task(RESOLVE_MOVEMENTS, args=(batch,), expires=REQUEUE_AFTER_SECONDS)
+    return len(due)
+
+
+def held_due(current: str, now: datetime) -> list[Due]:
+    """Takes the countdown tasks this worker process holds (celery.worker.state.requests:
+    reserved, or waiting for their eta) whose deadline has passed at `now`, but the
+    current one, up to BATCH_SIZE - 1; returns their movements."""
+    found = []
+    for request in list(worker_state.requests.values()):
+        if request.name != RESOLVE_MOVEMENT or request.id == current:
             continue
-        app.send_task(RESOLVE_MOVEMENT, args=key, expires=REQUEUE_AFTER_SECONDS)
-        queued += 1
-    return queued
+        eta = eta_of(request.eta)
+        if eta is None or eta <= now:
+            found.append(Due(UUID(request.args[0]), int(request.args[1]), eta))
+    taken = _take([(str(d.match_id), d.movement) for d in found[: BATCH_SIZE - 1]])
+    return [d for d in found if (str(d.match_id), d.movement) in taken]
+
+
+def eta_of(value: datetime | str | None) -> datetime | None:
+    """Returns a task's eta (a datetime or its ISO text) as an aware datetime."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value)
+
+
+def _take(keys: list[tuple[str, int]]) -> set[tuple[str, int]]:
+    """Marks the movements as resolved by this process (in a batch) and returns those
+    no batch had taken in the last while: the others' tasks then do nothing."""
+    now = time.monotonic()
+    with _lock:
+        if len(_batched) + len(keys) > MAX_BATCHED:
+            for stale in [k for k, at in _batched.items() if now - at > REQUEUE_AFTER_SECONDS]:
+                del _batched[stale]
+            if len(_batched) + len(keys) > MAX_BATCHED:  # a forgotten one costs one load
+                _batched.clear()
+        fresh = {key for key in keys if key not in _batched}
+        _batched.update(dict.fromkeys(fresh, now))
+        return fresh
 
 
 def service(app: Celery) -> Matches:

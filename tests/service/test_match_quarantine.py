@@ -7,7 +7,6 @@ in a ruleset would; "deploying the fix" puts the working toy under that name aga
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 from uuid import UUID
 
@@ -20,18 +19,11 @@ from domain.rules import registry
 from domain.rules.contract import Ruleset
 from service.clock import ManualClock
 from service.matches import Matches
-from tests.support.toy_ruleset import RULESET
+from tests.support.toy_ruleset import FIXED_FRAGILE, FRAGILE
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
-FRAGILE_INFO = dataclasses.replace(RULESET.info, name="toy_fragile")
-
-
-def _broken_resolve(state: Any, orders: Any, rng: Any) -> Any:
-    raise RuntimeError("the fragile toy cannot resolve")
-
-
-BROKEN: Ruleset[Any, Any] = dataclasses.replace(RULESET, info=FRAGILE_INFO, resolve=_broken_resolve)
-FIXED: Ruleset[Any, Any] = dataclasses.replace(RULESET, info=FRAGILE_INFO)
+BROKEN: Ruleset[Any, Any] = FRAGILE
+FIXED: Ruleset[Any, Any] = FIXED_FRAGILE
 
 
 @pytest.fixture

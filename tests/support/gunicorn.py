@@ -25,12 +25,13 @@ def gunicorn(
     settings: Mapping[str, str] | None = None,
     log_level: str = "warning",
     options: Sequence[str] = (),
+    boot_seconds: float = 30,
 ) -> Iterator[str]:
     """Serves `api.wsgi:app` on the database under gunicorn; yields its base URL and stops it
     afterwards. `settings` are DRTS_* variables for the server (no broker by default);
     `options` are more gunicorn options.
 
-    Raises RuntimeError when gunicorn exits or does not answer within 30 seconds.
+    Raises RuntimeError when gunicorn exits or does not answer within `boot_seconds`.
     """
     port = free_port()
     env = {
@@ -59,22 +60,23 @@ def gunicorn(
     server = subprocess.Popen(command, env=env, cwd=ROOT)
     try:
         base = f"http://127.0.0.1:{port}"
-        wait_until_up(base, server)
+        wait_until_up(base, server, boot_seconds)
         yield base
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
-    """Returns once the server answers; raises RuntimeError if it exits or stays silent."""
-    give_up = time.monotonic() + 30
+def wait_until_up(base: str, server: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    """Returns once the server answers; raises RuntimeError if it exits or stays silent
+    for `seconds`."""
+    give_up = time.monotonic() + seconds
     while time.monotonic() < give_up:
         if server.poll() is not None:
             raise RuntimeError(f"gunicorn exited ({server.returncode})")
         try:
             call(base, "GET", "/rulesets")
             return
-        except urllib.error.URLError:
+        except (urllib.error.URLError, TimeoutError):  # not listening, or still booting
             time.sleep(0.2)
-    raise RuntimeError("gunicorn did not answer within 30 s")
+    raise RuntimeError(f"gunicorn did not answer within {seconds:.0f} s")

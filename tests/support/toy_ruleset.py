@@ -422,3 +422,15 @@ TOYS: tuple[Ruleset[State, Any], ...] = (
     REFEREED,
     SCREENING,
 )
+
+
+def _broken_resolve(state: Any, orders: Any, rng: Any) -> Any:
+    raise RuntimeError("the fragile toy cannot resolve")
+
+
+# `toy_fragile`: the toy under another name whose resolution raises, as a bug in a
+# ruleset would (quarantine tests); FIXED_FRAGILE is the fix deployed under that name.
+FRAGILE: Ruleset[State, int] = replace(
+    RULESET, info=replace(RULESET.info, name="toy_fragile"), resolve=_broken_resolve
+)
+FIXED_FRAGILE: Ruleset[State, int] = replace(RULESET, info=FRAGILE.info)

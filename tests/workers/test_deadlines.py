@@ -61,7 +61,9 @@ def wait_until_due(service: Matches, match_id: Any) -> datetime:
 
 
 def outcomes(results: list[Any]) -> list[str]:
-    return sorted(result.get(timeout=30) for result in results)
+    """The tasks' outcomes, sorted, with the reason for "nothing due" left out (a duplicate
+    may find its movement taken into an earlier batch: issue 31)."""
+    return sorted(str(result.get(timeout=30)).split(":")[0] for result in results)
 
 
 def test_a_countdown_task_resolves_the_movement_at_its_deadline(cluster: Cluster):

@@ -1,0 +1,71 @@
+"""Resolving a batch of due movements together (issue 31: a burst of deadlines drains fast).
+
+A worker that finds many movements due at once (a burst: many matches started
+together) resolves them as one batch rather than one task each: the batch
+settles once (the settling time past its latest deadline, instead of a load per
+match to learn the deadline), learns which of its matches are imported in one
+query, and forgets the failure counts of its successes in one statement. Each
+match is still resolved and saved on its own, in its own transaction
+(`Matches.resolve_isolated`'s rules, DESIGN.md's Isolation): one that fails is
+counted, and quarantined once it keeps failing, while the others go on; none
+waits on or aborts another. Exactly once holds as for single resolutions: the
+event store takes one resolution of a movement (optimistic concurrency), a
+second attempt finds the movement closed and records nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+from uuid import UUID
+
+from service.readmodels.recorders import FAILURES, IMPORTED
+from service.readmodels.runner import ReadModels
+
+VIEW = "deadlines"  # every projection's view reaches both tables
+
+
+class Due(Protocol):
+    """A movement to resolve: a DueMovement, or what a worker knows of a countdown task."""
+
+    @property
+    def match_id(self) -> UUID: ...
+
+    @property
+    def movement(self) -> int: ...
+
+    @property
+    def deadline(self) -> datetime | None: ...
+
+
+def latest_deadline(batch: Sequence[Due]) -> datetime | None:
+    """Returns the latest known deadline of the batch (None when none is known)."""
+    deadlines = [due.deadline for due in batch if due.deadline is not None]
+    return max(deadlines) if deadlines else None
+
+
+def imported_among(models: ReadModels, match_ids: Sequence[UUID]) -> set[UUID]:
+    """Returns which of the matches are imported (read-only), in one query."""
+    if not match_ids:
+        return set()
+    names, params = _placeholders(match_ids)
+    rows = models.view(VIEW).query(
+        f"SELECT match_id FROM {{{IMPORTED}}} WHERE match_id IN ({names})", params
+    )
+    return {row["match_id"] for row in rows}
+
+
+def forget_failures(models: ReadModels, match_ids: Sequence[UUID]) -> None:
+    """Forgets the failure counts of the matches (they resolved), in one statement
+    (service/quarantine.py's `forget`, for a batch)."""
+    if not match_ids:
+        return
+    names, params = _placeholders(match_ids)
+    models.view(VIEW).execute(f"DELETE FROM {{{FAILURES}}} WHERE match_id IN ({names})", params)
+
+
+def _placeholders(match_ids: Sequence[UUID]) -> tuple[str, dict[str, UUID]]:
+    """Returns `:m0, :m1, ...` and their values: an IN list both databases take."""
+    params = {f"m{i}": match_id for i, match_id in enumerate(match_ids)}
+    return ", ".join(f":{name}" for name in params), params

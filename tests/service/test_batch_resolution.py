@@ -1,0 +1,97 @@
+"""A batch of due movements resolved together (issue 31): each match in its own
+transaction, one that fails counted and quarantined while the others resolve (DESIGN.md
+Isolation), exactly once, on SQLite and PostgreSQL.
+
+`toy_fragile` (tests/service/test_match_quarantine.py) is the toy whose resolution raises.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from uuid import UUID
+
+import pytest
+
+from domain.rules import registry
+from service.clock import ManualClock
+from service.matches import SETTLING, Matches
+from service.readmodels.recorders import FAILURES
+from service.results import DueMovement
+from tests.service.test_match_quarantine import FIXED, fragile, started  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.usefixtures("toy_rulesets", "fragile")
+
+
+def due_batch(matches: Matches, clock: ManualClock) -> list[DueMovement]:
+    """Lets every deadline pass; returns what the sweep finds due, as it would batch it."""
+    clock.advance(61)
+    return matches.due_movements()
+
+
+def resolved(matches: Matches, match_id: UUID) -> int:
+    return sum(item["type"] == "MovementResolved" for item in matches.event_log(match_id))
+
+
+def test_a_batch_resolves_each_match_once_and_a_failing_one_holds_back_none(
+    matches: Matches, clock: ManualClock
+) -> None:
+    good = [started(matches)[0] for _ in range(3)]
+    bad, _ = started(matches, "toy_fragile")
+    batch = due_batch(matches, clock)
+    assert {due.match_id for due in batch} == {*good, bad}
+    closings = matches.resolve_batch(batch)
+    by_match = {due.match_id: closing for due, closing in zip(batch, closings, strict=True)}
+    assert by_match[bad] is None
+    assert all(by_match[match_id] is not None for match_id in good)
+    assert [matches.summary(match_id).movement for match_id in good] == [2, 2, 2]
+    assert matches.summary(bad).movement == 1
+    assert matches.resolve_batch(batch) == [None] * 4  # again: nothing due, nothing twice
+    assert [resolved(matches, match_id) for match_id in good] == [1, 1, 1]
+
+
+def test_a_match_failing_in_three_batches_is_quarantined_and_left_out_of_the_next(
+    matches: Matches, clock: ManualClock
+) -> None:
+    good = started(matches)[0]
+    bad, _ = started(matches, "toy_fragile")
+    for _ in range(3):
+        matches.resolve_batch(due_batch(matches, clock))
+    [listed] = matches.quarantined_matches()
+    assert (listed.match_id, listed.movement, listed.failures) == (bad, 1, 3)
+    assert [due.match_id for due in due_batch(matches, clock)] == [good]
+    assert resolved(matches, good) == 3 and resolved(matches, bad) == 0
+
+
+def failure_rows(matches: Matches) -> list[UUID]:
+    rows = matches.read_models.view("deadlines").query(f"SELECT match_id FROM {{{FAILURES}}}")
+    return [row["match_id"] for row in rows]
+
+
+def test_a_success_in_a_batch_forgets_the_failures_counted_for_its_match(
+    matches: Matches, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad, _ = started(matches, "toy_fragile")
+    other = started(matches)[0]
+    matches.resolve_batch(due_batch(matches, clock))
+    assert failure_rows(matches) == [bad]
+    monkeypatch.setitem(registry.REGISTRY, "toy_fragile", {1: FIXED})  # the fix is deployed
+    closings = matches.resolve_batch(due_batch(matches, clock))
+    assert {closing.match_id for closing in closings if closing} == {bad, other}
+    assert failure_rows(matches) == []
+
+
+def test_a_batch_on_time_settles_once_past_its_latest_deadline(
+    matches: Matches, clock: ManualClock
+) -> None:
+    waits: list[float] = []
+    matches.sleep = waits.append  # type: ignore[method-assign]
+    first = started(matches)[0]
+    clock.advance(1)
+    second = started(matches)[0]
+    latest = matches.get_match(second).deadline
+    assert latest is not None
+    clock.now = latest + timedelta(milliseconds=30)
+    batch = matches.due_movements()
+    assert [due.match_id for due in batch] == [first, second]
+    matches.resolve_batch(batch)
+    assert waits == [pytest.approx((SETTLING - timedelta(milliseconds=30)).total_seconds())]
