@@ -10,7 +10,12 @@ With `v2`, the same under version 2 with items (the full board with items):
 each move invokes an item one time in three while the seat has it (a Star,
 a DeathStar, a Blackhole or, since issue 21, a Generator), so DeathStars,
 Blackholes, Stars, Generators and meetings fill the board. Figures: bench/drts_team23.md.
-Run: .venv/bin/python bench/bench_drts_team23.py [matches] [v2]
+Run: .venv/bin/python bench/bench_drts_team23.py [matches] [v2] [untimed=N]
+
+With `untimed=N` nothing is timed: every movement is resolved N times more, for an
+instruction count that a shared machine does not disturb (bench/drts_team23.md):
+`valgrind --tool=callgrind` on `untimed=0` and `untimed=2`; the difference divided by
+2 x movements is the instructions of one resolution.
 """
 
 from __future__ import annotations
@@ -101,6 +106,14 @@ def best_times(cases: list[tuple[State, list[tuple[int, Order]]]], repeat: int) 
     return timings
 
 
+def resolve_untimed(cases: list[tuple[State, list[tuple[int, Order]]]], repeat: int) -> None:
+    """Resolves every movement `repeat` times, timing nothing (for an instruction counter)."""
+    rngs = [Rng("bench", state.movement) for state, _ in cases]
+    for _ in range(repeat):
+        for (state, orders), rng in zip(cases, rngs, strict=True):
+            RULESET.resolve(state, orders, rng)
+
+
 def main() -> None:
     """Prints the median, quartiles and 95th percentile of the resolve times."""
     global RULESET, ORDER
@@ -108,6 +121,11 @@ def main() -> None:
     if "v2" in sys.argv[2:]:
         RULESET, ORDER = RULESET_V2, full_order_v2
     cases = movements(matches)
+    untimed = [arg.removeprefix("untimed=") for arg in sys.argv[2:] if arg.startswith("untimed=")]
+    if untimed:
+        resolve_untimed(cases, int(untimed[0]))
+        print(f"{len(cases)} movements resolved {untimed[0]} times more, untimed")
+        return
     counts = [sum(len(order.operations) for _, order in orders) for _, orders in cases]
     best = best_times(cases, repeat=5)
     timings = sorted(best)

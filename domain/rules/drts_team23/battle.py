@@ -79,7 +79,7 @@ def battles(
     """
     captures: list[Capture] = []
     for square, indices in sorted(occupancy(tuple(pieces)).items()):
-        if len({sides[pieces[i].seat - 1] for i in indices}) < 2:
+        if len(indices) < 2 or len({sides[pieces[i].seat - 1] for i in indices}) < 2:
             continue
         for first, second in combinations(indices, 2):
             if sides[pieces[first].seat - 1] != sides[pieces[second].seat - 1]:

@@ -43,7 +43,7 @@ def absorb(state: State) -> tuple[State, tuple[Step, ...]]:
 def _step(state: State, index: int, back: int) -> Step:
     piece = state.pieces[index]
     team = state.seat(piece.seat).team
-    team_text = f"{team.value} -1" if team is not None else "no team point (teamless)"
+    team_text = f"{team} -1" if team is not None else "no team point (teamless)"
     text = (
         f"{piece.label} is absorbed by the Blackhole on square {piece.square}: seat "
         f"{piece.seat} -1, {team_text}; the Blackhole disappears; it may be recovered from "
@@ -52,9 +52,9 @@ def _step(state: State, index: int, back: int) -> Step:
     data: dict[str, JSON] = {
         "square": piece.square,
         "seat": piece.seat,
-        "piece": piece.kind.value,
+        "piece": str(piece.kind),
         "recover_from": back,
         "seat_points": {str(piece.seat): -1},
-        "team_points": {team.value: -1} if team is not None else {},
+        "team_points": {str(team): -1} if team is not None else {},
     }
     return Step("DRTS-13", text, data)

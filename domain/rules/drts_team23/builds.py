@@ -79,10 +79,10 @@ def _conflict(
 ) -> str:
     if targets[build.square] > 1:
         return f"{targets[build.square]} builds target square {build.square}"
-    side = before.seat(build.seat).side
+    sides = before.sides
     for index in squares.get(build.square, ()):
         piece = moved.pieces[index]
-        if before.seat(piece.seat).side == side:
+        if sides[piece.seat - 1] == sides[build.seat - 1]:
             owner = "an own" if piece.seat == build.seat else "an ally"
             return f"{owner} piece ({piece.label}) stands on square {build.square}"
     if build.square in taken:
@@ -101,7 +101,7 @@ def _step(build: Build, built: bool, reason: str) -> Step:
     pointing = f" pointing at {build.corner}" if build.corner is not None else ""
     data: dict[str, JSON] = {
         "seat": build.seat,
-        "item": build.item.value,
+        "item": str(build.item),
         "square": build.square,
         "built": built,
     }

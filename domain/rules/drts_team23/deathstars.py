@@ -33,14 +33,16 @@ def deathstar_captures(state: State, fresh: Collection[int]) -> tuple[State, tup
     team_points: dict[Team, int] = {}
     victims: dict[int, None] = {}
     steps: list[Step] = []
+    sides = state.sides
     for star in (i for i in state.board_items if i.item is Item.DEATHSTAR):
         assert star.corner is not None  # a DeathStar points at a corner
         owner = state.seat(star.seat)
+        owner_side = sides[star.seat - 1]
         scores = not (star.square in fresh and _enemy_entered(state, squares, star))
         for square in deathstar_area(star.square, star.corner, ray):
             for index in squares.get(square, ()):
                 piece = state.pieces[index]
-                if piece.is_star(state.movement) or state.seat(piece.seat).side == owner.side:
+                if piece.is_star(state.movement) or sides[piece.seat - 1] == owner_side:
                     continue
                 victims[index] = None
                 if scores:
@@ -57,8 +59,11 @@ def deathstar_captures(state: State, fresh: Collection[int]) -> tuple[State, tup
 
 
 def _enemy_entered(state: State, squares: dict[int, list[int]], star: BoardItem) -> bool:
-    side = state.seat(star.seat).side
-    return any(state.seat(state.pieces[i].seat).side != side for i in squares.get(star.square, ()))
+    sides = state.sides
+    return any(
+        sides[state.pieces[i].seat - 1] != sides[star.seat - 1]
+        for i in squares.get(star.square, ())
+    )
 
 
 def destroy_deathstars(state: State, entered: Collection[int]) -> tuple[State, tuple[Step, ...]]:
@@ -82,7 +87,7 @@ def destroy_deathstars(state: State, entered: Collection[int]) -> tuple[State, t
 def _capture_step(state: State, star: BoardItem, index: int, scores: bool) -> Step:
     piece, owner = state.pieces[index], state.seat(star.seat)
     if scores:
-        team = f"{owner.team.value} +1" if owner.team is not None else "no team point (teamless)"
+        team = f"{owner.team} +1" if owner.team is not None else "no team point (teamless)"
         points = f"seat {owner.number} +1, {team}"
     else:
         points = "no points for its owner: built as an enemy moved onto its square (DRTS-12)"
@@ -95,9 +100,9 @@ def _capture_step(state: State, star: BoardItem, index: int, scores: bool) -> St
         "seat": star.seat,
         "square": piece.square,
         "victim_seat": piece.seat,
-        "victim_piece": piece.kind.value,
+        "victim_piece": str(piece.kind),
         "seat_points": {str(owner.number): 1} if scores else {},
-        "team_points": {owner.team.value: 1} if scores and owner.team is not None else {},
+        "team_points": {str(owner.team): 1} if scores and owner.team is not None else {},
     }
     return Step("DRTS-11", text, data)
 
@@ -111,7 +116,7 @@ def _victim_step(state: State, index: int, back: int) -> Step:
     data: dict[str, JSON] = {
         "square": piece.square,
         "seat": piece.seat,
-        "piece": piece.kind.value,
+        "piece": str(piece.kind),
         "recover_from": back,
         "seat_points": {str(piece.seat): -1},
         "team_points": {},

@@ -61,9 +61,9 @@ def _own_or_ally(
 ) -> int | None:
     piece = state.pieces[index]
     assert piece.square is not None  # a move or a hold: the piece is on the board
-    side = before.seat(piece.seat).side
+    sides = before.sides
     for other in squares[piece.square]:
-        if other != index and before.seat(state.pieces[other].seat).side == side:
+        if other != index and sides[state.pieces[other].seat - 1] == sides[piece.seat - 1]:
             return other
     return None
 
@@ -98,11 +98,11 @@ def count_generators(state: State) -> tuple[State, tuple[Step, ...]]:
             seat_points[piece.seat] = seat_points.get(piece.seat, 0) + 1
             data["seat_points"] = {str(piece.seat): 1}
             text += f": seat {piece.seat} +1, " + (
-                f"{team.value} +1" if team is not None else "no team point (teamless)"
+                f"{team} +1" if team is not None else "no team point (teamless)"
             )
             if team is not None:
                 team_points[team] = team_points.get(team, 0) + 1
-                data["team_points"] = {team.value: 1}
+                data["team_points"] = {str(team): 1}
         steps.append(Step("DRTS-15", text, data))
     counted = add_points(replace(state, pieces=tuple(pieces)), seat_points, team_points)
     return counted, tuple(steps)
@@ -164,7 +164,7 @@ def remove_generators(state: State, captured: Sequence[int]) -> tuple[State, tup
 def _capture_step(state: State, generator: Piece, capturer: Piece, scores: bool) -> Step:
     team = state.seat(capturer.seat).team
     if scores:
-        team_text = f"{team.value} +1" if team is not None else "no team point (teamless)"
+        team_text = f"{team} +1" if team is not None else "no team point (teamless)"
         points = f"seat {capturer.seat} +1, {team_text}"
     else:
         points = "no points (an own or ally piece)"
@@ -175,12 +175,12 @@ def _capture_step(state: State, generator: Piece, capturer: Piece, scores: bool)
     data: dict[str, JSON] = {
         "square": generator.square,
         "seat": capturer.seat,
-        "piece": capturer.kind.value,
+        "piece": str(capturer.kind),
         "victim_seat": generator.seat,
-        "victim_piece": generator.kind.value,
+        "victim_piece": str(generator.kind),
         "case": "generator",
         "seat_points": {str(capturer.seat): 1} if scores else {},
-        "team_points": {team.value: 1} if scores and team is not None else {},
+        "team_points": {str(team): 1} if scores and team is not None else {},
     }
     return Step("DRTS-15", text, data)
 
@@ -199,4 +199,4 @@ def _victim_step(generator: Piece, enemy: bool) -> Step:
 
 
 def _data(piece: Piece) -> dict[str, JSON]:
-    return {"seat": piece.seat, "piece": piece.kind.value, "square": piece.square}
+    return {"seat": piece.seat, "piece": str(piece.kind), "square": piece.square}

@@ -145,9 +145,9 @@ def diagonal_case(state: State, squares: Squares, piece: Piece, target: int) -> 
 
     Star status counts as it stands at the start of the movement (DRTS-5).
     """
-    sides = [seat.side for seat in state.seats]
+    sides, pieces = state.sides, state.pieces
     side = sides[piece.seat - 1]
-    on_target = [state.pieces[i] for i in squares.get(target, ())]
+    on_target = [pieces[i] for i in squares.get(target, ())]
     for other in on_target:
         if sides[other.seat - 1] == side:
             return Diagonal.OWN if other.seat == piece.seat else Diagonal.ALLY
@@ -156,7 +156,7 @@ def diagonal_case(state: State, squares: Squares, piece: Piece, target: int) -> 
             return Diagonal.CAPTURE
     for near in ORTHOGONAL[target]:
         for index in squares.get(near, ()):
-            other = state.pieces[index]
+            other = pieces[index]
             if sides[other.seat - 1] != side and _captures(state, piece, other):
                 return Diagonal.PREDICTED
     if piece.is_star(state.movement):
@@ -216,7 +216,7 @@ def apply_operations(
 
 
 def _operation_step(state: State, squares: Squares, piece: Piece, target: int) -> Step:
-    data: dict[str, JSON] = {"seat": piece.seat, "piece": piece.kind.value, "to": target}
+    data: dict[str, JSON] = {"seat": piece.seat, "piece": str(piece.kind), "to": target}
     if piece.square is None:
         data["from"] = None
         text = f"{piece.label} is recovered on square {target} (it counts as moving in)"
@@ -226,6 +226,6 @@ def _operation_step(state: State, squares: Squares, piece: Piece, target: int) -
     if is_diagonal_step(piece.square, target):
         case = diagonal_case(state, squares, piece, target)
         assert case is not None  # the order was checked
-        data["diagonal"] = case.value
+        data["diagonal"] = str(case)
         text += f" diagonally, {_DIAGONAL_TEXT[case]}"
     return Step("DRTS-6", text, data)

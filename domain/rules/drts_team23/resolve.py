@@ -88,8 +88,7 @@ def resolve_phases(
     team_state, team_steps = assign_teams(moved_state, requests)
     phases.append(Phase(STEPS[1], team_state, team_steps))
     phases += [_no_items(step, team_state) for step in (2, 3, 4, 5)]
-    sides = [seat.side for seat in team_state.seats]
-    captures = battles(team_state.pieces, sides, moved)
+    captures = battles(team_state.pieces, team_state.sides, moved)
     battle_state, battle_steps = score_captures(team_state, captures)
     phases.append(Phase(STEPS[6], battle_state, battle_steps))
     phases += [_no_items(step, battle_state) for step in (7, 8, 9)]

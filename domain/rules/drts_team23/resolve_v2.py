@@ -45,7 +45,7 @@ from domain.rules.drts_team23.orders_v2 import check_orders_v2
 from domain.rules.drts_team23.resolve import END, FINISHED, OPERATIONS, STEPS
 from domain.rules.drts_team23.scoring import end_steps, is_finished, score_captures
 from domain.rules.drts_team23.stars import expire_stars, invoke_stars, star_indices
-from domain.rules.drts_team23.state import Item, State, occupancy
+from domain.rules.drts_team23.state import Item, Piece, State
 from domain.rules.drts_team23.teams import assign_teams
 from domain.rules.rng import Rng
 
@@ -75,7 +75,9 @@ def resolve_phases_v2(
     built, build_steps = build_items(state, moved_state, orders)
     phases = [Phase(OPERATIONS, built, move_steps + build_steps)]
     fresh = {i.square for i in built.board_items} - {i.square for i in state.board_items}
-    entered = set(occupancy(built.pieces)) if built.board_items else set()
+    entered = (
+        {p.square for p in built.pieces if p.square is not None} if built.board_items else set()
+    )
     starred, star_steps = invoke_stars(built, orders)
     converted, generator_steps = convert_generators(state, starred, orders)
     phases.append(Phase(STEPS[0], converted, star_steps + generator_steps))
@@ -112,9 +114,8 @@ def _battle(state: State, moved: frozenset[int]) -> tuple[State, tuple[Step, ...
     fighters = state.pieces
     if taken or any(p.generator is not None for p in fighters):
         fighters = tuple(
-            replace(p, square=None) if p.generator is not None else p for p in fighters
-        )
-    sides = [seat.side for seat in state.seats]
-    fights = battles(fighters, sides, moved, star_indices(state))
+            Piece(p.seat, p.kind, None) if p.generator is not None else p for p in fighters
+        )  # off the board for the battle, which reads only seats, kinds and squares
+    fights = battles(fighters, state.sides, moved, star_indices(state))
     fought, battle_steps = score_captures(scored, fights)
     return fought, battle_steps + generator_steps, taken

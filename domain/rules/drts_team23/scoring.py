@@ -65,7 +65,7 @@ def score_captures(state: State, captures: Sequence[Capture]) -> tuple[State, tu
 
 
 def _capture_step(capture: Capture, capturer: Piece, victim: Piece, team: Team | None) -> Step:
-    team_text = f"{team.value} +1" if team is not None else "no team point (teamless)"
+    team_text = f"{team} +1" if team is not None else "no team point (teamless)"
     text = (
         f"{capturer.label} captures {victim.label} on square {capture.square}"
         f"{_CASE_NOTES[capture.case]}; seat {capturer.seat} +1, {team_text}"
@@ -73,12 +73,12 @@ def _capture_step(capture: Capture, capturer: Piece, victim: Piece, team: Team |
     data: dict[str, JSON] = {
         "square": capture.square,
         "seat": capturer.seat,
-        "piece": capturer.kind.value,
+        "piece": str(capturer.kind),
         "victim_seat": victim.seat,
-        "victim_piece": victim.kind.value,
-        "case": capture.case.value,
+        "victim_piece": str(victim.kind),
+        "case": str(capture.case),
         "seat_points": {str(capturer.seat): 1},
-        "team_points": {team.value: 1} if team is not None else {},
+        "team_points": {str(team): 1} if team is not None else {},
     }
     return Step("DRTS-9", text, data)
 
@@ -91,7 +91,7 @@ def _victim_step(victim: Piece, back: int) -> Step:
     data: dict[str, JSON] = {
         "square": victim.square,
         "seat": victim.seat,
-        "piece": victim.kind.value,
+        "piece": str(victim.kind),
         "recover_from": back,
         "seat_points": {str(victim.seat): -1},
         "team_points": {},
@@ -194,6 +194,8 @@ def _names(teams: Sequence[Team]) -> str:
 
 def add_points(state: State, seat_points: dict[int, int], team_points: dict[Team, int]) -> State:
     """Returns the state with points added to seats and teams (v2's item steps)."""
+    if not seat_points and not team_points:
+        return state
     seats = tuple(
         replace(seat, score=seat.score + seat_points[seat.number])
         if seat_points.get(seat.number)
@@ -211,6 +213,8 @@ def take_out(state: State, victims: Sequence[int]) -> tuple[State, int]:
     """Returns the state with the pieces of `victims` (indices) off the board until movement
     m + 3 (DRTS-18, m the open movement), and that movement."""
     back = state.movement + PENALTY_MOVEMENTS + 1
+    if not victims:
+        return state, back
     pieces = list(state.pieces)
     for index in victims:
         piece = pieces[index]

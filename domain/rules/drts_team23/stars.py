@@ -25,6 +25,8 @@ def invoke_stars(
     state: State, orders: Sequence[tuple[int, Order]]
 ) -> tuple[State, tuple[Step, ...]]:
     """Returns the state after step 0's Star conversions and their steps (DRTS-16)."""
+    if not any(op.item is Item.STAR for _, order in orders for op in order.operations):
+        return state, ()
     pieces, seats = list(state.pieces), list(state.seats)
     steps = []
     for seat, order in sorted(orders, key=lambda pair: pair[0]):
@@ -39,7 +41,7 @@ def invoke_stars(
             seats[seat - 1] = replace(seats[seat - 1], stock=replace(stock, stars=stock.stars - 1))
             data: dict[str, JSON] = {
                 "seat": seat,
-                "piece": piece.kind.value,
+                "piece": str(piece.kind),
                 "square": piece.square,
                 "star_until": until,
                 "stars_left": stock.stars - 1,
@@ -54,7 +56,8 @@ def invoke_stars(
 
 def star_indices(state: State) -> frozenset[int]:
     """Returns the indices of the pieces with Star status in the open movement."""
-    return frozenset(i for i, p in enumerate(state.pieces) if p.is_star(state.movement))
+    movement = state.movement
+    return frozenset(i for i, p in enumerate(state.pieces) if p.star_until and p.is_star(movement))
 
 
 def expire_stars(state: State, movement: int) -> State:

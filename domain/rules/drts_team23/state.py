@@ -23,6 +23,9 @@ movement from which each piece off the board may be recovered; each kind is
 in exactly one of them. `board_items` is reserved for DeathStars and
 Blackholes and is always empty in this version. `load_state(dump_state(s))
 == s`; anything else that is not a valid state raises InvalidStateError.
+
+Speed (bench/drts_team23.md): the step builders write an enum's value as `str(kind)`, the
+same string as `kind.value` for these StrEnums but without Enum's slower `.value` lookup.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property, lru_cache
 
 from domain.errors import InvalidStateError
 from domain.rules.contract import JSON, ConfigField, load_config
@@ -95,7 +99,13 @@ class Piece:
     @property
     def label(self) -> str:
         """Returns the piece's name in step texts and reasons, e.g. "Fire of seat 3"."""
-        return f"{self.kind.value.capitalize()} of seat {self.seat}"
+        return piece_label(self.seat, self.kind)
+
+
+@lru_cache(maxsize=64)  # 24 names (8 seats, 3 kinds); a resolution writes some thirty
+def piece_label(seat: int, kind: Kind) -> str:
+    """Returns the name of seat's piece of `kind`, e.g. "Fire of seat 3" (`Piece.label`)."""
+    return f"{kind.value.capitalize()} of seat {seat}"
 
 
 class Item(StrEnum):
@@ -195,6 +205,12 @@ class State:
         """Returns the seats of a team, in seat order."""
         return tuple(s.number for s in self.seats if s.team is team)
 
+    @cached_property
+    def sides(self) -> tuple[int, ...]:
+        """Returns each seat's side in battle (`Seat.side`), by seat number - 1; computed once
+        per state, as the checks and steps of a resolution ask for it again and again."""
+        return tuple(seat.side for seat in self.seats)
+
     @property
     def last_resolved(self) -> int:
         """Returns the number of the last resolved movement (0 before the first)."""
@@ -210,16 +226,17 @@ def recovery_blocked(state: State, seat: int) -> frozenset[int]:
     """Returns the squares where `seat` may not recover (DRTS-18): those holding an own or
     ally DeathStar or Generator (the same side) or any Blackhole; none in v1, which has no
     items."""
-    side = state.seat(seat).side
+    sides = state.sides
+    side = sides[seat - 1]
     items = {
         item.square
         for item in state.board_items
-        if item.item is Item.BLACKHOLE or state.seat(item.seat).side == side
+        if item.item is Item.BLACKHOLE or sides[item.seat - 1] == side
     }
     generators = {
         p.square
         for p in state.pieces
-        if p.generator is not None and p.square is not None and state.seat(p.seat).side == side
+        if p.generator is not None and p.square is not None and sides[p.seat - 1] == side
     }
     return frozenset(items | generators)
 
@@ -228,8 +245,13 @@ def occupancy(pieces: tuple[Piece, ...]) -> dict[int, list[int]]:
     """Returns, per occupied square, the indices of the pieces on it, in index order."""
     squares: dict[int, list[int]] = {}
     for index, piece in enumerate(pieces):
-        if piece.square is not None:
-            squares.setdefault(piece.square, []).append(index)
+        square = piece.square
+        if square is None:
+            continue
+        if square in squares:  # rather than setdefault, which makes a list every time
+            squares[square].append(index)
+        else:
+            squares[square] = [index]
     return squares
 
 

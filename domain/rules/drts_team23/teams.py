@@ -25,8 +25,14 @@ def assign_teams(state: State, requests: Mapping[int, Team]) -> tuple[State, tup
     `requests` maps a seat to the team it asks to join (never its own team:
     `check_order` refuses that).
     """
+    if not requests and state.movement != AUTO_TEAM_MOVEMENT:
+        return state, ()  # nobody asks and nobody is placed: nothing to decide
     start = {seat.number: seat.team for seat in state.seats}
-    full = {team for team in TEAMS if len(state.members(team)) >= TEAM_CAPACITY}
+    sizes = {team: 0 for team in TEAMS}
+    for team in start.values():
+        if team is not None:
+            sizes[team] += 1
+    full = {team for team in TEAMS if sizes[team] >= TEAM_CAPACITY}
     teams = dict(start)
     steps: list[Step] = []
     pending = dict(requests)
@@ -36,7 +42,8 @@ def assign_teams(state: State, requests: Mapping[int, Team]) -> tuple[State, tup
         steps.append(_exchange_step(first, second, start))
     for team in TEAMS:
         exchanged_in = [seat for pair in exchanges for seat in pair if teams[seat] is team]
-        steps.extend(_fill_free_slots(state, team, teams, pending, exchanged_in))
+        free = TEAM_CAPACITY - sizes[team]
+        steps.extend(_fill_free_slots(state, team, free, teams, pending, exchanged_in))
     if state.movement == AUTO_TEAM_MOVEMENT:
         steps.extend(_assign_teamless(state, teams))
     if not steps:
@@ -60,10 +67,12 @@ def _exchanges(
     X of team A asking for B and Y of team B asking for A exchange when A or
     B is full; several candidates pair up in rank order.
     """
+    if not full:
+        return []  # no full team: free slots decide
     pairs: list[tuple[int, int]] = []
     for a, b in combinations(TEAMS, 2):
         if a not in full and b not in full:
-            continue  # no full team: free slots decide
+            continue
         xs = _ranked(state, (s for s, t in pending.items() if start[s] is a and t is b))
         ys = _ranked(state, (s for s, t in pending.items() if start[s] is b and t is a))
         pairs.extend(zip(xs, ys, strict=False))
@@ -75,12 +84,16 @@ def _exchanges(
 def _fill_free_slots(
     state: State,
     team: Team,
+    free: int,
     teams: dict[int, Team | None],
     pending: dict[int, Team],
     exchanged_in: list[int],
 ) -> list[Step]:
-    free = TEAM_CAPACITY - len(state.members(team))
+    """Returns the steps of the seats asking for `team` (`free` slots at the start of step 1):
+    the best ranked join, the others are refused."""
     candidates = _ranked(state, (s for s, t in pending.items() if t is team))
+    if not candidates:
+        return []
     steps: list[Step] = []
     for seat in candidates[:free]:
         steps.append(_join_step(seat, team, teams[seat], "free_slot", "a free slot"))
@@ -102,7 +115,7 @@ def _assign_teamless(state: State, teams: dict[int, Team | None]) -> list[Step]:
 
 
 def _name(team: Team | None) -> str:
-    return team.value if team is not None else "no team"
+    return str(team) if team is not None else "no team"
 
 
 def _exchange_step(first: int, second: int, start: Mapping[int, Team | None]) -> Step:
@@ -123,10 +136,10 @@ def _join_step(seat: int, team: Team, before: Team | None, how: str, reason: str
     data: dict[str, JSON] = {
         "how": how,
         "seat": seat,
-        "team": team.value,
-        "from": before.value if before is not None else None,
+        "team": str(team),
+        "from": str(before) if before is not None else None,
     }
-    return Step("DRTS-19", f"Seat {seat} joins {team.value} ({reason})", data)
+    return Step("DRTS-19", f"Seat {seat} joins {team} ({reason})", data)
 
 
 def _refusal_step(
@@ -141,9 +154,9 @@ def _refusal_step(
     else:
         why = "it is full and none of its members asks for this seat's team"
     current = state.seat(seat).team
-    stays = f"stays in {current.value}" if current is not None else "stays teamless"
-    data: dict[str, JSON] = {"how": "refused", "seat": seat, "team": team.value}
-    return Step("DRTS-19", f"Seat {seat} does not join {team.value}: {why}; it {stays}", data)
+    stays = f"stays in {current}" if current is not None else "stays teamless"
+    data: dict[str, JSON] = {"how": "refused", "seat": seat, "team": str(team)}
+    return Step("DRTS-19", f"Seat {seat} does not join {team}: {why}; it {stays}", data)
 
 
 def _listed(seats: Iterable[int]) -> str:
