@@ -25,6 +25,7 @@ from domain.match import Match
 from service import imported, loading, schema
 from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
 from service.matchcache import MatchCache, cache_size
+from service.pastreads import PastReads, past_cache_size
 from service.readmodels.runner import ReadModels, read_models_for
 from service.scheduling import NoScheduler, Scheduler
 from service.tokens import Tokens
@@ -60,6 +61,7 @@ class MatchStore(Application[UUID]):
         self._read_models: ReadModels | None = None
         self.snapshot_trust = loading.SnapshotTrust()
         self.kept = MatchCache(cache_size(self.env))  # between commands (service/matchcache.py)
+        self.past = PastReads(past_cache_size(self.env))  # for reads (service/pastreads.py)
         self._imported: dict[UUID, bool] = {}  # of stored matches: it never changes
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()

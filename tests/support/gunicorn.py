@@ -67,14 +67,17 @@ def gunicorn(
 
 
 def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
-    """Returns once the server answers; raises RuntimeError if it exits or stays silent."""
-    give_up = time.monotonic() + 30
+    """Returns once the server answers; raises RuntimeError if it exits or stays silent.
+
+    A worker still importing the app (12 s and more on a loaded 2-core machine) holds an
+    accepted connection unanswered: that timeout is waited out like a refused connection."""
+    give_up = time.monotonic() + 60
     while time.monotonic() < give_up:
         if server.poll() is not None:
             raise RuntimeError(f"gunicorn exited ({server.returncode})")
         try:
             call(base, "GET", "/rulesets")
             return
-        except urllib.error.URLError:
+        except (urllib.error.URLError, TimeoutError):
             time.sleep(0.2)
-    raise RuntimeError("gunicorn did not answer within 30 s")
+    raise RuntimeError("gunicorn did not answer within 60 s")
