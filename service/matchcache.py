@@ -36,9 +36,10 @@ from collections.abc import Mapping
 from uuid import UUID
 
 from domain.match import Match
+from service.settings import DEFAULT_MATCH_CACHE_SIZE
 
 SIZE_VARIABLE = "DRTS_MATCH_CACHE_SIZE"
-DEFAULT_SIZE = 1_000
+DEFAULT_SIZE = DEFAULT_MATCH_CACHE_SIZE
 
 
 def cache_size(env: Mapping[str, str]) -> int:

@@ -28,9 +28,10 @@ from uuid import UUID
 
 from domain.match import Match
 from service.results import Head, ReplayReport
+from service.settings import DEFAULT_PAST_CACHE_SIZE
 
 SIZE_VARIABLE = "DRTS_PAST_CACHE_SIZE"
-DEFAULT_SIZE = 500
+DEFAULT_SIZE = DEFAULT_PAST_CACHE_SIZE
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

@@ -71,6 +71,8 @@ DEFAULT_MAIL_DOMAIN = "drts.localhost"
 DEFAULT_MAIL_PORT = 2525
 DEFAULT_MAIL_MAX_BYTES = 1024 * 1024
 DEFAULT_MAIL_OUTBOX = "drts-outbox"
+DEFAULT_MATCH_CACHE_SIZE = 1_000  # matches kept between commands (service/matchcache.py)
+DEFAULT_PAST_CACHE_SIZE = 500  # past versions kept for reads (service/pastreads.py)
 SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
 
 
@@ -108,6 +110,8 @@ class Settings:
     mail_max_bytes: int = DEFAULT_MAIL_MAX_BYTES  # DRTS_MAIL_MAX_BYTES
     smtp_url: str = ""  # DRTS_SMTP_URL: the relay; empty: the maildir outbox
     mail_outbox: str = DEFAULT_MAIL_OUTBOX  # DRTS_MAIL_OUTBOX: the maildir without a relay
+    match_cache_size: int = DEFAULT_MATCH_CACHE_SIZE  # DRTS_MATCH_CACHE_SIZE
+    past_cache_size: int = DEFAULT_PAST_CACHE_SIZE  # DRTS_PAST_CACHE_SIZE
 
     @property
     def broker_url(self) -> str:
@@ -135,9 +139,15 @@ class Settings:
     def event_store_env(self, compress: bool = True) -> dict[str, str]:
         """Returns the eventsourcing environment for this database.
 
-        Table creation is off: the migrations own the schema (service/schema.py).
+        Table creation is off: the migrations own the schema (service/schema.py). The
+        sizes of the application's caches go with it (service/matchcache.py, pastreads.py).
         """
-        env = {"COMPRESSOR_TOPIC": COMPRESSOR} if compress else {}
+        env = {
+            "DRTS_MATCH_CACHE_SIZE": str(self.match_cache_size),
+            "DRTS_PAST_CACHE_SIZE": str(self.past_cache_size),
+        }
+        if compress:
+            env["COMPRESSOR_TOPIC"] = COMPRESSOR
         if self.backend == "memory":
             return {**env, "PERSISTENCE_MODULE": "eventsourcing.popo"}
         env["CREATE_TABLE"] = "no"
@@ -186,6 +196,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         mail_max_bytes=_positive_int(environ, "DRTS_MAIL_MAX_BYTES", DEFAULT_MAIL_MAX_BYTES),
         smtp_url=environ.get(SMTP_URL_VARIABLE, "").strip(),
         mail_outbox=environ.get("DRTS_MAIL_OUTBOX", "").strip() or DEFAULT_MAIL_OUTBOX,
+        match_cache_size=_count(environ, "DRTS_MATCH_CACHE_SIZE", DEFAULT_MATCH_CACHE_SIZE),
+        past_cache_size=_count(environ, "DRTS_PAST_CACHE_SIZE", DEFAULT_PAST_CACHE_SIZE),
     )
 
 

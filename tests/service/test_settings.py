@@ -81,3 +81,14 @@ def test_a_relay_url_is_read_or_refused_at_start() -> None:
     assert relay_parts("smtp://127.0.0.1:2500")[:3] == ("plain", "127.0.0.1", 2500)
     with pytest.raises(SettingsError, match="DRTS_SMTP_URL"):
         outbox_for(load_settings({"DRTS_SMTP_URL": "http://relay.example.org"}))
+
+
+def test_the_cache_sizes_go_to_the_application():
+    env = load_settings(
+        {"DRTS_MATCH_CACHE_SIZE": "5", "DRTS_PAST_CACHE_SIZE": "0"}
+    ).event_store_env()
+    assert (env["DRTS_MATCH_CACHE_SIZE"], env["DRTS_PAST_CACHE_SIZE"]) == ("5", "0")
+    defaults = load_settings({}).event_store_env()
+    assert (defaults["DRTS_MATCH_CACHE_SIZE"], defaults["DRTS_PAST_CACHE_SIZE"]) == ("1000", "500")
+    with pytest.raises(SettingsError, match="DRTS_MATCH_CACHE_SIZE"):
+        load_settings({"DRTS_MATCH_CACHE_SIZE": "-1"})
