@@ -7,7 +7,9 @@ sending a legal order of two operations a movement (bench_drts_team23's `full_or
 holding when it has none), the eighth order closing the movement. Then serves it with
 gunicorn and times, from one client: GET /matches/{id}/state?movement=k for every k,
 five passes in a shuffled order (the first pass apart: nothing is cached yet), GET
-/replay and GET /audit. Prints median and p99; never fails.
+/replay and GET /audit. Then, without HTTP and in the same run, the same reads through
+two Matches applications on the store, one keeping the past (service/pastreads.py)
+and one not (DRTS_PAST_CACHE_SIZE=0), for the ratio. Prints median and p99; never fails.
 
 Run: .venv/bin/python bench/bench_past_states.py [--passes 5]
 Figures of record: bench/past_states.md. Issue 30's targets: state p99 <= 5 ms,
@@ -121,6 +123,31 @@ def run(passes: int) -> None:
         )
         with gunicorn(url, 1, 4) as base:
             measure(base, match_id, passes)
+        for size in ("500", "0"):
+            measure_service(url, match_id, size)
+
+
+def measure_service(url: str, match_id: str, size: str) -> None:
+    """Times state at every movement (after a first pass) and replay, in process."""
+    app = Matches(env={**Settings(url).event_store_env(), "DRTS_PAST_CACHE_SIZE": size})
+    try:
+        movements = range(1, MOVEMENTS + 1)
+        for k in movements:  # the first pass: snapshots checked, the past kept (if any)
+            app.state(match_id, movement=k)
+        states = [timed(lambda k=k: app.state(match_id, movement=k)) for k in movements]
+        replays = [timed(lambda: app.replay(match_id)) for _ in range(3)]
+    finally:
+        app.close()
+    print(
+        f"service only, DRTS_PAST_CACHE_SIZE={size}: state at a movement median {ms(states)}, "
+        f"p99 {ms(states, 99)}; replay median {ms(replays)}"
+    )
+
+
+def timed(action: Any) -> float:
+    began = time.perf_counter()
+    action()
+    return time.perf_counter() - began
 
 
 def main() -> None:
