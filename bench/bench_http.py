@@ -6,9 +6,13 @@ drops. Sets up DRTS Team 23 matches (8 seats, simultaneous, `close_early`, so
 that the eighth order of a movement also resolves it) over HTTP, then for each
 round every seat of every match sends `hold` at once from N client threads.
 Prints orders per second, the median and p99 latency of all orders, and of the
-orders that closed a movement.
+orders that closed a movement. Then, in the same run and with the same N client
+threads, PostgreSQL's own rates on the same server (bench/commit_rates.py): one
+INSERT and one COMMIT per transaction ("plain"), and the same taking
+`LOCK TABLE ... IN EXCLUSIVE MODE` first ("locked"), and drts's rate as a fraction
+of each (issue 30: at least 0.15x of plain at 4 and 16 client threads).
 
-Run: .venv/bin/python bench/bench_http.py [--matches 16] [--rounds 3] [--clients 16]
+Run: .venv/bin/python bench/bench_http.py [--matches 16] [--rounds 3] [--clients 4,16]
          [--workers 2] [--threads 8]
 Prints figures and never fails (a missing server is reported and skipped). The rate
 limits are off (every client sends from 127.0.0.1).
@@ -35,6 +39,9 @@ from tests.support.gunicorn import gunicorn  # noqa: E402
 from tests.support.http import call  # noqa: E402
 from tests.support.postgres import PG_HOST, PG_PORT, new_pg_database, pg_url  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from commit_rates import commit_rate, create_table  # noqa: E402
+
 TIMEOUT = 60  # seconds a request may take under load
 SEATS = 8
 
@@ -43,7 +50,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=3, help="movements played per match")
-    parser.add_argument("--clients", type=int, default=16, help="concurrent client threads")
+    parser.add_argument(
+        "--clients", default="4,16", help="concurrent client threads: one count or several, 4,16"
+    )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
     args = parser.parse_args()
@@ -65,22 +74,42 @@ def serve_and_measure(url: str, args: argparse.Namespace) -> None:
     schema.upgrade(Settings(url))
     # The clients all send from 127.0.0.1, far faster than a player: no rate limits here.
     no_limits = {"DRTS_RATE_LIMIT_PER_ADDRESS": "0", "DRTS_RATE_LIMIT_PER_TOKEN": "0"}
+    create_table(url)
     with gunicorn(url, args.workers, args.threads, no_limits) as base:
-        measure(base, args)
+        tables = [new_match(base) for _ in range(args.matches)]
+        for clients in [int(count) for count in args.clients.split(",")]:
+            print(
+                f"== gunicorn: {args.workers} workers x {args.threads} threads; {clients} client "
+                f"threads; {args.matches} DRTS Team 23 matches x {SEATS} seats; "
+                f"{args.rounds} rounds"
+            )
+            rate = measure(base, tables, clients, args.rounds)
+            compare(url, clients, rate)
 
 
-def measure(base: str, args: argparse.Namespace) -> None:
-    tables = [new_match(base) for _ in range(args.matches)]
+def compare(url: str, clients: int, rate: float) -> None:
+    """Prints PostgreSQL's plain and table-locked commit rates with `clients` threads, and
+    drts's `rate` as a fraction of each."""
+    plain = commit_rate(url, clients, locked=False)
+    locked = commit_rate(url, clients, locked=True)
     print(
-        f"gunicorn: {args.workers} workers x {args.threads} threads; {args.clients} client "
-        f"threads; {args.matches} DRTS Team 23 matches x {SEATS} seats; {args.rounds} rounds"
+        f"plain INSERT+COMMIT: {plain:.0f}/s; with LOCK TABLE ... IN EXCLUSIVE MODE: {locked:.0f}/s"
     )
+    print(
+        f"drts / plain = {rate / plain:.3f}x (issue 30: >= 0.15x, aim 0.25x); "
+        f"drts / locked = {rate / locked:.3f}x"
+    )
+
+
+def measure(base: str, tables: list[tuple[str, list[str]]], clients: int, rounds: int) -> float:
+    """Plays `rounds` movements of every match from `clients` threads; prints the figures
+    and returns the orders per second."""
     latencies: list[float] = []
     closing: list[float] = []
     refused = 0
     started = time.perf_counter()
-    with ThreadPoolExecutor(args.clients) as pool:
-        for _ in range(args.rounds):
+    with ThreadPoolExecutor(clients) as pool:
+        for _ in range(rounds):
             # Seat-major, so that orders in flight at once mostly go to different matches,
             # as players of different matches do (orders racing for one match retry).
             jobs = [
@@ -105,6 +134,7 @@ def measure(base: str, args: argparse.Namespace) -> None:
             f"orders that closed and resolved a movement ({len(closing)}): median "
             f"{ms(statistics.median(closing))}, p99 {ms(percentile(closing, 99))}"
         )
+    return len(latencies) / elapsed
 
 
 def new_match(base: str) -> tuple[str, list[str]]:

@@ -51,6 +51,41 @@ MAX_CURSOR = 2**62
 class MatchReads(MatchStore):
     """The queries of the Matches application."""
 
+    def _read_latest(self, match_id: UUID | str) -> Match:
+        """Returns the match as stored now, for reading only: the one kept while the store
+        holds no later event (one query), else loaded and kept (service/pastreads.py)."""
+        match_id = self.match_id(match_id)
+        known = self.past.latest.get(match_id)
+        if known is not None and not self.recorder.select_events(
+            match_id, gt=known.version, limit=1
+        ):
+            return known
+        match = self.get_match(match_id)
+        self.past.latest.put(match_id, match)
+        return match
+
+    def _read_at(self, match: Match, version: int) -> Match:
+        """Returns the match as it was at `version`, for reading only (kept by version)."""
+        if version == match.version:
+            return match
+        key = (match.id, version)
+        past = self.past.versions.get(key)
+        if past is None:
+            past = self.get_match(match.id, version)
+            self.past.versions.put(key, past)
+        return past
+
+    def _head_of_write(self, past: Match, latest: Match) -> Head:
+        """Returns `views.write_head` of a past match, kept once the event after it is
+        stored (it then never changes)."""
+        key = (past.id, past.version)
+        head = self.past.heads.get(key)
+        if head is None:
+            head = views.write_head(self, past)
+            if past.version < latest.version:
+                self.past.heads.put(key, head)
+        return head
+
     def summary(self, match_id: UUID | str) -> MatchSummary:
         """Returns the public summary: ruleset, seats, status, open movement, deadline, outcome."""
         return views.summary(self.get_match(match_id))
@@ -72,16 +107,16 @@ class MatchReads(MatchStore):
         (`orders`). A phase without a movement is one of the open movement,
         which has none yet (MovementNotResolvedError).
         """
-        match = self.get_match(match_id)
+        match = self._read_latest(match_id)
         looker = self.tokens.viewer(match, token)
         viewer = seat_view_of(match, looker, seat)
         if phase is not None:
             at = match.movement if movement is None else movement
-            view = phases.phase_state(self, match, at, phase, viewer)
-            resolved = self._at_version(match, views.version_after(match, at))
-            return replace(view, head=views.write_head(self, resolved))
+            view = phases.phase_state(self, self.get_match(match.id), at, phase, viewer)
+            resolved = self._read_at(match, views.version_after(match, at))
+            return replace(view, head=self._head_of_write(resolved, match))
         version = views.version_at(match, movement)
-        past = self._at_version(match, version)
+        past = self._read_at(match, version)
         opened = version if movement is not None else views.position_version(match)
         now = looker.seat is not None and past is match  # a seat sees its own orders now
         return StateView(
@@ -95,23 +130,23 @@ class MatchReads(MatchStore):
             steps=[],
             outcome=views.outcome_json(past.outcome),
             orders=views.pending_orders(match, looker.seat) if now else [],
-            head=views.write_head(self, self._at_version(match, opened)),
+            head=self._head_of_write(self._read_at(match, opened), match),
         )
 
     def scores(self, match_id: UUID | str, movement: int | None = None) -> Scores:
         """Returns the outcome (scores, ranking, result) when `movement` was open, or now."""
-        match = self.get_match(match_id)
-        past = self._at_version(match, views.version_at(match, movement))
+        match = self._read_latest(match_id)
+        past = self._read_at(match, views.version_at(match, movement))
         return Scores(str(match.id), movement or match.movement, views.outcome_json(past.outcome))
 
     def display(self, match_id: UUID | str, movement: int | None = None) -> str:
         """Returns the Public Display (plain text) of the match now, or of the position after
         `movement` was resolved (MovementNotFoundError if it was not); public information only.
         """
-        match = self.get_match(match_id)
-        past = self._at_version(match, views.version_after(match, movement))
+        match = self._read_latest(match_id)
+        past = self._read_at(match, views.version_after(match, movement))
         opened = views.position_version(match) if movement is None else past.version
-        head = views.write_head(self, self._at_version(match, opened))
+        head = self._head_of_write(self._read_at(match, opened), match)
         return views.display(past, movement, head)
 
     def event_log(
@@ -262,9 +297,16 @@ class MatchReads(MatchStore):
         self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
     ) -> ReplayReport:
         """Replays the match from its first event and checks it against the stored match
-        (`timeline`: an earlier timeline's replay, domain/match/timelines.py)."""
-        match = self.get_match(match_id)
-        return views.replay(self, match.id, self.tokens.viewer(match, token), timeline)
+        (`timeline`: an earlier timeline's replay, domain/match/timelines.py). The report
+        of the same log head, for the same viewer, is kept (service/pastreads.py)."""
+        match = self._read_latest(match_id)
+        viewer = self.tokens.viewer(match, token)
+        key = (match.id, match.version, match.chain, timeline, viewer)
+        report = self.past.replays.get(key)
+        if report is None:
+            report = views.replay(self, match.id, viewer, timeline)
+            self.past.replays.put(key, report)
+        return report
 
     def audit(
         self, match_id: UUID | str, token: str | None = None, timeline: int | None = None

@@ -78,6 +78,9 @@ DEFAULT_MAIL_OUTBOX = "drts-outbox"
 DEFAULT_SESSION_HOURS = 12  # a page session (docs/pages.md)
 DEFAULT_FORUM_MAX_DELAY_SECONDS = 120.0
 DEFAULT_MAIL_REMINDER_SECONDS = 12 * 3600.0
+DEFAULT_MATCH_CACHE_SIZE = 1_000  # matches kept between commands (service/matchcache.py)
+DEFAULT_PAST_CACHE_SIZE = 500  # past versions kept for reads (service/pastreads.py)
+
 SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
 
 
@@ -125,6 +128,8 @@ class Settings:
     # DRTS_MAIL_REMINDER_SECONDS: how long before a deadline the seats that owe orders are
     # reminded; 0: no reminders
     mail_reminder_seconds: float = DEFAULT_MAIL_REMINDER_SECONDS
+    match_cache_size: int = DEFAULT_MATCH_CACHE_SIZE  # DRTS_MATCH_CACHE_SIZE
+    past_cache_size: int = DEFAULT_PAST_CACHE_SIZE  # DRTS_PAST_CACHE_SIZE
 
     @property
     def broker_url(self) -> str:
@@ -152,9 +157,15 @@ class Settings:
     def event_store_env(self, compress: bool = True) -> dict[str, str]:
         """Returns the eventsourcing environment for this database.
 
-        Table creation is off: the migrations own the schema (service/schema.py).
+        Table creation is off: the migrations own the schema (service/schema.py). The
+        sizes of the application's caches go with it (service/matchcache.py, pastreads.py).
         """
-        env = {"COMPRESSOR_TOPIC": COMPRESSOR} if compress else {}
+        env = {
+            "DRTS_MATCH_CACHE_SIZE": str(self.match_cache_size),
+            "DRTS_PAST_CACHE_SIZE": str(self.past_cache_size),
+        }
+        if compress:
+            env["COMPRESSOR_TOPIC"] = COMPRESSOR
         if self.backend == "memory":
             return {**env, "PERSISTENCE_MODULE": "eventsourcing.popo"}
         env["CREATE_TABLE"] = "no"
@@ -211,6 +222,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         mail_reminder_seconds=_seconds(
             environ, "DRTS_MAIL_REMINDER_SECONDS", DEFAULT_MAIL_REMINDER_SECONDS
         ),
+        match_cache_size=_count(environ, "DRTS_MATCH_CACHE_SIZE", DEFAULT_MATCH_CACHE_SIZE),
+        past_cache_size=_count(environ, "DRTS_PAST_CACHE_SIZE", DEFAULT_PAST_CACHE_SIZE),
     )
 
 

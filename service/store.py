@@ -15,15 +15,17 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import Application
+from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.domain import Snapshot
-from eventsourcing.persistence import IntegrityError, JSONTranscoder
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Recording
 from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError
 from domain.match import Match
 from service import imported, loading, schema
 from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
+from service.matchcache import MatchCache, cache_size
+from service.pastreads import PastReads, past_cache_size
 from service.readmodels.runner import ReadModels, read_models_for
 from service.scheduling import NoScheduler, Scheduler
 from service.tokens import Tokens
@@ -58,6 +60,8 @@ class MatchStore(Application[UUID]):
         super().__init__(env)
         self._read_models: ReadModels | None = None
         self.snapshot_trust = loading.SnapshotTrust()
+        self.kept = MatchCache(cache_size(self.env))  # between commands (service/matchcache.py)
+        self.past = PastReads(past_cache_size(self.env))  # for reads (service/pastreads.py)
         self._imported: dict[UUID, bool] = {}  # of stored matches: it never changes
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
@@ -68,6 +72,22 @@ class MatchStore(Application[UUID]):
         """Registers eventsourcing's transcodings and those of the Match's typed values."""
         super().register_transcodings(transcoder)
         register_values(transcoder)
+
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
+        """Saves matches as eventsourcing's `save` does (record, snapshot, notify), but
+        collects their events directly: the library's runtime-Protocol isinstance checks
+        cost more than a command (issue 30). Anything else goes to the library's `save`."""
+        if kwargs or not all(type(obj) is Match for obj in objs):
+            return super().save(*objs, **kwargs)
+        processing_event: ProcessingEvent[UUID] = ProcessingEvent()
+        for match in objs:
+            processing_event.events.extend(match.collect_events())
+            processing_event.aggregates[match.id] = match
+        recordings = self._record(processing_event)
+        self._take_snapshots(processing_event)
+        self._notify(recordings)
+        self.notify(processing_event.events)  # the library's deprecated hook, as it calls it
+        return recordings
 
     def get_match(self, match_id: UUID | str, version: int | None = None) -> Match:
         """Returns the match (at a past version if given), loaded from its rows and checked
@@ -127,18 +147,22 @@ class MatchStore(Application[UUID]):
         """Loads the match, runs the command, saves; reloads and retries on a lost race.
 
         Events recorded before the command raises (a rejected order) are saved too. An
-        imported match is read-only: MatchImportedError, before anything is run.
+        imported match is read-only: MatchImportedError, before anything is run. The first
+        attempt takes the match this process kept, brought up to date from the store; a
+        retry loads it from the store (service/matchcache.py).
         """
-        for _ in range(MAX_ATTEMPTS):
-            match = self._load(match_id)
+        for attempt in range(MAX_ATTEMPTS):
+            match = self._load_for_command(self.match_id(match_id), attempt == 0)
             self._check_writable(match)
             try:
                 result = command(match)
             except DrtsError:
                 if self._saved(match):
+                    self.kept.put(match)
                     raise
                 continue
             if self._saved(match):
+                self.kept.put(match)
                 return result
         raise ConcurrentWriteError(f"match {match_id} kept changing under {MAX_ATTEMPTS} attempts")
 
@@ -177,6 +201,19 @@ class MatchStore(Application[UUID]):
 
     def _load(self, match_id: UUID | str) -> Match:
         return self.get_match(match_id)
+
+    def _load_for_command(self, match_id: UUID, may_use_kept: bool) -> Match:
+        """Returns the match for a command: the kept one fast-forwarded over the events
+        stored since (checked), or, if none is kept or `may_use_kept` is false, the match
+        loaded from the store."""
+        kept = self.kept.take(match_id)
+        if kept is None or not may_use_kept:
+            return self._load(match_id)
+        after = (kept.version, kept.chain, kept.seed_commitment)
+        newer = loading.checked_events(self, match_id, after)
+        match = loading.fold(match_id, newer, kept)
+        assert match is not None  # folding onto a match gives a match
+        return match
 
     def _at_version(self, match: Match, version: int) -> Match:
         """Returns the match as it was at `version` (itself when that is its latest)."""

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.errors import RulesetVersionNotInstalledError
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable, normalized
-from domain.match import Match, MovementLog
+from domain.match import Match, MovementLog, parsed
 from domain.match.timelines import timelines
 from domain.rules.contract import JSON, asks_rematch
 from service import corrections, evidence, loading
@@ -267,7 +268,8 @@ def state_view(past: Match, viewer: Viewer) -> JSON:
     if viewer.referee or past.state is None:
         return past.state
     ruleset = past.rules()
-    return ruleset.view(ruleset.load_state(past.state), viewer.seat)
+    state = parsed.STATES.get(past.state, ruleset, partial(ruleset.load_state, past.state))
+    return ruleset.view(state, viewer.seat)
 
 
 def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:

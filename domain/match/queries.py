@@ -4,6 +4,7 @@ its guards (`check_...`: raise unless a command may go on). They record nothing.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from domain.errors import (
@@ -16,6 +17,7 @@ from domain.errors import (
     RulesetVersionNotInstalledError,
     UnknownRulesetError,
 )
+from domain.match import parsed
 from domain.match.base import MatchBase
 from domain.match.values import MovementLog
 from domain.rules.contract import Ruleset, asks_rematch
@@ -40,11 +42,15 @@ class MatchQueries(MatchBase):
 
     def table(self) -> Table:
         """Returns the pure referee at the current state, open movement, pending orders and
-        strikes (a command builds it once and passes it on)."""
+        strikes (a command builds it once and passes it on). The state is decoded and each
+        pending order parsed once while they stay the match's (domain/match/parsed.py)."""
         ruleset = self.rules()
-        pending = [(p.seat, ruleset.parse_order(p.order)) for p in self.pending]
+        pending = [
+            (p.seat, parsed.ORDERS.get(p, ruleset, partial(ruleset.parse_order, p.order)))
+            for p in self.pending
+        ]
         strikes = {int(seat): n for seat, n in self.strikes.items()}
-        state = ruleset.load_state(self.state)
+        state = parsed.STATES.get(self.state, ruleset, partial(ruleset.load_state, self.state))
         out = set(self.eliminated)
         return Table(ruleset, self.seed, state, self.movement, pending, strikes, out)
 

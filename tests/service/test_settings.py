@@ -90,3 +90,14 @@ def test_the_pages_session_settings_default_to_a_drawn_key_and_twelve_hours():
     assert (given.session_secret, given.session_hours) == ("k3y", 2)
     with pytest.raises(SettingsError, match="DRTS_SESSION_HOURS=0"):
         load_settings({"DRTS_SESSION_HOURS": "0"})
+
+
+def test_the_cache_sizes_go_to_the_application():
+    env = load_settings(
+        {"DRTS_MATCH_CACHE_SIZE": "5", "DRTS_PAST_CACHE_SIZE": "0"}
+    ).event_store_env()
+    assert (env["DRTS_MATCH_CACHE_SIZE"], env["DRTS_PAST_CACHE_SIZE"]) == ("5", "0")
+    defaults = load_settings({}).event_store_env()
+    assert (defaults["DRTS_MATCH_CACHE_SIZE"], defaults["DRTS_PAST_CACHE_SIZE"]) == ("1000", "500")
+    with pytest.raises(SettingsError, match="DRTS_MATCH_CACHE_SIZE"):
+        load_settings({"DRTS_MATCH_CACHE_SIZE": "-1"})

@@ -25,7 +25,7 @@ def gunicorn(
     settings: Mapping[str, str] | None = None,
     log_level: str = "warning",
     options: Sequence[str] = (),
-    boot_seconds: float = 30,
+    boot_seconds: float = 60,
 ) -> Iterator[str]:
     """Serves `api.wsgi:app` on the database under gunicorn; yields its base URL and stops it
     afterwards. `settings` are DRTS_* variables for the server (no broker by default);
@@ -67,9 +67,12 @@ def gunicorn(
         server.wait(timeout=30)
 
 
-def wait_until_up(base: str, server: subprocess.Popen[bytes], seconds: float = 30) -> None:
+def wait_until_up(base: str, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
     """Returns once the server answers; raises RuntimeError if it exits or stays silent
-    for `seconds`."""
+    for `seconds`.
+
+    A worker still importing the app (12 s and more on a loaded 2-core machine) holds an
+    accepted connection unanswered: that timeout is waited out like a refused connection."""
     give_up = time.monotonic() + seconds
     while time.monotonic() < give_up:
         if server.poll() is not None:
