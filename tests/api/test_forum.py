@@ -21,14 +21,16 @@ from service.matches import Matches
 from service.settings import Settings
 from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
 
-# BC-10's checkmate (tests/scenarios/b_chess/bc_10_the_last_king_wins.json): seat 1's Rook
-# takes seat 2's King, the last King left wins
+# BC-10's checkmate (after tests/scenarios/b_chess/bc_10_the_last_king_wins.json): seat 1's
+# Rook takes seat 2's King, the last King left wins. The Rook stands beside the King: seat 2's
+# purchase comes first (BC-3) and places its object on a random empty square beside its King
+# (BC-6), which must never be on the Rook's path, whatever the match's seed.
 LAST_KING_WINS = json.loads(
     '{"config": {"torus": true, "turn_seconds": 86400, "refund": false, "starting_macks": 50},'
     ' "turn": 0, "next_number": 4, "seats": {"1": {"macks": 50, "out": false},'
     ' "2": {"macks": 50, "out": false}}, "priority_list": ['
     '{"id": "K1", "owner": 1, "square": [10, 10]}, {"id": "K2", "owner": 2, "square": [15, 15]},'
-    ' {"id": "R3", "owner": 1, "square": [15, 7]}], "ended": null}'
+    ' {"id": "R3", "owner": 1, "square": [15, 14]}], "ended": null}'
 )
 
 
