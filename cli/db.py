@@ -129,7 +129,7 @@ def projections_status() -> None:
     "--interval",
     default=2.0,
     show_default=True,
-    help="seconds between catch-ups where the log cannot be followed live (SQLite)",
+    help="seconds between catch-ups on SQLite; on PostgreSQL, between tries for the lead",
 )
 @reports_errors
 def projections_follow(interval: float) -> None:

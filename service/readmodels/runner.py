@@ -12,9 +12,9 @@
 - `quarantined()` lists the (projection, match) pairs left out because one of
   the match's events failed to apply (recorders.py); `quarantine_count()`
   counts them in one query, for a health check.
-- `start()`: on PostgreSQL a thread follows the log live (eventsourcing's
-  ApplicationSubscription, woken by LISTEN/NOTIFY); on SQLite, which has no
-  subscriptions, a timer thread calls `catch_up()` every few seconds.
+- `start()`: on PostgreSQL a thread follows the log live, woken by LISTEN/NOTIFY,
+  in one process per database at a time (`Follower`); on SQLite, which has no
+  notifications, a timer thread calls `catch_up()` every few seconds.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from typing import Any
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import Tracking
-from eventsourcing.postgres import PostgresDatastore
-from eventsourcing.projection import ApplicationSubscription, Projection
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteDatastore
-from eventsourcing.utils import get_topic
+from psycopg.sql import SQL, Identifier
 
 from service.readmodels.mailout import MailOutbox
 from service.readmodels.projections import PROJECTIONS, ReadModel
@@ -202,51 +202,68 @@ class Timer(threading.Thread):
 
 
 class Follower(threading.Thread):
-    """Follows the log live (PostgreSQL LISTEN/NOTIFY) and applies each event as it lands.
+    """Keeps the read models up to date on PostgreSQL, one process per database at a time.
 
-    One subscription serves every projection, from the least advanced one's
-    position; a projection already past an event skips it by its tracking row.
-    On an error it logs, waits `interval` seconds and subscribes again.
+    Every API process starts one, but only the one holding the lead (a PostgreSQL
+    advisory lock, held on its own connection for as long as it follows) does the
+    work: woken by the event store's NOTIFY, it catches up every projection in
+    batches (`catch_up`: one transaction per projection per batch), at most every
+    `PAUSE` seconds, so a burst of events costs a few transactions, not one per event
+    per projection per process. The others try for the lead every `interval` seconds:
+    when the leader stops or its process dies, its session ends, the lock is free and
+    another takes over. Every query catches up first anyway, so a process that does
+    not lead still reads its own writes. On an error it logs, lets go of the lead,
+    waits `interval` seconds and tries again.
     """
+
+    PAUSE = 0.05  # seconds between two catch-ups: the events of a burst share one
+    WAIT = 0.5  # seconds a wait for a notification lasts (how soon `stop` is seen)
 
     def __init__(self, read_models: ReadModels) -> None:
         super().__init__(name="drts-read-models-follower", daemon=True)
         self.read_models = read_models
-        self.subscribed = threading.Event()  # set while the subscription is open
+        self.subscribed = threading.Event()  # set while this process leads and listens
         self._stopping = threading.Event()
-        self._subscription: ApplicationSubscription[Any] | None = None
 
     def run(self) -> None:
         while not self._stopping.is_set():
             try:
-                self._follow()
+                self._lead()
             except Exception:
-                logger.exception("following the log failed; subscribing again")
+                logger.exception("following the log failed; trying again")
             self.subscribed.clear()
             self._stopping.wait(self.read_models.interval)
 
     def stop(self) -> None:
         self._stopping.set()
-        if self._subscription is not None:
-            self._subscription.stop()
         self.join()
 
-    def _follow(self) -> None:
-        models = self.read_models
-        models.catch_up()
-        projections = list(models.projections.values())
-        start = min(p.view.position(models.app.name) for p in projections)
-        all_topics = sorted({topic for p in projections for topic in p.topics})
-        with ApplicationSubscription(models.app, gt=start, topics=all_topics) as subscription:
-            self._subscription = subscription
-            if self._stopping.is_set():
+    def _lead(self) -> None:
+        """Follows the log while this process holds the lead; returns at once if another
+        process holds it."""
+        recorder = self.read_models.app.recorder
+        assert isinstance(recorder, PostgresApplicationRecorder)
+        key = f"drts read models: {recorder.datastore.schema}.{recorder.events_table_name}"
+        with recorder.datastore.get_connection() as conn:
+            taken = conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS led", (key,))
+            if not (taken.fetchone() or {}).get("led"):
                 return
-            self.subscribed.set()
-            for domain_event, tracking in subscription:
-                topic = get_topic(type(domain_event))
-                for projection in projections:
-                    if topic in projection.topics:
-                        models.apply(projection, domain_event, tracking)
+            try:
+                conn.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
+                self._follow(conn)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock_all()")
+
+    def _follow(self, conn: Any) -> None:
+        """Catches up, then again after each wake-up, until stopped. Nothing is missed:
+        the connection listens before the first catch-up, and PostgreSQL queues every
+        notification of a commit after that for it."""
+        self.read_models.catch_up()
+        self.subscribed.set()
+        while not self._stopping.is_set():
+            woken = any(True for _ in conn.notifies(timeout=self.WAIT, stop_after=1))
+            if woken and not self._stopping.wait(self.PAUSE):
+                self.read_models.catch_up()
 
 
 def read_models_for(app: Application[Any], interval: float = 2.0) -> ReadModels:

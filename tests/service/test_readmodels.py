@@ -262,6 +262,53 @@ def test_the_read_models_follow_the_log_without_being_asked(matches, other, data
         models.stop()
 
 
+def listed(models: runner.ReadModels, match_id: Any) -> bool:
+    """Whether the match list holds the match, read without catching up."""
+    query = "SELECT match_id FROM {match_list} WHERE match_id = :m"
+    return bool(models.view("match_list").query(query, {"m": match_id}))
+
+
+def wait_until(condition: Any, what: str) -> None:
+    give_up = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < give_up, what
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def two_processes(pg_database: str, clock: Any) -> Iterator[tuple[Matches, Matches]]:
+    """Two Matches applications on one PostgreSQL store: two API processes."""
+    apps = [Matches(env=Settings(pg_database).event_store_env(), clock=clock) for _ in "ab"]
+    yield apps[0], apps[1]
+    for app in apps:
+        app.close()
+
+
+@pytest.mark.postgres
+def test_one_process_follows_the_log_and_another_takes_over_when_it_stops(two_processes):
+    """On PostgreSQL one process per database does the projections' work (an advisory
+    lock): the second waits, and leads once the first stops."""
+    matches, other = two_processes
+    first, second = matches.read_models, other.read_models
+    first.interval = second.interval = 0.05
+    first.start()
+    try:
+        assert isinstance(first._thread, Follower) and first._thread.subscribed.wait(10)
+        second.start()
+        time.sleep(0.5)  # ten tries for the lead
+        assert isinstance(second._thread, Follower) and not second._thread.subscribed.is_set()
+        new = other.create_match("toy", {})
+        wait_until(lambda: listed(second, new.match_id), "the leader never applied the match")
+    finally:
+        first.stop()
+    try:
+        assert second._thread.subscribed.wait(10), "the second process never took the lead"
+        later = matches.create_match("toy", {})
+        wait_until(lambda: listed(second, later.match_id), "the new leader applied nothing")
+    finally:
+        second.stop()
+
+
 def test_an_unknown_projection_is_refused_by_name(matches):
     with pytest.raises(UnknownProjectionError, match="'leaderboard'"):
         matches.read_models.rebuild("leaderboard")
