@@ -4,13 +4,16 @@ A worker that finds many movements due at once (a burst: many matches started
 together) resolves them as one batch rather than one task each: the batch
 settles once (the settling time past its latest deadline, instead of a load per
 match to learn the deadline), learns which of its matches are imported in one
-query, and forgets the failure counts of its successes in one statement. Each
-match is still resolved and saved on its own, in its own transaction
-(`Matches.resolve_isolated`'s rules, DESIGN.md's Isolation): one that fails is
-counted, and quarantined once it keeps failing, while the others go on; none
-waits on or aborts another. Exactly once holds as for single resolutions: the
-event store takes one resolution of a movement (optimistic concurrency), a
-second attempt finds the movement closed and records nothing.
+query, resolves its matches in memory and saves them together in one transaction
+(one commit and one table lock for the batch), and forgets the failure counts
+of its successes in one statement. One match never holds back the others
+(DESIGN.md's Isolation): a match whose resolution raises is left out of the
+joint save and resolved again on its own, in its own transaction, where it is
+counted, and quarantined once it keeps failing; if the joint save fails (another
+writer got to one of its matches first), each match is resolved on its own.
+Exactly once holds as for single resolutions: the event store takes one
+resolution of a movement (optimistic concurrency), a second attempt finds the
+movement closed and records nothing.
 """
 
 from __future__ import annotations
@@ -43,6 +46,18 @@ def latest_deadline(batch: Sequence[Due]) -> datetime | None:
     """Returns the latest known deadline of the batch (None when none is known)."""
     deadlines = [due.deadline for due in batch if due.deadline is not None]
     return max(deadlines) if deadlines else None
+
+
+def first_of_each_match(batch: Sequence[Due]) -> dict[int, Due]:
+    """Returns the batch's members by index, each match's first only (a movement queued
+    twice, by a task and by the sweep, is resolved once; the later copy finds it closed)."""
+    seen: set[UUID] = set()
+    firsts = {}
+    for index, due in enumerate(batch):
+        if due.match_id not in seen:
+            seen.add(due.match_id)
+            firsts[index] = due
+    return firsts
 
 
 def imported_among(models: ReadModels, match_ids: Sequence[UUID]) -> set[UUID]:

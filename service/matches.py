@@ -671,23 +671,78 @@ class Matches(MatchReads):
         return closing
 
     def resolve_batch(self, batch: Sequence[batches.Due]) -> list[Closing | None]:
-        """Resolves each due movement of the batch like `resolve_isolated`, each match in
-        its own transaction: one that fails is counted (and quarantined) while the others
-        go on. Returns what each resolution did, in order (None: nothing due, failed, or
-        left to the sweep). Fewer round trips than one call each (service/batches.py):
-        it settles once, skips the imported matches found in one query, and forgets the
-        successes' failure counts in one statement. A lost race is logged and left to the
-        sweep; a database outage is raised.
+        """Resolves each due movement of the batch like `resolve_isolated`: one that fails
+        is counted (and quarantined) while the others go on. Returns what each resolution
+        did, in order (None: nothing due, failed, or left to the sweep).
+
+        Fewer round trips than one call each (service/batches.py): it settles once, skips
+        the imported matches found in one query, resolves the others in memory and saves
+        them together in one transaction, and forgets the successes' failure counts in
+        one statement. A match whose resolution raises, and every match of a joint save
+        that lost a race, is then resolved on its own, in its own transaction: counted if
+        it fails, a lost race logged and left to the sweep; a database outage is raised.
         """
         now = self._settled_after(batches.latest_deadline(batch))
         imported = batches.imported_among(self.read_models, [due.match_id for due in batch])
         self._remember_imported({due.match_id: due.match_id in imported for due in batch})
+        members = [due for due in batch if due.match_id not in imported]
+        jointly = self._resolve_jointly(batches.first_of_each_match(members), now)
         closings = [
-            None if due.match_id in imported else self._resolve_in_batch(due, now) for due in batch
+            None
+            if due.match_id in imported
+            else jointly[index]
+            if index in jointly
+            else self._resolve_in_batch(due, now)
+            for index, due in enumerate(batch)
         ]
         resolved = [closing.match_id for closing in closings if closing is not None]
         batches.forget_failures(self.read_models, resolved)
         return closings
+
+    def _resolve_jointly(
+        self, members: Mapping[int, batches.Due], now: datetime
+    ) -> dict[int, Closing | None]:
+        """Resolves the batch's members (by index) in memory and saves them in one
+        transaction; returns what each did. Left out, for `resolve_batch` to resolve on
+        its own: a member whose resolution raised, and every member when the joint save
+        failed (another writer got to one of them first)."""
+        closed = {index: self._closed_in_memory(due, now) for index, due in members.items()}
+        done = {index: outcome for index, outcome in closed.items() if outcome is not None}
+        changed = [match for match, _, _ in done.values() if match.pending_events]
+        try:
+            if changed:
+                self.save(*changed)
+        except OUTAGES:
+            raise
+        except Exception as error:  # a lost race, or one match's events not recordable
+            logger.info("a batch's joint save failed (%s); resolving each on its own", error)
+            return {}
+        for match, _, _ in done.values():
+            self.kept.put(match)
+        return {
+            index: self._with_rematch(closing, wants) for index, (_, closing, wants) in done.items()
+        }
+
+    def _closed_in_memory(
+        self, due: batches.Due, now: datetime
+    ) -> tuple[Match, Closing | None, bool] | None:
+        """Returns the member's match with its movement closed (not saved), what closing
+        did, and whether it asks for a rematch; None if anything raised."""
+        try:
+            match = self._load_for_command(due.match_id, may_use_kept=True)
+            if match.quarantined is not None:
+                return match, None, False
+            passed = match.close_movement(due.movement, now)
+        except Exception:  # resolved again on its own, which counts or raises it
+            return None
+        closing = None if passed is None else _closing(match, due.movement, passed)
+        return match, closing, match.wants_rematch()
+
+    def _with_rematch(self, closing: Closing | None, wants_rematch: bool) -> Closing | None:
+        """Returns a saved closing with the rematch it asks for, created (DW-5)."""
+        if closing is None or not wants_rematch:
+            return closing
+        return replace(closing, rematch_id=self.create_rematch_if_due(closing.match_id))
 
     def create_missing_rematches(self) -> list[UUID]:
         """Creates the rematch of every finished match that asks for one and lacks it (a

@@ -8,6 +8,7 @@ Isolation), exactly once, on SQLite and PostgreSQL.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -17,6 +18,7 @@ from service.clock import ManualClock
 from service.matches import SETTLING, Matches
 from service.readmodels.recorders import FAILURES
 from service.results import DueMovement
+from service.settings import Settings
 from tests.service.test_match_quarantine import FIXED, fragile, started  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets", "fragile")
@@ -95,3 +97,58 @@ def test_a_batch_on_time_settles_once_past_its_latest_deadline(
     assert [due.match_id for due in batch] == [first, second]
     matches.resolve_batch(batch)
     assert waits == [pytest.approx((SETTLING - timedelta(milliseconds=30)).total_seconds())]
+
+
+def test_a_batch_is_saved_in_one_transaction(
+    matches: Matches, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One commit (and, on PostgreSQL, one table lock) for the batch's resolutions."""
+    good = [started(matches)[0] for _ in range(3)]
+    writes: list[set[UUID]] = []
+    insert = matches.recorder.insert_events
+
+    def counted(stored_events: Any, **kwargs: Any) -> Any:
+        writes.append({event.originator_id for event in stored_events})
+        return insert(stored_events, **kwargs)
+
+    monkeypatch.setattr(matches.recorder, "insert_events", counted)
+    closings = matches.resolve_batch(due_batch(matches, clock))
+    assert writes == [set(good)]
+    assert {closing.match_id for closing in closings if closing} == set(good)
+
+
+def test_a_joint_save_that_loses_a_race_resolves_each_on_its_own_exactly_once(
+    matches: Matches, clock: ManualClock, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process resolves one of the batch's matches while the batch is in memory:
+    the joint save fails whole, and each match is then resolved on its own; the raced
+    one finds its movement closed."""
+    first, raced, third = (started(matches)[0] for _ in range(3))
+    batch = due_batch(matches, clock)
+    other = Matches(env=Settings(database_url).event_store_env(), clock=clock)
+    save = matches.save
+
+    def racing_save(*objs: Any, **kwargs: Any) -> Any:
+        if len(objs) > 1:  # the joint save: the other process gets there first
+            other.resolve(raced, 1)
+        return save(*objs, **kwargs)
+
+    monkeypatch.setattr(matches, "save", racing_save)
+    try:
+        closings = matches.resolve_batch(batch)
+    finally:
+        other.close()
+    by_match = {due.match_id: closing for due, closing in zip(batch, closings, strict=True)}
+    assert by_match[raced] is None and by_match[first] and by_match[third]
+    assert [resolved(matches, match_id) for match_id in (first, raced, third)] == [1, 1, 1]
+    assert matches.summary(raced).movement == 2
+
+
+def test_a_movement_queued_twice_in_a_batch_is_resolved_once(
+    matches: Matches, clock: ManualClock
+) -> None:
+    match_id = started(matches)[0]
+    [due] = due_batch(matches, clock)
+    closings = matches.resolve_batch([due, due])
+    assert closings[0] is not None and closings[1] is None
+    assert resolved(matches, match_id) == 1
