@@ -42,8 +42,20 @@ class BrokenLink:
     reason: str
 
 
+# the types `normalized` and `jsonable` return as they are, checked first by exact type
+# (subclasses, such as a str Enum, take the general path, which returns them as they are)
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def normalized(value: object) -> JSON:
     """Returns a value as it comes back from the event store (tuples as lists)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {_key(k): normalized(v) for k, v in value.items()}  # type: ignore[attr-defined]
+    if kind is list or kind is tuple:
+        return [normalized(v) for v in value]  # type: ignore[attr-defined]
     if isinstance(value, Mapping):
         return {_key(k): normalized(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -55,6 +67,13 @@ def normalized(value: object) -> JSON:
 
 def jsonable(value: object) -> JSON:
     """Returns the JSON form used for hashing: datetimes as ISO 8601, UUIDs as strings."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {_key(k): jsonable(v) for k, v in value.items()}  # type: ignore[attr-defined]
+    if kind is list or kind is tuple:
+        return [jsonable(v) for v in value]  # type: ignore[attr-defined]
     if isinstance(value, datetime):
         return iso(value)
     if isinstance(value, UUID):

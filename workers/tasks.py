@@ -51,7 +51,7 @@ from service.scheduling import RESOLVE_MOVEMENT, RESOLVE_MOVEMENTS, CelerySchedu
 from service.settings import Settings
 
 REQUEUE_AFTER_SECONDS = 10.0  # the sweep queues a due movement again only after this
-BATCH_SIZE = 25  # movements resolved together (a batch of the sweep, or held countdown tasks)
+BATCH_SIZE = 50  # movements resolved and saved together (a sweep batch, or held countdown tasks)
 MAX_BATCHED = 20_000  # movements a process remembers having taken into a batch
 
 _lock = threading.Lock()
