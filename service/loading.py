@@ -11,10 +11,18 @@ never served (docs/integrity.md, What the service checks by itself).
   up to its version gives the same aggregate. The check is made once per stored
   snapshot (its row's bytes are remembered by their SHA-256); a snapshot that fails
   it is logged and never used: the match then loads from its events.
+- A load whose latest snapshot is not trusted folds from the nearest snapshot below
+  it that is (from the first event when none is, or when that one's chain is no
+  longer the log's), checking every untrusted snapshot on the way: reading each past
+  state once in a fresh process folds each event about once, not once per snapshot
+  (issue 30). An edit below a snapshot this process checked is therefore found by
+  verify, a replay, the event log or a process that has not checked it, not by this
+  load (docs/integrity.md).
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import logging
 import threading
@@ -141,7 +149,7 @@ def load(app: MatchStore, match_id: UUID, version: int | None = None) -> Match:
     stored = _latest_snapshot(app, match_id, version)
     match = None if stored is None else _from_trusted(app, match_id, stored, version)
     if match is None:
-        match = _from_events(app, match_id, version, stored)
+        match = _from_checked(app, match_id, version, stored)
     if not isinstance(match, Match):
         raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
     return match
@@ -180,10 +188,17 @@ def _from_trusted(
 ) -> Match | None:
     """Returns the match from a snapshot this process checked whose chain is still the
     stored event's at its version; None when the snapshot may not be used."""
+    start = _trusted_start(app, match_id, stored)
+    return None if start is None else _folded_on(app, match_id, start, [], version)
+
+
+def _trusted_start(app: MatchStore, match_id: UUID, stored: StoredEvent) -> Match | None:
+    """Returns the match of a snapshot this process checked, if its chain is still the
+    stored event's at its version; None (logged if the chains differ) if not."""
     if not app.snapshot_trust.trusted(stored):
         return None
     try:
-        start: Any = decoded(app, stored).mutate(None)
+        start: Match = decoded(app, stored).mutate(None)
     except Exception:
         return None
     at = stored.originator_version
@@ -191,23 +206,53 @@ def _from_trusted(
     if not anchor or decoded(app, anchor[0]).chain != start.chain:
         logger.error("snapshot %s of match %s: its chain is not the log's; not used", at, match_id)
         return None
-    events = checked_events(app, match_id, (at, start.chain, start.seed_commitment), version)
-    return fold(match_id, events, start)
+    return start
 
 
-def _from_events(
+def _from_checked(
     app: MatchStore, match_id: UUID, version: int | None, stored: StoredEvent | None
 ) -> Match | None:
-    """Returns the match folded from its first event; checks the snapshot `stored` on the
-    way (trusted if it agrees, logged if not)."""
-    events = checked_events(app, match_id, upto=version)
-    if stored is None:
-        return fold(match_id, events)
-    at = stored.originator_version
-    match = fold(match_id, [e for e in events if e.originator_version <= at])
-    if match is not None and match.version == at:
-        match = _checked_snapshot(app, match_id, stored, match) or match
-    return fold(match_id, [e for e in events if e.originator_version > at], match)
+    """Returns the match folded from the nearest snapshot below `stored` this process
+    trusts (from the first event when there is none, or it may not be used); checks
+    `stored` and the untrusted snapshots between on the way (module docstring)."""
+    unchecked, base = ([], None) if stored is None else _untrusted_run(app, match_id, stored)
+    start = None if base is None else _trusted_start(app, match_id, base)
+    return _folded_on(app, match_id, start, unchecked, version)
+
+
+def _untrusted_run(
+    app: MatchStore, match_id: UUID, stored: StoredEvent
+) -> tuple[list[StoredEvent], StoredEvent | None]:
+    """Returns `stored` and the snapshots below it down to the nearest one this process
+    trusts, oldest first, and that trusted one (None: none is), one query a snapshot."""
+    run = [stored]
+    below = _latest_snapshot(app, match_id, stored.originator_version - 1)
+    while below is not None and not app.snapshot_trust.trusted(below):
+        run.append(below)
+        below = _latest_snapshot(app, match_id, below.originator_version - 1)
+    return run[::-1], below
+
+
+def _folded_on(
+    app: MatchStore,
+    match_id: UUID,
+    start: Match | None,
+    unchecked: list[StoredEvent],
+    version: int | None,
+) -> Match | None:
+    """Returns `start` (None: nothing) with the stored events after it up to `version`
+    folded on, checked; each snapshot of `unchecked` (oldest first) is checked against
+    the fold at its version: used and trusted if it agrees, logged if not."""
+    after = None if start is None else (start.version, start.chain, start.seed_commitment)
+    events = checked_events(app, match_id, after, version)
+    match, done = start, 0
+    for stored in unchecked:
+        at = stored.originator_version
+        upto = bisect.bisect_right(events, at, key=lambda event: event.originator_version)
+        match, done = fold(match_id, events[done:upto], match), upto
+        if match is not None and match.version == at:
+            match = _checked_snapshot(app, match_id, stored, match) or match
+    return fold(match_id, events[done:], match)
 
 
 def _checked_snapshot(
