@@ -51,6 +51,10 @@ from service.scheduling import RESOLVE_MOVEMENT, RESOLVE_MOVEMENTS, CelerySchedu
 from service.settings import Settings
 
 REQUEUE_AFTER_SECONDS = 10.0  # the sweep queues a due movement again only after this
+# How often a worker process's sweep looks for the rematches a crash left missing (DW-5):
+# the look catches the match list up with every event, costly in a burst of resolutions,
+# and such a crash is rare.
+REMATCH_REPAIR_SECONDS = 30.0
 BATCH_SIZE = 50  # movements resolved and saved together (a sweep batch, or held countdown tasks)
 MAX_BATCHED = 20_000  # movements a process remembers having taken into a batch
 
@@ -121,19 +125,31 @@ def send_notices(self: Any) -> str:
 
 @shared_task(name="workers.sweep_due", bind=True)
 def sweep_due(self: Any) -> int:
-    """Queues a resolve task for every due movement not queued lately, creates the rematches
+    """Queues a resolve task for every due movement not queued lately, every 30 s creates the rematches
     a crash left missing, and records the sweep's success or failure in the database (read
     by /health and `drts run`); returns how many tasks it queued."""
     matches = service(self.app)
     try:
         queued = _queue_due(self.app, matches)
-        matches.create_missing_rematches()
+        _repair_rematches(matches)
     except Exception as error:
         with contextlib.suppress(Exception):  # a database that is down cannot count it
             record_sweep(matches.read_models, matches.clock(), error)
         raise
     record_sweep(matches.read_models, matches.clock())
     return queued
+
+
+_last_rematch_repair = [-REMATCH_REPAIR_SECONDS]  # time.monotonic() of this process's last
+
+
+def _repair_rematches(matches: Matches) -> None:
+    """Creates the rematches a crash left missing, at most every REMATCH_REPAIR_SECONDS
+    in this process."""
+    now = time.monotonic()
+    if now - _last_rematch_repair[0] >= REMATCH_REPAIR_SECONDS:
+        _last_rematch_repair[0] = now
+        matches.create_missing_rematches()
 
 
 def _queue_due(app: Celery, matches: Matches) -> int:
