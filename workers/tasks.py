@@ -46,15 +46,17 @@ from service.health import record_sweep
 from service.mail.notices import SEND_NOTICES, NoticeSender
 from service.mail.outbox import SEND_MAIL, TemporaryRelayError, send_through_relay, transport_for
 from service.matches import Matches, connect
-from service.results import Closing
+from service.results import Closing, DueMovement
 from service.scheduling import RESOLVE_MOVEMENT, RESOLVE_MOVEMENTS, CeleryScheduler
 from service.settings import Settings
 
 REQUEUE_AFTER_SECONDS = 10.0  # the sweep queues a due movement again only after this
 # How often a worker process's sweep looks for the rematches a crash left missing (DW-5):
 # the look catches the match list up with every event, costly in a burst of resolutions,
-# and such a crash is rare.
+# and such a crash is rare. It looks when it found nothing due and the last look is
+# REMATCH_REPAIR_SECONDS old, or when the last look is REMATCH_REPAIR_LATEST old.
 REMATCH_REPAIR_SECONDS = 30.0
+REMATCH_REPAIR_LATEST = 300.0
 BATCH_SIZE = 50  # movements resolved and saved together (a sweep batch, or held countdown tasks)
 MAX_BATCHED = 20_000  # movements a process remembers having taken into a batch
 
@@ -125,13 +127,14 @@ def send_notices(self: Any) -> str:
 
 @shared_task(name="workers.sweep_due", bind=True)
 def sweep_due(self: Any) -> int:
-    """Queues a resolve task for every due movement not queued lately, every 30 s creates the rematches
+    """Queues a resolve task for every due movement not queued lately, creates the rematches
     a crash left missing, and records the sweep's success or failure in the database (read
     by /health and `drts run`); returns how many tasks it queued."""
     matches = service(self.app)
     try:
-        queued = _queue_due(self.app, matches)
-        _repair_rematches(matches)
+        due = matches.due_movements()
+        queued = _queue_due(self.app, due)
+        _repair_rematches(matches, idle=not due)
     except Exception as error:
         with contextlib.suppress(Exception):  # a database that is down cannot count it
             record_sweep(matches.read_models, matches.clock(), error)
@@ -140,21 +143,21 @@ def sweep_due(self: Any) -> int:
     return queued
 
 
-_last_rematch_repair = [-REMATCH_REPAIR_SECONDS]  # time.monotonic() of this process's last
+_last_rematch_repair = [-REMATCH_REPAIR_LATEST]  # time.monotonic() of this process's last look
 
 
-def _repair_rematches(matches: Matches) -> None:
-    """Creates the rematches a crash left missing, at most every REMATCH_REPAIR_SECONDS
-    in this process."""
-    now = time.monotonic()
-    if now - _last_rematch_repair[0] >= REMATCH_REPAIR_SECONDS:
-        _last_rematch_repair[0] = now
+def _repair_rematches(matches: Matches, idle: bool) -> None:
+    """Creates the rematches a crash left missing, when this process's last look is
+    REMATCH_REPAIR_SECONDS old and the sweep is `idle`, or REMATCH_REPAIR_LATEST old."""
+    waited = time.monotonic() - _last_rematch_repair[0]
+    if waited >= REMATCH_REPAIR_LATEST or (idle and waited >= REMATCH_REPAIR_SECONDS):
+        _last_rematch_repair[0] = time.monotonic()
         matches.create_missing_rematches()
 
 
-def _queue_due(app: Celery, matches: Matches) -> int:
+def _queue_due(app: Celery, found: list[DueMovement]) -> int:
     """Sends the due movements not queued lately in batches; returns how many."""
-    due = [d for d in matches.due_movements() if _claim((str(d.match_id), d.movement))]
+    due = [d for d in found if _claim((str(d.match_id), d.movement))]
     for first in range(0, len(due), BATCH_SIZE):
         batch = [
             [str(d.match_id), d.movement, d.deadline and d.deadline.isoformat()]
