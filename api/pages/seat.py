@@ -28,16 +28,12 @@ def seat_of_session(match_id: UUID) -> session.SignedIn | None:
     return who if who is not None and who.seat is not None else None
 
 
-def to_sign_in(match_id: UUID) -> Response:
-    return redirect(url_for("signin.sign_in_form", match=match_id), 303)
-
-
 @blueprint.get("")
 def desk_page(match_id: UUID) -> Response | str:
     """The seat's page (the sign-in form when not signed in as a seat of the match)."""
     who = seat_of_session(match_id)
     if who is None:
-        return to_sign_in(match_id)
+        return session.to_sign_in(match_id)
     return render_template("seat.html", desk=desk.seat_desk(matches(), who))
 
 
@@ -47,7 +43,7 @@ def send_order(match_id: UUID) -> Response | tuple[str, int]:
     refusal with its reason (recorded as an OrderRejected event like the API's)."""
     who = seat_of_session(match_id)
     if who is None:
-        return to_sign_in(match_id)
+        return session.to_sign_in(match_id)
     app, form = matches(), load_form(OrderForm)
     try:
         receipt = app.submit_order(
@@ -75,7 +71,7 @@ def file_dispute(match_id: UUID) -> Response:
     """Files a dispute citing events, as POST /matches/{id}/disputes does."""
     who = seat_of_session(match_id)
     if who is None:
-        return to_sign_in(match_id)
+        return session.to_sign_in(match_id)
     token = who.token
 
     def file() -> str:

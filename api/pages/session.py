@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 from uuid import UUID
 
-from flask import Flask, request, session
+from flask import Flask, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
+from werkzeug.wrappers import Response
 
 from service.results import Viewer
 
@@ -94,6 +95,11 @@ def sign_out() -> str | None:
     match = session.get("match")
     session.clear()
     return match if isinstance(match, str) else None
+
+
+def to_sign_in(match_id: UUID) -> Response:
+    """Leads to the sign-in form for the match (a page that needs a session it lacks)."""
+    return redirect(url_for("signin.sign_in_form", match=match_id), 303)
 
 
 def signed_in(match_id: UUID) -> SignedIn | None:
