@@ -128,9 +128,22 @@ BODIES: dict[str, tuple[str, dict[str, str], str]] = {
     "deadline": ("/matches/{id}/deadline", {"seconds": "60", "movement": "1"}, "referee"),
     "join": ("/matches/{id}/seats", {"name": '"zed"'}, ""),
     "order": ("/matches/{id}/orders", {"order": '"hold"', "movement": "1"}, "seat"),
+    "forum user": ("/matches/{id}/forum-users", {"user": '"alice"', "seat": "1"}, "referee"),
+    # without the operator token: refused, but after its body is read
+    "forum post": (
+        "/matches/{id}/posts",
+        {
+            "author": '"alice"',
+            "post_id": '"p-1"',
+            "time": '"2030-01-01T00:00:00Z"',
+            "body": '"hold"',
+        },
+        "",
+    ),
 }
 QUERIES = {
     "/matches": ("ruleset", "status", "limit", "cursor"),
+    "/matches/{id}/posts/outgoing": ("after",),
     "/standings": ("ruleset", "limit", "cursor"),
     "/matches/{id}/state": ("movement", "step", "seat"),
     "/matches/{id}/scores": ("movement",),
