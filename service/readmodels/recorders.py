@@ -335,12 +335,11 @@ class View(TrackingRecorder):
         """Returns the position recorded in the tracking row, read in this transaction."""
         self._execute(
             cursor,
-            f"SELECT notification_id FROM {self._table_name(self.tracking_table)} "
-            "WHERE application_name = :name",
+            f"SELECT MAX(notification_id) AS position FROM {self._table_name(self.tracking_table)}"
+            " WHERE application_name = :name",
             {"name": application_name},
         )
-        row = cursor.fetchone()
-        return 0 if row is None else int(dict(row)["notification_id"])
+        return int(dict(cursor.fetchone())["position"] or 0)
 
     def _quarantined(self, cursor: Any) -> set[UUID]:
         """Returns the matches this projection leaves out (read once per batch)."""
