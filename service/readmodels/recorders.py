@@ -35,10 +35,10 @@ import sqlite3
 import threading
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 import psycopg
@@ -46,6 +46,7 @@ from eventsourcing import persistence
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+from psycopg.errors import PipelineAborted
 from psycopg.sql import SQL, Identifier
 from sqlalchemy import Boolean, DateTime, Uuid
 
@@ -171,7 +172,9 @@ class View(TrackingRecorder):
         then the tracking row is written once, at `last`. When an event's statements fail,
         all the fast path did is rolled back and `apply_each` runs again with per-event
         tracking and savepoints, quarantining the match (module docstring): the outcome
-        is the per-event path's. Raised: the errors of OUTAGES.
+        is the per-event path's. On PostgreSQL the fast path's statements are pipelined
+        (psycopg's pipeline mode): they do not wait for each other's results. Raised: the
+        errors of OUTAGES.
         """
         with self.batch(), self._cursor() as cursor:
             self._lock_tracking(cursor)
@@ -293,14 +296,25 @@ class View(TrackingRecorder):
     def _applied_fast(self, apply_each: Callable[[], None], position: int) -> bool:
         """Runs `apply_each` on the fast path from `position`; returns False when an
         event's statements failed (what ran before is left for the caller to roll back)."""
-        self._local.fast_from = position
-        try:
-            apply_each()
-        except _EventFailed:
-            return False
-        finally:
-            self._local.fast_from = None
+        with self._cursor() as cursor:
+            self._quarantined(cursor)  # read now: a read would end the pipeline's run
+            self._local.fast_from = position
+            try:
+                with self._pipeline(cursor):  # a statement's error may show at its end
+                    apply_each()
+            except (_EventFailed, PipelineAborted):
+                return False
+            except OUTAGES:
+                raise
+            except psycopg.Error:  # a pipelined statement's, seen at the pipeline's end
+                return False
+            finally:
+                self._local.fast_from = None
         return True
+
+    def _pipeline(self, cursor: Any) -> AbstractContextManager[Any]:
+        """Returns a context in which statements need not wait for their results."""
+        return nullcontext()
 
     def _apply_fast(
         self,
@@ -325,6 +339,8 @@ class View(TrackingRecorder):
         try:
             for sql, params in statements():
                 self._execute(cursor, sql, params)
+        except PipelineAborted as error:  # a statement before failed (`_pipeline`)
+            return error
         except OUTAGES:
             raise
         except Exception as error:
@@ -423,6 +439,10 @@ class PostgresView(View, PostgresTrackingRecorder):
 
     def _transaction(self, commit: bool) -> Any:
         return self.datastore.transaction(commit=commit)
+
+    def _pipeline(self, cursor: Any) -> AbstractContextManager[Any]:
+        """psycopg's pipeline mode: a batch's statements go without a round trip each."""
+        return cast(AbstractContextManager[Any], cursor.connection.pipeline())
 
     def _lock_tracking(self, cursor: Any) -> None:
         cursor.execute(f"LOCK TABLE {self._table_name(self.tracking_table)} IN EXCLUSIVE MODE")
