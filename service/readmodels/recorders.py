@@ -4,7 +4,11 @@ and its tracking row in one transaction, on PostgreSQL and on SQLite.
 A projection says what to write as statements (SQL with `{table}` names and
 `:name` parameters, written once for both databases); its view runs them
 after recording the tracking row, so an event is applied exactly once: a
-second attempt finds its position already tracked and changes nothing.
+second attempt finds its position already tracked and changes nothing. A
+catch-up batch (`apply_batch`) keeps other writers of the tracking row out
+for its transaction, skips the events at or before the position it reads,
+and writes the tracking row once, at the batch's end: the same guarantee,
+with one tracking write a batch instead of one an event.
 
 Each projection has its own tracking table, `<projection>_tracking`, with
 eventsourcing's single-row layout (one row per upstream application, holding
@@ -16,7 +20,9 @@ value the database refuses, a handler that raises), the view rolls back to a
 savepoint taken before them, deletes what the projection holds of that match,
 records (projection, match, position, error) in `projection_quarantine`,
 records the tracking row, and goes on; the match's later events are skipped
-by this projection until a rebuild (`reset`) clears its quarantine. Errors
+by this projection until a rebuild (`reset`) clears its quarantine. A batch
+on the fast path has no savepoint an event: when one of its events fails, all
+the batch did is rolled back and it is applied again event by event. Errors
 that mean the database itself cannot be used now (a lost connection, a lock
 timeout) are raised instead, so that the batch is tried again later.
 """
@@ -29,10 +35,10 @@ import sqlite3
 import threading
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 import psycopg
@@ -40,6 +46,7 @@ from eventsourcing import persistence
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+from psycopg.errors import PipelineAborted
 from psycopg.sql import SQL, Identifier
 from sqlalchemy import Boolean, DateTime, Uuid
 
@@ -108,6 +115,10 @@ class Quarantined:
     quarantined_at: datetime
 
 
+class _EventFailed(Exception):
+    """An event's statements failed on the fast path: its batch is applied event by event."""
+
+
 class View(TrackingRecorder):
     """A projection's tables and tracking row; `apply` writes both in one transaction."""
 
@@ -133,6 +144,9 @@ class View(TrackingRecorder):
         Skips the statements of a match this projection quarantined; quarantines the
         match when they fail (module docstring). Raised: the errors of OUTAGES.
         """
+        fast_from: int | None = getattr(self._local, "fast_from", None)
+        if fast_from is not None:
+            return self._apply_fast(fast_from, tracking, match_id, statements)
         with self._cursor() as cursor:
             try:
                 self._track(cursor, tracking)
@@ -141,16 +155,38 @@ class View(TrackingRecorder):
             if match_id in self._quarantined(cursor):
                 return True
             cursor.execute("SAVEPOINT drts_event")
-            try:
-                for sql, params in statements():
-                    self._execute(cursor, sql, params)
-            except OUTAGES:
-                raise
-            except Exception as error:
+            error = self._run(cursor, statements)
+            if error is not None:
                 cursor.execute("ROLLBACK TO SAVEPOINT drts_event")
                 self._quarantine(cursor, match_id, tracking, event_type, error)
             cursor.execute("RELEASE SAVEPOINT drts_event")
             return True
+
+    def apply_batch(self, application_name: str, last: int, apply_each: Callable[[], None]) -> None:
+        """Runs `apply_each`, which `apply`s a batch's events in log order (the last at log
+        position `last`), in one transaction (or the caller's batch), with one tracking write.
+
+        Fast path: other writers of the tracking row are kept out, the position is read,
+        each event after it has its statements run with no tracking write nor savepoint
+        of its own (events at or before it were applied by another process: skipped),
+        then the tracking row is written once, at `last`. When an event's statements fail,
+        all the fast path did is rolled back and `apply_each` runs again with per-event
+        tracking and savepoints, quarantining the match (module docstring): the outcome
+        is the per-event path's. On PostgreSQL the fast path's statements are pipelined
+        (psycopg's pipeline mode): they do not wait for each other's results. Raised: the
+        errors of OUTAGES.
+        """
+        with self.batch(), self._cursor() as cursor:
+            self._lock_tracking(cursor)
+            position = self._tracked(cursor, application_name)
+            cursor.execute("SAVEPOINT drts_batch")
+            if self._applied_fast(apply_each, position):
+                if last > position:
+                    self._track(cursor, Tracking(application_name, last))
+            else:
+                cursor.execute("ROLLBACK TO SAVEPOINT drts_batch")
+                apply_each()
+            cursor.execute("RELEASE SAVEPOINT drts_batch")
 
     def quarantined(self) -> list[Quarantined]:
         """Returns the matches this projection leaves out, in log order."""
@@ -257,6 +293,70 @@ class View(TrackingRecorder):
     def _in_batch(self) -> bool:
         return getattr(self._local, "cursor", None) is not None
 
+    def _applied_fast(self, apply_each: Callable[[], None], position: int) -> bool:
+        """Runs `apply_each` on the fast path from `position`; returns False when an
+        event's statements failed (what ran before is left for the caller to roll back)."""
+        with self._cursor() as cursor:
+            self._quarantined(cursor)  # read now: a read would end the pipeline's run
+            self._local.fast_from = position
+            try:
+                with self._pipeline(cursor):  # a statement's error may show at its end
+                    apply_each()
+            except (_EventFailed, PipelineAborted):
+                return False
+            except OUTAGES:
+                raise
+            except psycopg.Error:  # a pipelined statement's, seen at the pipeline's end
+                return False
+            finally:
+                self._local.fast_from = None
+        return True
+
+    def _pipeline(self, cursor: Any) -> AbstractContextManager[Any]:
+        """Returns a context in which statements need not wait for their results."""
+        return nullcontext()
+
+    def _apply_fast(
+        self,
+        position: int,
+        tracking: Tracking,
+        match_id: UUID,
+        statements: Callable[[], Sequence[Statement]],
+    ) -> bool:
+        """`apply` on the fast path (`apply_batch`): no tracking write, no savepoint."""
+        if tracking.notification_id <= position:
+            return False
+        with self._cursor() as cursor:
+            if match_id in self._quarantined(cursor):
+                return True
+            error = self._run(cursor, statements)
+            if error is not None:
+                raise _EventFailed from error
+        return True
+
+    def _run(self, cursor: Any, statements: Callable[[], Sequence[Statement]]) -> Exception | None:
+        """Runs an event's statements; returns the error they failed with (OUTAGES raised)."""
+        try:
+            for sql, params in statements():
+                self._execute(cursor, sql, params)
+        except PipelineAborted as error:  # a statement before failed (`_pipeline`)
+            return error
+        except OUTAGES:
+            raise
+        except Exception as error:
+            return error
+        return None
+
+    def _tracked(self, cursor: Any, application_name: str) -> int:
+        """Returns the position recorded in the tracking row, read in this transaction."""
+        self._execute(
+            cursor,
+            f"SELECT MAX(notification_id) AS position FROM {self._table_name(self.tracking_table)}"
+            " WHERE application_name = :name",
+            {"name": application_name},
+        )
+        return int(dict(cursor.fetchone())["position"] or 0)
+
     def _quarantined(self, cursor: Any) -> set[UUID]:
         """Returns the matches this projection leaves out (read once per batch)."""
         known: set[UUID] | None = getattr(self._local, "quarantined", None)
@@ -340,6 +440,10 @@ class PostgresView(View, PostgresTrackingRecorder):
     def _transaction(self, commit: bool) -> Any:
         return self.datastore.transaction(commit=commit)
 
+    def _pipeline(self, cursor: Any) -> AbstractContextManager[Any]:
+        """psycopg's pipeline mode: a batch's statements go without a round trip each."""
+        return cast(AbstractContextManager[Any], cursor.connection.pipeline())
+
     def _lock_tracking(self, cursor: Any) -> None:
         cursor.execute(f"LOCK TABLE {self._table_name(self.tracking_table)} IN EXCLUSIVE MODE")
 
@@ -383,7 +487,9 @@ class SQLiteView(View, SQLiteTrackingRecorder):
         return self.datastore.transaction(commit=commit)
 
     def _lock_tracking(self, cursor: Any) -> None:
-        """Nothing to do: the first write of the batch takes the file's write lock."""
+        """Takes the file's write lock with a write that changes nothing: a read first would
+        pin a snapshot that a later write could not build on once another process commits."""
+        cursor.execute(f"DELETE FROM {self.tracking_table} WHERE 0")
 
     def _track(self, cursor: Any, tracking: Tracking) -> None:
         self._insert_tracking(cursor, tracking)

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Iterable
@@ -156,7 +157,8 @@ class ReadModels:
 
     def _apply_from(self, projection: Projection[View], position: int) -> int:
         """Applies the projection's events after `position`, a batch per transaction
-        (or all in the caller's batch, if it has one).
+        (or all in the caller's batch, if it has one), each batch with one tracking write
+        unless one of its events fails (View.apply_batch).
         """
         applied = 0
         while True:
@@ -165,14 +167,22 @@ class ReadModels:
             )
             if not notifications:
                 return applied
-            with projection.view.batch():
-                for notification in notifications:
-                    projection.process_event(
-                        self.app.mapper.to_domain_event(notification),
-                        Tracking(self.app.name, notification.id),
-                    )
+            events = [
+                (
+                    self.app.mapper.to_domain_event(notification),
+                    Tracking(self.app.name, notification.id),
+                )
+                for notification in notifications
+            ]
+            apply_each = functools.partial(_process_all, projection, events)
+            projection.view.apply_batch(self.app.name, notifications[-1].id, apply_each)
             applied += len(notifications)
             position = notifications[-1].id
+
+
+def _process_all(projection: Projection[View], events: list[tuple[Any, Tracking]]) -> None:
+    for domain_event, tracking in events:
+        projection.process_event(domain_event, tracking)
 
 
 def _view(datastore: PostgresDatastore | SQLiteDatastore, projection: str) -> View:

@@ -10,6 +10,7 @@ from uuid import UUID
 
 import pytest
 from click.testing import CliRunner
+from eventsourcing.persistence import Tracking
 
 from cli.main import main
 from domain.integrity import commitment
@@ -17,6 +18,7 @@ from service.clock import ManualClock
 from service.matches import Matches
 from service.readmodels.projections import MatchList
 from service.readmodels.runner import Follower
+from tests.service.readmodel_support import play_random_mix, snapshots
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
@@ -65,6 +67,42 @@ def test_a_match_whose_event_fails_to_apply_is_left_out_and_the_others_go_on(mat
     resolved = {closing.match_id for closing in matches.resolve_due()}
     assert resolved == {before, after}
     assert {m["movement"] for m in matches.list_matches(status="started").items} == {2}
+
+
+def test_a_bad_event_in_a_batch_leaves_out_its_match_only_as_event_by_event_would(matches, clock):
+    """The batch falls back from its fast path (View.apply_batch) to event by event: its
+    other events are applied, and the rows and quarantine equal the per-event path's."""
+    play_random_mix(matches, clock, seed=11, count=3)
+    bad = stored_with_an_unprojectable_movement(matches, clock)
+    after, _, _ = started(matches)
+    models = matches.read_models
+    models.catch_up()
+    batched = snapshots(models), left_out(matches)
+    assert {(name, match) for name, match, _, _ in batched[1]} == {
+        ("match_list", bad),
+        ("deadlines", bad),
+    }
+    assert str(after) in listed(matches)
+    for name, projection in models.projections.items():
+        with models.view(name).batch():
+            models.view(name).reset(matches.name)
+        for notification in matches.recorder.select_notifications(
+            start=1, limit=10_000, topics=projection.topics
+        ):
+            models.apply(
+                projection,
+                matches.mapper.to_domain_event(notification),
+                Tracking(matches.name, notification.id),
+            )
+    assert (snapshots(models), left_out(matches)) == batched
+
+
+def left_out(matches: Matches) -> set[tuple[str, UUID, int, str]]:
+    """Returns (projection, match, log position, event type) for each pair left out."""
+    return {
+        (q.projection, q.match_id, q.position, q.event_type)
+        for q in matches.read_models.quarantined()
+    }
 
 
 def test_later_events_of_a_left_out_match_are_skipped_by_that_projection(matches, monkeypatch):

@@ -189,6 +189,43 @@ def test_a_projection_that_crashes_halfway_resumes_without_double_counting(
     assert {name: snapshot(models, name) for name in expected} == expected
 
 
+def test_a_catch_up_writes_each_tracking_row_once_per_batch(matches, clock, monkeypatch):
+    """The fast path (View.apply_batch): one tracking write a batch, not one an event."""
+    play_random_mix(matches, clock, seed=5, count=4)
+    models = matches.read_models
+    models.catch_up()
+    expected = snapshots(models)
+    view = models.view("match_list")
+    with view.batch():
+        view.reset(matches.name)
+    monkeypatch.setattr(runner, "BATCH", 10)
+    writes: list[int] = []
+    track = view._track
+
+    def counted(cursor: Any, tracking: Tracking) -> None:
+        writes.append(tracking.notification_id)
+        track(cursor, tracking)
+
+    monkeypatch.setattr(view, "_track", counted)
+    applied = models.catch_up(["match_list"])["match_list"]
+    assert applied > 30 and len(writes) == -(-applied // 10)  # one write per batch of 10
+    assert writes[-1] == view.position(matches.name) == matches.recorder.max_notification_id()
+    assert snapshots(models) == expected
+
+
+def test_a_batch_skips_the_events_another_process_already_applied(matches, clock, monkeypatch):
+    play_random_mix(matches, clock, seed=6, count=3)
+    models = matches.read_models
+    models.catch_up()
+    expected = snapshots(models)
+    position = models.view("standings").position(matches.name)
+    writes: list[Any] = []
+    monkeypatch.setattr(models.view("standings"), "_track", lambda *args: writes.append(args))
+    assert models._apply_from(models.projection("standings"), 0) > 0  # all at or before it
+    assert writes == [] and snapshots(models) == expected  # standings would count twice
+    assert models.view("standings").position(matches.name) == position
+
+
 def test_an_event_applied_again_changes_nothing(matches):
     new, (alice, bob) = started(matches, rounds=1)
     matches.submit_order(new.match_id, alice, "3")
