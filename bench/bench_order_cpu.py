@@ -5,11 +5,13 @@ Sets up DRTS Team 23 matches (8 seats, `close_early`, so the eighth order of a m
 also resolves it) through the test client, then plays rounds: every seat of a match sends
 `hold`, then the read models catch up (as the follower of a gunicorn worker does after a
 burst), match after match. Prints the CPU time (time.process_time, every thread of the
-process) per order, orders and catch-ups together, and the snapshots taken; with
-`--profile`, the cProfile call counts and times of the top functions instead. Wall clock
-is not measured: the machine is shared.
+process) per order, orders and catch-ups together, the least and the median of
+`--repeat` measures (other work on the machine inflates it), then the function calls an
+order under cProfile, a count that does not depend on the load; with `--profile`, the
+top functions too. Wall clock is not measured: the machine is shared.
 
-Run: .venv/bin/python bench/bench_order_cpu.py [--matches 4] [--rounds 8] [--profile]
+Run: .venv/bin/python bench/bench_order_cpu.py [--matches 4] [--rounds 8] [--repeat 3]
+         [--profile]
 Figures of record: bench/http.md (Issue 30: CPU per order). Never fails.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -38,6 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=8, help="movements played per match")
+    parser.add_argument("--repeat", type=int, default=3, help="measures of `rounds` rounds each")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
     args = parser.parse_args()
     try:
@@ -56,26 +60,34 @@ def measure(url: str, args: argparse.Namespace) -> None:
     try:
         tables = [new_match(client) for _ in range(args.matches)]
         matches.read_models.catch_up()
-        profile = cProfile.Profile(time.process_time) if args.profile else None
-        began = time.process_time()
-        if profile:
-            profile.enable()
-        orders = play(client, matches, tables, args.rounds)
-        if profile:
-            profile.disable()
-        seconds = time.process_time() - began
-        snapshots = sum(
-            len(matches.snapshots.recorder.select_events(match_id)) for match_id, _ in tables
-        )
+        per_order = [
+            cpu_per_order(client, matches, tables, args.rounds) for _ in range(args.repeat)
+        ]
         print(
-            f"{orders} orders ({args.matches} matches x {SEATS} seats x {args.rounds} rounds), "
-            f"read models caught up after each match's round: {seconds:.2f} s CPU, "
-            f"{seconds / orders * 1000:.2f} ms CPU an order; {snapshots} snapshots"
+            f"{args.matches} matches x {SEATS} seats x {args.rounds} rounds, read models caught "
+            f"up after each match's round, {args.repeat} times: CPU an order "
+            f"min {ms(min(per_order))}, median {ms(statistics.median(per_order))}"
         )
-        if profile:
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
+        profile = cProfile.Profile(time.process_time)
+        profile.enable()
+        orders = play(client, matches, tables, args.rounds)
+        profile.disable()
+        stats = pstats.Stats(profile)
+        calls = stats.total_calls  # type: ignore[attr-defined]
+        print(f"under cProfile: {calls / orders:.0f} function calls an order")
+        if args.profile:
+            stats.sort_stats("cumulative").print_stats(45)
     finally:
         matches.close()
+
+
+def cpu_per_order(
+    client: Any, matches: Matches, tables: list[tuple[str, list[str]]], rounds: int
+) -> float:
+    """Plays the rounds; returns the CPU seconds an order."""
+    began = time.process_time()
+    orders = play(client, matches, tables, rounds)
+    return (time.process_time() - began) / orders
 
 
 def play(client: Any, matches: Matches, tables: list[tuple[str, list[str]]], rounds: int) -> int:
@@ -113,6 +125,10 @@ def new_match(client: Any) -> tuple[str, list[str]]:
     if started.status_code != 200:
         raise RuntimeError(f"start failed: {started.get_json()}")
     return match_id, tokens
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
 
 
 if __name__ == "__main__":
