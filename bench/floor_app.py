@@ -14,6 +14,7 @@ server up.
 
 from __future__ import annotations
 
+import atexit
 import os
 from functools import cache
 from typing import Any
@@ -31,8 +32,11 @@ locked = Flask("floor_locked")
 
 @cache
 def pool() -> ConnectionPool:
-    """The worker's connection pool, opened at its first request (after gunicorn forks)."""
-    return ConnectionPool(os.environ["DRTS_DATABASE_URL"], min_size=2, max_size=8, open=True)
+    """The worker's connection pool, opened at its first request (after gunicorn forks) and
+    closed as the worker exits (a pool left to the garbage collector complains)."""
+    opened = ConnectionPool(os.environ["DRTS_DATABASE_URL"], min_size=2, max_size=8, open=True)
+    atexit.register(opened.close)
+    return opened
 
 
 def probe() -> Any:
