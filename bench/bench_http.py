@@ -11,6 +11,10 @@ threads, PostgreSQL's own rates on the same server (bench/commit_rates.py): one
 INSERT and one COMMIT per transaction ("plain"), and the same taking
 `LOCK TABLE ... IN EXCLUSIVE MODE` first ("locked"), and drts's rate as a fraction
 of each (issue 30: at least 0.15x of plain at 4 and 16 client threads).
+Last, the floors (bench/floor_app.py) under the same gunicorn options and from the
+same client threads: a minimal Flask app with no database ("bare"), and the same
+doing one table-locked INSERT+COMMIT a request ("locked"), and drts's rate as a
+fraction of each: what any Flask app on this machine reaches, not PostgreSQL alone.
 
 Run: .venv/bin/python bench/bench_http.py [--matches 16] [--rounds 3] [--clients 4,16]
          [--workers 2] [--threads 8]
@@ -44,6 +48,11 @@ from commit_rates import commit_rate, create_table  # noqa: E402
 
 TIMEOUT = 60  # seconds a request may take under load
 SEATS = 8
+FLOOR_REQUESTS = 2000  # requests sent to a floor app from each number of client threads
+FLOORS = {  # the apps of bench/floor_app.py
+    "bare": "a minimal Flask app, no database",
+    "locked": "the same doing one table-locked INSERT+COMMIT a request",
+}
 
 
 def main() -> None:
@@ -75,23 +84,50 @@ def serve_and_measure(url: str, args: argparse.Namespace) -> None:
     # The clients all send from 127.0.0.1, far faster than a player: no rate limits here.
     no_limits = {"DRTS_RATE_LIMIT_PER_ADDRESS": "0", "DRTS_RATE_LIMIT_PER_TOKEN": "0"}
     create_table(url)
+    counts = [int(count) for count in args.clients.split(",")]
+    rates: dict[int, float] = {}
     with gunicorn(url, args.workers, args.threads, no_limits) as base:
         tables = [new_match(base) for _ in range(args.matches)]
-        for clients in [int(count) for count in args.clients.split(",")]:
+        for clients in counts:
             print(
                 f"== gunicorn: {args.workers} workers x {args.threads} threads; {clients} client "
                 f"threads; {args.matches} DRTS Team 23 matches x {SEATS} seats; "
                 f"{args.rounds} rounds"
             )
-            rate = measure(base, tables, clients, args.rounds)
-            compare(url, clients, rate)
+            rates[clients] = measure(base, tables, clients, args.rounds)
+    requests = max(FLOOR_REQUESTS, args.matches * SEATS * args.rounds)
+    floors = {app: floor_rates(url, args, app, counts, requests) for app in FLOORS}
+    for clients in counts:
+        compare(url, clients, rates[clients], {app: floors[app][clients] for app in FLOORS})
 
 
-def compare(url: str, clients: int, rate: float) -> None:
-    """Prints PostgreSQL's plain and table-locked commit rates with `clients` threads, and
-    drts's `rate` as a fraction of each."""
+def floor_rates(
+    url: str, args: argparse.Namespace, app: str, counts: list[int], requests: int
+) -> dict[int, float]:
+    """Serves the floor `app` (bench/floor_app.py) with the same gunicorn options and sends
+    it `requests` orders from each number of client threads; returns the requests per
+    second by number of clients."""
+    rates: dict[int, float] = {}
+    with gunicorn(url, args.workers, args.threads, app=f"bench.floor_app:{app}") as base:
+        for clients in counts:
+            started = time.perf_counter()
+            with ThreadPoolExecutor(clients) as pool:
+                answers = list(pool.map(lambda _: send(base, "floor", "floor"), range(requests)))
+            rates[clients] = requests / (time.perf_counter() - started)
+            refused = sum(status != 201 for status, _, _ in answers)
+            print(
+                f"floor '{app}' ({FLOORS[app]}), {clients} client threads: "
+                f"{rates[clients]:.0f} requests/s ({refused} refused)"
+            )
+    return rates
+
+
+def compare(url: str, clients: int, rate: float, floors: dict[str, float]) -> None:
+    """Prints PostgreSQL's plain and table-locked commit rates with `clients` threads, the
+    floors' rates, and drts's `rate` as a fraction of each."""
     plain = commit_rate(url, clients, locked=False)
     locked = commit_rate(url, clients, locked=True)
+    print(f"== {clients} client threads: drts {rate:.0f} orders/s")
     print(
         f"plain INSERT+COMMIT: {plain:.0f}/s; with LOCK TABLE ... IN EXCLUSIVE MODE: {locked:.0f}/s"
     )
@@ -99,6 +135,11 @@ def compare(url: str, clients: int, rate: float) -> None:
         f"drts / plain = {rate / plain:.3f}x (issue 30: >= 0.15x, aim 0.25x); "
         f"drts / locked = {rate / locked:.3f}x"
     )
+    for app, floor in floors.items():
+        print(
+            f"floor '{app}' ({FLOORS[app]}): {floor:.0f}/s = {floor / plain:.3f}x of plain; "
+            f"drts / floor = {rate / floor:.3f}x"
+        )
 
 
 def measure(base: str, tables: list[tuple[str, list[str]]], clients: int, rounds: int) -> float:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import Notification, Tracking
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteDatastore
@@ -40,6 +40,7 @@ from service.readmodels.tables import PROJECTION_NAMES
 from service.schema import MemoryDatabase
 
 BATCH = 500  # events per catch-up transaction
+DECODED_KEPT = 2 * BATCH  # decoded events a catch-up keeps for its other projections
 # the read models, then the mail outbox (its own module: it reads the mail tables)
 ALL_PROJECTIONS: tuple[type[ReadModel], ...] = (*PROJECTIONS, MailOutbox)
 logger = logging.getLogger(__name__)
@@ -94,9 +95,12 @@ class ReadModels:
             ) from None
 
     def catch_up(self, names: Iterable[str] | None = None) -> dict[str, int]:
-        """Applies the events past each projection's position; returns how many each applied."""
+        """Applies the events past each projection's position; returns how many each applied.
+
+        An event read by several projections is decoded once (issue 30)."""
+        decoded = _Decoded(self.app)
         return {
-            name: self._catch_up(self.projection(name))
+            name: self._catch_up(self.projection(name), decoded)
             for name in (self.projections if names is None else names)
         }
 
@@ -151,33 +155,54 @@ class ReadModels:
         )
         return Progress(projection.name, position, head, len(waiting))
 
-    def _catch_up(self, projection: Projection[View]) -> int:
+    def _catch_up(self, projection: Projection[View], decoded: _Decoded) -> int:
         with self._locks[projection.name]:
-            return self._apply_from(projection, projection.view.position(self.app.name))
+            return self._apply_from(projection, projection.view.position(self.app.name), decoded)
 
-    def _apply_from(self, projection: Projection[View], position: int) -> int:
+    def _apply_from(
+        self, projection: Projection[View], position: int, decoded: _Decoded | None = None
+    ) -> int:
         """Applies the projection's events after `position`, a batch per transaction
         (or all in the caller's batch, if it has one), each batch with one tracking write
-        unless one of its events fails (View.apply_batch).
+        unless one of its events fails (View.apply_batch); `decoded`: the catch-up's
+        events decoded for its projections so far.
         """
+        decoded = decoded or _Decoded(self.app)
         applied = 0
         while True:
             notifications = self.app.recorder.select_notifications(
                 start=position, limit=BATCH, topics=projection.topics, inclusive_of_start=False
             )
-            if not notifications:
-                return applied
-            events = [
-                (
-                    self.app.mapper.to_domain_event(notification),
-                    Tracking(self.app.name, notification.id),
-                )
-                for notification in notifications
-            ]
-            apply_each = functools.partial(_process_all, projection, events)
-            projection.view.apply_batch(self.app.name, notifications[-1].id, apply_each)
+            if notifications:
+                events = [decoded.event(notification) for notification in notifications]
+                apply_each = functools.partial(_process_all, projection, events)
+                projection.view.apply_batch(self.app.name, notifications[-1].id, apply_each)
             applied += len(notifications)
+            if len(notifications) < BATCH:  # the log's end, as of this read
+                return applied
             position = notifications[-1].id
+
+
+class _Decoded:
+    """The events of the log's notifications for the projections of one catch-up, the
+    first DECODED_KEPT of them kept once decoded (an event is frozen, and projections
+    only read it): a burst's events are decoded once, not once a projection."""
+
+    def __init__(self, app: Application[Any]) -> None:
+        self.app = app
+        self._events: dict[int, tuple[Any, Tracking]] = {}
+
+    def event(self, notification: Notification) -> tuple[Any, Tracking]:
+        """Returns the domain event and tracking of a notification."""
+        found = self._events.get(notification.id)
+        if found is None:
+            found = (
+                self.app.mapper.to_domain_event(notification),
+                Tracking(self.app.name, notification.id),
+            )
+            if len(self._events) < DECODED_KEPT:
+                self._events[notification.id] = found
+        return found
 
 
 def _process_all(projection: Projection[View], events: list[tuple[Any, Tracking]]) -> None:

@@ -26,10 +26,11 @@ def gunicorn(
     log_level: str = "warning",
     options: Sequence[str] = (),
     boot_seconds: float = 60,
+    app: str = "api.wsgi:app",
 ) -> Iterator[str]:
-    """Serves `api.wsgi:app` on the database under gunicorn; yields its base URL and stops it
-    afterwards. `settings` are DRTS_* variables for the server (no broker by default);
-    `options` are more gunicorn options.
+    """Serves `app` (the API by default) on the database under gunicorn; yields its base URL
+    and stops it afterwards. `settings` are DRTS_* variables for the server (no broker by
+    default); `options` are more gunicorn options. Another `app` must answer GET /rulesets.
 
     Raises RuntimeError when gunicorn exits or does not answer within `boot_seconds`.
     """
@@ -55,7 +56,7 @@ def gunicorn(
         "--log-level",
         log_level,
         *options,
-        "api.wsgi:app",
+        app,
     ]
     server = subprocess.Popen(command, env=env, cwd=ROOT)
     try:
