@@ -16,7 +16,9 @@
   `Matches.due_movements(now)` reports (a ready movement is due at once) in
   `resolve_movements` batches of up to BATCH_SIZE, creates the rematches a
   crash left missing, and records in the database when it last succeeded
-  (service/health.py).
+  (service/health.py). A sweep that found nothing due loads the matches of the
+  countdown tasks this worker holds that fall due soon (`warm_held`), so that a
+  burst of deadlines finds them loaded.
 
 - `workers.send_mail(message)`: sends one message (as text) through the relay of
   DRTS_SMTP_URL (service/mail/outbox.py); a relay that is down or says 4xx is tried
@@ -35,7 +37,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -57,6 +59,11 @@ REQUEUE_AFTER_SECONDS = 10.0  # the sweep queues a due movement again only after
 # REMATCH_REPAIR_SECONDS old, or when the last look is REMATCH_REPAIR_LATEST old.
 REMATCH_REPAIR_SECONDS = 30.0
 REMATCH_REPAIR_LATEST = 300.0
+# A sweep that found nothing due loads the matches of the countdown tasks falling due within
+# WARM_AHEAD_SECONDS, for at most WARM_BUDGET_SECONDS (a solo worker runs nothing else
+# meanwhile): a burst of deadlines then costs each resolution a fast-forward, not a load.
+WARM_AHEAD_SECONDS = 30.0
+WARM_BUDGET_SECONDS = 0.25
 BATCH_SIZE = 50  # movements resolved and saved together (a sweep batch, or held countdown tasks)
 MAX_BATCHED = 20_000  # movements a process remembers having taken into a batch
 
@@ -135,6 +142,8 @@ def sweep_due(self: Any) -> int:
         due = matches.due_movements()
         queued = _queue_due(self.app, due)
         _repair_rematches(matches, idle=not due)
+        if not due:
+            warm_held(matches, datetime.now(UTC))
     except Exception as error:
         with contextlib.suppress(Exception):  # a database that is down cannot count it
             record_sweep(matches.read_models, matches.clock(), error)
@@ -180,6 +189,27 @@ def held_due(current: str, now: datetime) -> list[Due]:
             found.append(Due(UUID(request.args[0]), int(request.args[1]), eta))
     taken = _take([(str(d.match_id), d.movement) for d in found[: BATCH_SIZE - 1]])
     return [d for d in found if (str(d.match_id), d.movement) in taken]
+
+
+def warm_held(matches: Matches, now: datetime) -> int:
+    """Loads the matches of the countdown tasks this worker process holds that fall due
+    within WARM_AHEAD_SECONDS of `now`, soonest first, for at most WARM_BUDGET_SECONDS
+    (`Matches.warm`); returns how many it loaded. When a burst of them falls due, resolving
+    each then only fast-forwards it over the orders stored since (issue 31)."""
+    horizon = now + timedelta(seconds=WARM_AHEAD_SECONDS)
+    soon = []
+    for request in list(worker_state.requests.values()):
+        eta = eta_of(request.eta) if request.name == RESOLVE_MOVEMENT else None
+        if eta is None or not now < eta <= horizon:
+            continue
+        try:
+            soon.append((eta, UUID(str(request.args[0]))))
+        except (ValueError, IndexError):  # a malformed task: its own run refuses it
+            continue
+    soon.sort()
+    match_ids = [match_id for _, match_id in soon[: matches.kept.size]]
+    budget = timedelta(seconds=WARM_BUDGET_SECONDS)
+    return matches.warm(match_ids, until=matches.clock() + budget) if match_ids else 0
 
 
 def eta_of(value: datetime | str | None) -> datetime | None:
