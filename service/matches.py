@@ -676,10 +676,10 @@ class Matches(MatchReads):
         did, in order (None: nothing due, failed, or left to the sweep).
 
         Fewer round trips than one call each (service/batches.py): it settles once (loading
-        its matches while it waits, `warm`), skips
-        the imported matches found in one query, resolves the others in memory and saves
-        them together in one transaction, and forgets the successes' failure counts in
-        one statement. A match whose resolution raises, and every match of a joint save
+        its matches while it waits, `warm`), skips the imported matches found in one
+        query, resolves the others in memory and saves them together, up to JOINT_SAVE
+        (50) in one transaction, and forgets the successes' failure counts in one
+        statement. A match whose resolution raises, and every match of a joint save
         that lost a race, is then resolved on its own, in its own transaction: counted if
         it fails, a lost race logged and left to the sweep; a database outage is raised.
         """
@@ -689,7 +689,9 @@ class Matches(MatchReads):
         now = self._settled_after(
             batches.latest_deadline(batch), meanwhile=[due.match_id for due in members]
         )
-        jointly = self._resolve_jointly(batches.first_of_each_match(members), now)
+        jointly: dict[int, Closing | None] = {}
+        for group in batches.in_joint_saves(batches.first_of_each_match(members)):
+            jointly.update(self._resolve_jointly(group, now))
         closings = [
             None
             if due.match_id in imported

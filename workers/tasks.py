@@ -64,7 +64,8 @@ REMATCH_REPAIR_LATEST = 300.0
 # meanwhile): a burst of deadlines then costs each resolution a fast-forward, not a load.
 WARM_AHEAD_SECONDS = 30.0
 WARM_BUDGET_SECONDS = 0.25
-BATCH_SIZE = 50  # movements resolved and saved together (a sweep batch, or held countdown tasks)
+BATCH_SIZE = 50  # movements in one batch the sweep sends (batches spread over the workers)
+HELD_BATCH = 200  # held countdown tasks due together resolved in one batch (one settling)
 MAX_BATCHED = 20_000  # movements a process remembers having taken into a batch
 
 _lock = threading.Lock()
@@ -179,7 +180,7 @@ def _queue_due(app: Celery, found: list[DueMovement]) -> int:
 def held_due(current: str, now: datetime) -> list[Due]:
     """Takes the countdown tasks this worker process holds (celery.worker.state.requests:
     reserved, or waiting for their eta) whose deadline has passed at `now`, but the
-    current one, up to BATCH_SIZE - 1; returns their movements."""
+    current one, up to HELD_BATCH - 1; returns their movements."""
     found = []
     for request in list(worker_state.requests.values()):
         if request.name != RESOLVE_MOVEMENT or request.id == current:
@@ -187,7 +188,7 @@ def held_due(current: str, now: datetime) -> list[Due]:
         eta = eta_of(request.eta)
         if eta is None or eta <= now:
             found.append(Due(UUID(request.args[0]), int(request.args[1]), eta))
-    taken = _take([(str(d.match_id), d.movement) for d in found[: BATCH_SIZE - 1]])
+    taken = _take([(str(d.match_id), d.movement) for d in found[: HELD_BATCH - 1]])
     return [d for d in found if (str(d.match_id), d.movement) in taken]
 
 

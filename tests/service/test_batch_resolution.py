@@ -14,6 +14,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from domain.rules import registry
+from service import batches
 from service.clock import ManualClock
 from service.matches import SETTLING, Matches
 from service.readmodels.recorders import FAILURES
@@ -199,3 +200,25 @@ def test_a_movement_queued_twice_in_a_batch_is_resolved_once(
     closings = matches.resolve_batch([due, due])
     assert closings[0] is not None and closings[1] is None
     assert resolved(matches, match_id) == 1
+
+
+def test_a_batch_larger_than_a_joint_save_is_saved_in_groups_each_match_once(
+    matches: Matches, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(batches, "JOINT_SAVE", 2)
+    good = [started(matches)[0] for _ in range(5)]
+    writes: list[set[UUID]] = []
+    insert = matches.recorder.insert_events
+
+    def counted(stored_events: Any, **kwargs: Any) -> Any:
+        writes.append({event.originator_id for event in stored_events})
+        return insert(stored_events, **kwargs)
+
+    monkeypatch.setattr(matches.recorder, "insert_events", counted)
+    batch = due_batch(matches, clock)
+    order = [due.match_id for due in batch]
+    assert set(order) == set(good)
+    closings = matches.resolve_batch(batch)
+    assert writes == [set(order[:2]), set(order[2:4]), {order[4]}]
+    assert [closing and closing.match_id for closing in closings] == order
+    assert [resolved(matches, match_id) for match_id in good] == [1] * 5
