@@ -1,7 +1,9 @@
-"""Which held countdown tasks a worker's idle sweep warms (issue 31, workers/tasks.py
-`warm_held`): those falling due within WARM_AHEAD_SECONDS, soonest first, as many as the
-kept matches hold, for WARM_BUDGET_SECONDS. A unit test of the task module, with
-stand-ins for Celery's held requests and for the Matches application."""
+"""What a worker does with the countdown tasks it holds (issue 31, workers/tasks.py): the
+first due one to run resolves every held due movement, HELD_BATCH at a time
+(`resolve_with_held`); an idle sweep warms the matches of those falling due within
+WARM_AHEAD_SECONDS, soonest first, as many as the kept matches hold, for
+WARM_BUDGET_SECONDS (`warm_held`). A unit test of the task module, with stand-ins for
+Celery's held requests and for the Matches application."""
 
 from __future__ import annotations
 
@@ -85,3 +87,29 @@ def test_nothing_held_asks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     warming = Warming()
     assert tasks.warm_held(warming, NOW) == 0  # type: ignore[arg-type]
     assert warming.asked == []
+
+
+class Batches:
+    """Records the batches it is asked to resolve; resolves nothing."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+
+    def resolve_batch(self, batch: list[Any]) -> list[None]:
+        self.sizes.append(len(batch))
+        return [None] * len(batch)
+
+
+def test_a_countdown_task_drains_every_held_due_movement_in_batches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The held tasks due too are resolved by the first one to run, HELD_BATCH at a time,
+    not left to their turns (kombu fires due timers ten at a time); each is taken once."""
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    held(monkeypatch, *((RESOLVE_MOVEMENT, str(uuid4()), past) for _ in range(450)))
+    monkeypatch.setattr(tasks, "_batched", {})
+    batches = Batches()
+    mine = tasks.Due(uuid4(), 1, past)
+    assert tasks.resolve_with_held(batches, mine, "mine") is None  # type: ignore[arg-type]
+    assert batches.sizes == [tasks.HELD_BATCH, tasks.HELD_BATCH, 451 - 2 * tasks.HELD_BATCH]
+    assert len(tasks._batched) == 450  # each held one taken once (the task took its own)
