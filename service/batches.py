@@ -3,9 +3,10 @@
 A worker that finds many movements due at once (a burst: many matches started
 together) resolves them as one batch rather than one task each: the batch
 settles once (the settling time past its latest deadline, instead of a load per
-match to learn the deadline), learns which of its matches are imported in one
-query, resolves its matches in memory and saves them together in one transaction
-(one commit and one table lock for the batch), and forgets the failure counts
+match to learn the deadline), loading its matches while it waits, learns which of
+its matches are imported in one query, resolves its matches in memory and saves
+them together, JOINT_SAVE of them in one transaction (one commit and one table
+lock for them), and forgets the failure counts
 of its successes in one statement. One match never holds back the others
 (DESIGN.md's Isolation): a match whose resolution raises is left out of the
 joint save and resolved again on its own, in its own transaction, where it is
@@ -27,6 +28,7 @@ from service.readmodels.recorders import FAILURES, IMPORTED
 from service.readmodels.runner import ReadModels
 
 VIEW = "deadlines"  # every projection's view reaches both tables
+JOINT_SAVE = 50  # a batch's matches saved in one transaction at most
 
 
 class Due(Protocol):
@@ -58,6 +60,13 @@ def first_of_each_match(batch: Sequence[Due]) -> dict[int, Due]:
             seen.add(due.match_id)
             firsts[index] = due
     return firsts
+
+
+def in_joint_saves(members: dict[int, Due]) -> list[dict[int, Due]]:
+    """Returns the members (by index) in groups of at most JOINT_SAVE, in order: each
+    group is resolved in memory and saved in one transaction."""
+    items = list(members.items())
+    return [dict(items[first : first + JOINT_SAVE]) for first in range(0, len(items), JOINT_SAVE)]
 
 
 def imported_among(models: ReadModels, match_ids: Sequence[UUID]) -> set[UUID]:

@@ -74,5 +74,10 @@ class MatchCache:
             while len(self._matches) > self.size:
                 self._matches.popitem(last=False)
 
+    def holds(self, match_id: UUID) -> bool:
+        """Returns whether the match is kept now."""
+        with self._lock:
+            return match_id in self._matches
+
     def __len__(self) -> int:
         return len(self._matches)

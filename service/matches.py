@@ -675,18 +675,23 @@ class Matches(MatchReads):
         is counted (and quarantined) while the others go on. Returns what each resolution
         did, in order (None: nothing due, failed, or left to the sweep).
 
-        Fewer round trips than one call each (service/batches.py): it settles once, skips
-        the imported matches found in one query, resolves the others in memory and saves
-        them together in one transaction, and forgets the successes' failure counts in
-        one statement. A match whose resolution raises, and every match of a joint save
+        Fewer round trips than one call each (service/batches.py): it settles once (loading
+        its matches while it waits, `warm`), skips the imported matches found in one
+        query, resolves the others in memory and saves them together, up to JOINT_SAVE
+        (50) in one transaction, and forgets the successes' failure counts in one
+        statement. A match whose resolution raises, and every match of a joint save
         that lost a race, is then resolved on its own, in its own transaction: counted if
         it fails, a lost race logged and left to the sweep; a database outage is raised.
         """
-        now = self._settled_after(batches.latest_deadline(batch))
         imported = batches.imported_among(self.read_models, [due.match_id for due in batch])
         self._remember_imported({due.match_id: due.match_id in imported for due in batch})
         members = [due for due in batch if due.match_id not in imported]
-        jointly = self._resolve_jointly(batches.first_of_each_match(members), now)
+        now = self._settled_after(
+            batches.latest_deadline(batch), meanwhile=[due.match_id for due in members]
+        )
+        jointly: dict[int, Closing | None] = {}
+        for group in batches.in_joint_saves(batches.first_of_each_match(members)):
+            jointly.update(self._resolve_jointly(group, now))
         closings = [
             None
             if due.match_id in imported
@@ -796,12 +801,17 @@ class Matches(MatchReads):
         the deadline and still in processing is written first (docs/operations.md)."""
         return self._settled_after(self._load(match_id).deadline)
 
-    def _settled_after(self, deadline: datetime | None) -> datetime:
-        """Returns now, once `deadline` (if any) is at least the settling time past."""
+    def _settled_after(self, deadline: datetime | None, meanwhile: Sequence[UUID] = ()) -> datetime:
+        """Returns now, once `deadline` (if any) is at least the settling time past; the
+        matches `meanwhile` are loaded while it waits (`warm`), so that resolving them
+        after it only fast-forwards them."""
         now = self.clock()
         if deadline is not None and deadline <= now < deadline + SETTLING:
-            self.sleep((deadline + SETTLING - now).total_seconds())
+            self.warm(meanwhile, until=deadline + SETTLING)
             now = self.clock()
+            if now < deadline + SETTLING:
+                self.sleep((deadline + SETTLING - now).total_seconds())
+                now = self.clock()
         return now
 
     def _resolve_counted(

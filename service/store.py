@@ -10,7 +10,7 @@ together they are the Matches application.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
@@ -26,6 +26,7 @@ from service import imported, loading, schema
 from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
 from service.matchcache import MatchCache, cache_size
 from service.pastreads import PastReads, past_cache_size
+from service.readmodels.recorders import OUTAGES
 from service.readmodels.runner import ReadModels, read_models_for
 from service.scheduling import NoScheduler, Scheduler
 from service.tokens import Tokens
@@ -238,6 +239,30 @@ class MatchStore(Application[UUID]):
         match = loading.fold(match_id, newer, kept)
         assert match is not None  # folding onto a match gives a match
         return match
+
+    def warm(self, match_ids: Iterable[UUID], until: datetime) -> int:
+        """Loads the matches not kept yet into the kept matches, one by one while the clock
+        is before `until`; returns how many it loaded. A worker warms what it will resolve
+        while it waits anyway (the settling time, or before a burst of deadlines): the
+        resolution then only fast-forwards over the events stored since, checked as any
+        kept match is (service/matchcache.py). A match that fails to load is skipped: its
+        resolution loads it again and counts the failure."""
+        loaded = 0
+        for match_id in match_ids:
+            if self.clock() >= until:
+                break
+            if self.kept.holds(match_id):
+                continue
+            try:
+                match = self._load(match_id)
+                match.table()  # decodes its state now, kept beside it (domain/match/parsed.py)
+                self.kept.put(match)
+            except OUTAGES:
+                raise
+            except Exception:  # the resolution meets it again and counts it
+                continue
+            loaded += 1
+        return loaded
 
     def _at_version(self, match: Match, version: int) -> Match:
         """Returns the match as it was at `version` (itself when that is its latest)."""

@@ -2,9 +2,9 @@
 
 - `workers.resolve_movement(match_id, movement)`: the countdown task. It
   resolves its movement together with every other countdown task this worker
-  holds whose deadline has passed too (a burst: `Matches.resolve_batch`, each
-  match in its own transaction, service/batches.py); those tasks, when their
-  turn comes, find their movement taken and do nothing. Resolving re-checks
+  holds whose deadline has passed too, in batches until none is left (a burst:
+  `Matches.resolve_batch`, service/batches.py); those tasks, when their turn
+  comes, find their movement taken and do nothing. Resolving re-checks
   the movement number and the deadline and records nothing once the movement
   has closed, so duplicates, redeliveries and races with the sweep give one
   resolution. A race lost ten times in a row is left to the sweep; any other
@@ -16,7 +16,9 @@
   `Matches.due_movements(now)` reports (a ready movement is due at once) in
   `resolve_movements` batches of up to BATCH_SIZE, creates the rematches a
   crash left missing, and records in the database when it last succeeded
-  (service/health.py).
+  (service/health.py). A sweep that found nothing due loads the matches of the
+  countdown tasks this worker holds that fall due soon (`warm_held`), so that a
+  burst of deadlines finds them loaded.
 
 - `workers.send_mail(message)`: sends one message (as text) through the relay of
   DRTS_SMTP_URL (service/mail/outbox.py); a relay that is down or says 4xx is tried
@@ -35,7 +37,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -57,7 +59,13 @@ REQUEUE_AFTER_SECONDS = 10.0  # the sweep queues a due movement again only after
 # REMATCH_REPAIR_SECONDS old, or when the last look is REMATCH_REPAIR_LATEST old.
 REMATCH_REPAIR_SECONDS = 30.0
 REMATCH_REPAIR_LATEST = 300.0
-BATCH_SIZE = 50  # movements resolved and saved together (a sweep batch, or held countdown tasks)
+# A sweep that found nothing due loads the matches of the countdown tasks falling due within
+# WARM_AHEAD_SECONDS, for at most WARM_BUDGET_SECONDS (a solo worker runs nothing else
+# meanwhile): a burst of deadlines then costs each resolution a fast-forward, not a load.
+WARM_AHEAD_SECONDS = 30.0
+WARM_BUDGET_SECONDS = 0.25
+BATCH_SIZE = 50  # movements in one batch the sweep sends (batches spread over the workers)
+HELD_BATCH = 200  # held countdown tasks due together resolved in one batch
 MAX_BATCHED = 20_000  # movements a process remembers having taken into a batch
 
 _lock = threading.Lock()
@@ -78,15 +86,29 @@ class Due:
 @shared_task(name=RESOLVE_MOVEMENT, bind=True)
 def resolve_movement(self: Any, match_id: str, movement: int) -> str:
     """Resolves `movement` of the match if it is due, with the other countdown tasks this
-    worker holds that are due too; says what happened to this one ("nothing due" also
-    when the resolution failed: the failure is counted and logged)."""
+    worker holds that are due too, in batches until none is left; says what happened to
+    this one ("nothing due" also when the resolution failed: the failure is counted and
+    logged).
+
+    Why drain them all here: a worker runs the held tasks that fell due at most ten at
+    a time, with up to a second's wait between (kombu's Hub.fire_timers), so a task
+    left for its own turn may wait many seconds in a burst. Its turn then finds it taken.
+    """
     key = (match_id, movement)
     if not _take([key]):
         return "nothing due: taken into an earlier batch"
     mine = Due(UUID(match_id), movement, eta_of(self.request.eta))
-    fellows = held_due(self.request.id, datetime.now(UTC))
-    closings = service(self.app).resolve_batch([mine, *fellows])
-    return describe(closings[0])
+    return describe(resolve_with_held(service(self.app), mine, self.request.id))
+
+
+def resolve_with_held(matches: Matches, mine: Due, current: str) -> Closing | None:
+    """Resolves the current task's movement with the held countdown tasks due too, then
+    the rest of those in batches of HELD_BATCH until none is left; returns what resolving
+    the current one did."""
+    closing = matches.resolve_batch([mine, *held_due(current, datetime.now(UTC))])[0]
+    while fellows := held_due(current, datetime.now(UTC), HELD_BATCH):
+        matches.resolve_batch(fellows)
+    return closing
 
 
 @shared_task(name=RESOLVE_MOVEMENTS, bind=True)
@@ -135,6 +157,8 @@ def sweep_due(self: Any) -> int:
         due = matches.due_movements()
         queued = _queue_due(self.app, due)
         _repair_rematches(matches, idle=not due)
+        if not due:
+            warm_held(matches, datetime.now(UTC))
     except Exception as error:
         with contextlib.suppress(Exception):  # a database that is down cannot count it
             record_sweep(matches.read_models, matches.clock(), error)
@@ -167,10 +191,10 @@ def _queue_due(app: Celery, found: list[DueMovement]) -> int:
     return len(due)
 
 
-def held_due(current: str, now: datetime) -> list[Due]:
+def held_due(current: str, now: datetime, limit: int = HELD_BATCH - 1) -> list[Due]:
     """Takes the countdown tasks this worker process holds (celery.worker.state.requests:
-    reserved, or waiting for their eta) whose deadline has passed at `now`, but the
-    current one, up to BATCH_SIZE - 1; returns their movements."""
+    reserved, or waiting for their eta) whose deadline has passed at `now` and that no
+    batch took yet, but the current one, up to `limit`; returns their movements."""
     found = []
     for request in list(worker_state.requests.values()):
         if request.name != RESOLVE_MOVEMENT or request.id == current:
@@ -178,8 +202,29 @@ def held_due(current: str, now: datetime) -> list[Due]:
         eta = eta_of(request.eta)
         if eta is None or eta <= now:
             found.append(Due(UUID(request.args[0]), int(request.args[1]), eta))
-    taken = _take([(str(d.match_id), d.movement) for d in found[: BATCH_SIZE - 1]])
+    taken = _take([(str(d.match_id), d.movement) for d in found], limit)
     return [d for d in found if (str(d.match_id), d.movement) in taken]
+
+
+def warm_held(matches: Matches, now: datetime) -> int:
+    """Loads the matches of the countdown tasks this worker process holds that fall due
+    within WARM_AHEAD_SECONDS of `now`, soonest first, for at most WARM_BUDGET_SECONDS
+    (`Matches.warm`); returns how many it loaded. When a burst of them falls due, resolving
+    each then only fast-forwards it over the orders stored since (issue 31)."""
+    horizon = now + timedelta(seconds=WARM_AHEAD_SECONDS)
+    soon = []
+    for request in list(worker_state.requests.values()):
+        eta = eta_of(request.eta) if request.name == RESOLVE_MOVEMENT else None
+        if eta is None or not now < eta <= horizon:
+            continue
+        try:
+            soon.append((eta, UUID(str(request.args[0]))))
+        except (ValueError, IndexError):  # a malformed task: its own run refuses it
+            continue
+    soon.sort()
+    match_ids = [match_id for _, match_id in soon[: matches.kept.size]]
+    budget = timedelta(seconds=WARM_BUDGET_SECONDS)
+    return matches.warm(match_ids, until=matches.clock() + budget) if match_ids else 0
 
 
 def eta_of(value: datetime | str | None) -> datetime | None:
@@ -189,9 +234,10 @@ def eta_of(value: datetime | str | None) -> datetime | None:
     return datetime.fromisoformat(value)
 
 
-def _take(keys: list[tuple[str, int]]) -> set[tuple[str, int]]:
+def _take(keys: list[tuple[str, int]], limit: int | None = None) -> set[tuple[str, int]]:
     """Marks the movements as resolved by this process (in a batch) and returns those
-    no batch had taken in the last while: the others' tasks then do nothing."""
+    no batch had taken in the last while, the first `limit` of them if given: the
+    others' tasks then do nothing."""
     now = time.monotonic()
     with _lock:
         if len(_batched) + len(keys) > MAX_BATCHED:
@@ -199,9 +245,9 @@ def _take(keys: list[tuple[str, int]]) -> set[tuple[str, int]]:
                 del _batched[stale]
             if len(_batched) + len(keys) > MAX_BATCHED:  # a forgotten one costs one load
                 _batched.clear()
-        fresh = {key for key in keys if key not in _batched}
+        fresh = [key for key in dict.fromkeys(keys) if key not in _batched][:limit]
         _batched.update(dict.fromkeys(fresh, now))
-        return fresh
+        return set(fresh)
 
 
 def service(app: Celery) -> Matches:

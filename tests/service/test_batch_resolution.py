@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 
 from domain.rules import registry
+from service import batches
 from service.clock import ManualClock
 from service.matches import SETTLING, Matches
 from service.readmodels.recorders import FAILURES
@@ -99,6 +100,53 @@ def test_a_batch_on_time_settles_once_past_its_latest_deadline(
     assert waits == [pytest.approx((SETTLING - timedelta(milliseconds=30)).total_seconds())]
 
 
+def test_a_batch_on_time_loads_its_matches_while_it_settles_and_sees_a_later_order(
+    matches: Matches, clock: ManualClock, database_url: str
+) -> None:
+    """The settling wait loads the batch's matches (`warm`); an order stored meanwhile by
+    another process, received before the deadline, is still in the resolution: the
+    loaded match is fast-forwarded over it (service/matchcache.py)."""
+    new = matches.create_match("toy", {"close_early": False, "rounds": 100})
+    tokens = [matches.join(new.match_id, name).token for name in ("alice", "bob")]
+    matches.start(new.match_id, new.referee_token)
+    deadline = matches.get_match(new.match_id).deadline
+    assert deadline is not None
+    clock.now = deadline + timedelta(milliseconds=30)
+    batch = matches.due_movements()
+    matches.kept.take(new.match_id)  # as a worker that never saw the match
+    other = Matches(env=Settings(database_url).event_store_env(), clock=clock)
+
+    def settle(seconds: float) -> None:
+        assert matches.kept.holds(new.match_id)  # loaded before the wait
+        other.submit_order(
+            new.match_id, tokens[0], "2", received_at=deadline - timedelta(milliseconds=1)
+        )
+
+    matches.sleep = settle
+    try:
+        [closing] = matches.resolve_batch(batch)
+    finally:
+        other.close()
+    assert closing is not None and closing.resolved
+    steps = [str(step["text"]) for step in matches.movement(new.match_id, 1).steps]
+    assert "seat 1 picks 2" in steps
+
+
+def test_warming_stops_at_its_time_skips_kept_matches_and_matches_it_cannot_load(
+    matches: Matches, clock: ManualClock
+) -> None:
+    first, second, third = (started(matches)[0] for _ in range(3))
+    for match_id in (first, second, third):
+        matches.kept.take(match_id)
+    until = clock.now + timedelta(seconds=1)
+    assert matches.warm([first, uuid4(), second], until) == 2  # the unknown id is skipped
+    assert matches.kept.holds(first) and matches.kept.holds(second)
+    assert matches.warm([first, second], until) == 0  # both kept already
+    clock.now = until
+    assert matches.warm([third], until) == 0
+    assert not matches.kept.holds(third)
+
+
 def test_a_batch_is_saved_in_one_transaction(
     matches: Matches, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -152,3 +200,25 @@ def test_a_movement_queued_twice_in_a_batch_is_resolved_once(
     closings = matches.resolve_batch([due, due])
     assert closings[0] is not None and closings[1] is None
     assert resolved(matches, match_id) == 1
+
+
+def test_a_batch_larger_than_a_joint_save_is_saved_in_groups_each_match_once(
+    matches: Matches, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(batches, "JOINT_SAVE", 2)
+    good = [started(matches)[0] for _ in range(5)]
+    writes: list[set[UUID]] = []
+    insert = matches.recorder.insert_events
+
+    def counted(stored_events: Any, **kwargs: Any) -> Any:
+        writes.append({event.originator_id for event in stored_events})
+        return insert(stored_events, **kwargs)
+
+    monkeypatch.setattr(matches.recorder, "insert_events", counted)
+    batch = due_batch(matches, clock)
+    order = [due.match_id for due in batch]
+    assert set(order) == set(good)
+    closings = matches.resolve_batch(batch)
+    assert writes == [set(order[:2]), set(order[2:4]), {order[4]}]
+    assert [closing and closing.match_id for closing in closings] == order
+    assert [resolved(matches, match_id) for match_id in good] == [1] * 5

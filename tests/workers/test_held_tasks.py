@@ -1,0 +1,115 @@
+"""What a worker does with the countdown tasks it holds (issue 31, workers/tasks.py): the
+first due one to run resolves every held due movement, HELD_BATCH at a time
+(`resolve_with_held`); an idle sweep warms the matches of those falling due within
+WARM_AHEAD_SECONDS, soonest first, as many as the kept matches hold, for
+WARM_BUDGET_SECONDS (`warm_held`). A unit test of the task module, with stand-ins for
+Celery's held requests and for the Matches application."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any
+from uuid import UUID, uuid4
+
+import pytest
+from celery.worker import state as worker_state
+
+from service.scheduling import RESOLVE_MOVEMENT, SWEEP_DUE
+from workers import tasks
+
+NOW = datetime(2030, 1, 1, tzinfo=UTC)
+
+
+@dataclass
+class Warming:
+    """Records what it is asked to warm, and until when."""
+
+    size: int = 1000
+    asked: list[tuple[list[UUID], datetime]] = field(default_factory=list)
+
+    @property
+    def kept(self) -> Any:
+        return SimpleNamespace(size=self.size)
+
+    def clock(self) -> datetime:
+        return NOW
+
+    def warm(self, match_ids: list[UUID], until: datetime) -> int:
+        self.asked.append((list(match_ids), until))
+        return len(match_ids)
+
+
+def held(monkeypatch: pytest.MonkeyPatch, *tasks_held: tuple[str, Any, Any]) -> None:
+    requests = {
+        str(index): SimpleNamespace(id=str(index), name=name, args=[arg, 1], eta=eta)
+        for index, (name, arg, eta) in enumerate(tasks_held)
+    }
+    monkeypatch.setattr(worker_state, "requests", requests)
+
+
+def test_the_countdowns_due_soon_are_warmed_soonest_first_for_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    late, soon, sooner = uuid4(), uuid4(), uuid4()
+    ahead = timedelta(seconds=tasks.WARM_AHEAD_SECONDS)
+    held(
+        monkeypatch,
+        (RESOLVE_MOVEMENT, str(late), NOW + ahead + timedelta(seconds=1)),  # not yet
+        (RESOLVE_MOVEMENT, str(soon), (NOW + ahead).isoformat()),  # an eta as ISO text
+        (RESOLVE_MOVEMENT, str(sooner), NOW + timedelta(seconds=1)),
+        (RESOLVE_MOVEMENT, str(uuid4()), NOW),  # due now: its own run resolves it
+        (RESOLVE_MOVEMENT, "not a match id", NOW + timedelta(seconds=2)),  # skipped
+        (SWEEP_DUE, str(uuid4()), NOW + timedelta(seconds=1)),  # not a countdown
+        (RESOLVE_MOVEMENT, str(uuid4()), None),  # no eta
+    )
+    warming = Warming()
+    assert tasks.warm_held(warming, NOW) == 2  # type: ignore[arg-type]
+    [(asked, until)] = warming.asked
+    assert asked == [sooner, soon]
+    assert until == NOW + timedelta(seconds=tasks.WARM_BUDGET_SECONDS)
+
+
+def test_no_more_are_warmed_than_the_kept_matches_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = [uuid4() for _ in range(5)]
+    held(
+        monkeypatch,
+        *((RESOLVE_MOVEMENT, str(m), NOW + timedelta(seconds=i + 1)) for i, m in enumerate(ids)),
+    )
+    warming = Warming(size=3)
+    tasks.warm_held(warming, NOW)  # type: ignore[arg-type]
+    assert warming.asked[0][0] == ids[:3]
+
+
+def test_nothing_held_asks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    held(monkeypatch)
+    warming = Warming()
+    assert tasks.warm_held(warming, NOW) == 0  # type: ignore[arg-type]
+    assert warming.asked == []
+
+
+class Batches:
+    """Records the batches it is asked to resolve; resolves nothing."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+
+    def resolve_batch(self, batch: list[Any]) -> list[None]:
+        self.sizes.append(len(batch))
+        return [None] * len(batch)
+
+
+def test_a_countdown_task_drains_every_held_due_movement_in_batches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The held tasks due too are resolved by the first one to run, HELD_BATCH at a time,
+    not left to their turns (kombu fires due timers ten at a time); each is taken once."""
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    held(monkeypatch, *((RESOLVE_MOVEMENT, str(uuid4()), past) for _ in range(450)))
+    monkeypatch.setattr(tasks, "_batched", {})
+    batches = Batches()
+    mine = tasks.Due(uuid4(), 1, past)
+    assert tasks.resolve_with_held(batches, mine, "mine") is None  # type: ignore[arg-type]
+    assert batches.sizes == [tasks.HELD_BATCH, tasks.HELD_BATCH, 451 - 2 * tasks.HELD_BATCH]
+    assert len(tasks._batched) == 450  # each held one taken once (the task took its own)
