@@ -690,8 +690,9 @@ class Matches(MatchReads):
             batches.latest_deadline(batch), meanwhile=[due.match_id for due in members]
         )
         jointly: dict[int, Closing | None] = {}
-        for group in batches.in_joint_saves(batches.first_of_each_match(members)):
-            jointly.update(self._resolve_jointly(group, now))
+        with self.countdowns_held():  # every group saved first
+            for group in batches.in_joint_saves(batches.first_of_each_match(members)):
+                jointly.update(self._resolve_jointly(group, now))
         closings = [
             None
             if due.match_id in imported
@@ -835,16 +836,37 @@ class Matches(MatchReads):
             logger.warning("match %s kept changing; the sweep will resolve it", due.match_id)
             return None
 
+    @contextlib.contextmanager
+    def countdowns_held(self) -> Iterator[None]:
+        """Holds back the countdown tasks this thread's saves ask for until the block ends,
+        then asks for them all (within an outer block, the outer one's end). A worker
+        resolving a burst saves every batch first: sending a task costs about a
+        millisecond, and it is for a later deadline. Asked for even if the block raises:
+        their deadlines are stored."""
+        if getattr(self._held_countdowns, "calls", None) is not None:
+            yield
+            return
+        self._held_countdowns.calls = []
+        try:
+            yield
+        finally:
+            calls, self._held_countdowns.calls = self._held_countdowns.calls, None
+            for call in calls:
+                self.scheduler.deadline_set(*call)
+
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         """Asks the scheduler to resolve each deadline just stored (whoever stored it: a
-        command, a rematch, a retried save)."""
+        command, a rematch, a retried save), or holds the request (`countdowns_held`)."""
+        held = getattr(self._held_countdowns, "calls", None)
         for recording in recordings:
             new = recording.domain_event
             if isinstance(new, Match.DeadlineSet) and new.reason != "periodic":
                 # a movement that re-arms waits for an order; its arming asks for the task
-                self.scheduler.deadline_set(
-                    new.originator_id, new.movement, new.deadline, self.clock()
-                )
+                call = (new.originator_id, new.movement, new.deadline, self.clock())
+                if held is None:
+                    self.scheduler.deadline_set(*call)
+                else:
+                    held.append(call)
 
     def _count_failure(self, match_id: UUID, movement: int, error: Exception) -> None:
         """Counts a failed resolution and quarantines the match once it has failed the same

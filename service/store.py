@@ -10,6 +10,7 @@ together they are the Matches application.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, ClassVar, TypeVar
@@ -66,6 +67,7 @@ class MatchStore(Application[UUID]):
         self._imported: dict[UUID, bool] = {}  # of stored matches: it never changes
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
+        self._held_countdowns = threading.local()  # Matches.countdowns_held
         self.tokens = Tokens(operator_token)
         self.quarantine_after = quarantine_after  # identical failures in a row (quarantine.py)
 

@@ -105,9 +105,10 @@ def resolve_with_held(matches: Matches, mine: Due, current: str) -> Closing | No
     """Resolves the current task's movement with the held countdown tasks due too, then
     the rest of those in batches of HELD_BATCH until none is left; returns what resolving
     the current one did."""
-    closing = matches.resolve_batch([mine, *held_due(current, datetime.now(UTC))])[0]
-    while fellows := held_due(current, datetime.now(UTC), HELD_BATCH):
-        matches.resolve_batch(fellows)
+    with matches.countdowns_held():  # the next movements' tasks once every batch is saved
+        closing = matches.resolve_batch([mine, *held_due(current, datetime.now(UTC))])[0]
+        while fellows := held_due(current, datetime.now(UTC), HELD_BATCH):
+            matches.resolve_batch(fellows)
     return closing
 
 

@@ -222,3 +222,44 @@ def test_a_batch_larger_than_a_joint_save_is_saved_in_groups_each_match_once(
     assert writes == [set(order[:2]), set(order[2:4]), {order[4]}]
     assert [closing and closing.match_id for closing in closings] == order
     assert [resolved(matches, match_id) for match_id in good] == [1] * 5
+
+
+def test_a_batch_asks_for_the_next_countdowns_once_every_group_is_saved(
+    database_url: str, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sending a countdown task costs about a millisecond: a batch saves all its groups
+    first (`Matches.countdowns_held`); each resolved match's next deadline is asked for."""
+    monkeypatch.setattr(batches, "JOINT_SAVE", 2)
+    seen: list[list[int]] = []
+    matches = Matches(env=Settings(database_url).event_store_env(), clock=clock)
+
+    class Watching:
+        def deadline_set(self, match_id: UUID, movement: int, deadline: Any, now: Any) -> None:
+            seen.append([resolved(matches, m) for m in good])
+
+    try:
+        good = [started(matches)[0] for _ in range(5)]
+        matches.scheduler = Watching()
+        closings = matches.resolve_batch(due_batch(matches, clock))
+    finally:
+        matches.close()
+    assert all(closing is not None for closing in closings)
+    assert seen == [[1] * 5] * 5  # five tasks asked for, all after the last group's save
+
+
+def test_held_countdowns_are_asked_for_at_the_outer_end_even_when_the_block_raises(
+    matches: Matches, clock: ManualClock
+) -> None:
+    calls: list[UUID] = []
+
+    class Recording:
+        def deadline_set(self, match_id: UUID, movement: int, deadline: Any, now: Any) -> None:
+            calls.append(match_id)
+
+    matches.scheduler = Recording()
+    with pytest.raises(RuntimeError), matches.countdowns_held():
+        with matches.countdowns_held():
+            first = started(matches)[0]  # its start stores movement 1's deadline
+        assert calls == []  # the inner block's end waits for the outer one's
+        raise RuntimeError("the worker's batch failed")
+    assert calls == [first]
