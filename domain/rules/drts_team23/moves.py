@@ -10,8 +10,8 @@ Every operation is judged against the state at the start of the movement
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.rules.contract import JSON, Step
@@ -27,13 +27,11 @@ from domain.rules.drts_team23.state import (
     Item,
     Kind,
     Piece,
+    Squares,
     State,
-    occupancy,
     piece_index,
     recovery_blocked,
 )
-
-Squares = Mapping[int, Sequence[int]]  # occupancy: square -> piece indices
 
 
 class Action(StrEnum):
@@ -199,7 +197,7 @@ def apply_operations(
     A piece that changed square, by a move or a recovery, has moved in
     (DRTS-8, DRTS-18); every other piece holds.
     """
-    squares = occupancy(state.pieces)
+    squares = state.squares
     pieces = list(state.pieces)
     moved: set[int] = set()
     steps: list[Step] = []
@@ -212,7 +210,7 @@ def apply_operations(
             pieces[index] = Piece(seat, operation.piece, operation.square, 0, before.star_until)
             moved.add(index)
             steps.append(_operation_step(state, squares, before, operation.square))
-    return replace(state, pieces=tuple(pieces)), frozenset(moved), tuple(steps)
+    return state.changed(pieces=tuple(pieces)), frozenset(moved), tuple(steps)
 
 
 def _operation_step(state: State, squares: Squares, piece: Piece, target: int) -> Step:

@@ -9,7 +9,6 @@ seat score, highest first, then by lowest seat number.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from itertools import combinations
 
 from domain.rules.contract import JSON, Step
@@ -49,10 +48,10 @@ def assign_teams(state: State, requests: Mapping[int, Team]) -> tuple[State, tup
     if not steps:
         return state, ()
     seats = tuple(
-        seat if seat.team is teams[seat.number] else replace(seat, team=teams[seat.number])
+        seat if seat.team is teams[seat.number] else seat.with_team(teams[seat.number])
         for seat in state.seats
     )
-    return replace(state, seats=seats), tuple(steps)
+    return state.changed(seats=seats), tuple(steps)
 
 
 def _ranked(state: State, seats: Iterable[int]) -> list[int]:
