@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from domain.rules.contract import JSON, Step
 from domain.rules.drts_team23.orders import Order
@@ -91,9 +91,10 @@ def _conflict(
 
 
 def _consume(seat: Seat, item: Item) -> Seat:
-    field = _STOCK_FIELD[item]
-    stock: Stock = replace(seat.stock, **{field: getattr(seat.stock, field) - 1})
-    return seat.with_stock(stock)
+    stock = seat.stock
+    if item is Item.DEATHSTAR:
+        return seat.with_stock(Stock(stock.stars, stock.deathstars - 1, stock.blackholes))
+    return seat.with_stock(Stock(stock.stars, stock.deathstars, stock.blackholes - 1))
 
 
 def _step(build: Build, built: bool, reason: str) -> Step:

@@ -143,32 +143,30 @@ def diagonal_case(state: State, squares: Squares, piece: Piece, target: int) -> 
 
     Star status counts as it stands at the start of the movement (DRTS-5).
     """
-    sides, pieces = state.sides, state.pieces
+    sides, pieces, movement = state.sides, state.pieces, state.movement
     side = sides[piece.seat - 1]
-    on_target = [pieces[i] for i in squares.get(target, ())]
-    for other in on_target:
+    on_target = squares.get(target, ())
+    for index in on_target:
+        other = pieces[index]
         if sides[other.seat - 1] == side:
             return Diagonal.OWN if other.seat == piece.seat else Diagonal.ALLY
-    for other in on_target:
-        if _captures(state, piece, other):  # the target holds no own or ally piece
+    star = piece.is_star(movement)
+    for index in on_target:  # the target holds no own or ally piece
+        if _captures(piece, star, pieces[index], movement):
             return Diagonal.CAPTURE
     for near in ORTHOGONAL[target]:
         for index in squares.get(near, ()):
             other = pieces[index]
-            if sides[other.seat - 1] != side and _captures(state, piece, other):
+            if sides[other.seat - 1] != side and _captures(piece, star, other, movement):
                 return Diagonal.PREDICTED
-    if piece.is_star(state.movement):
-        return Diagonal.STAR
-    return None
+    return Diagonal.STAR if star else None
 
 
-def _captures(state: State, piece: Piece, other: Piece) -> bool:
+def _captures(piece: Piece, star: bool, other: Piece, movement: int) -> bool:
+    """Returns whether `piece` (with Star status `star`) can capture `other` in `movement`."""
     if other.generator is not None:  # DRTS-7, DRTS-15: every piece captures a Generator
         return True
-    movement = state.movement
-    return can_capture_piece(
-        piece.kind, piece.is_star(movement), other.kind, other.is_star(movement)
-    )
+    return can_capture_piece(piece.kind, star, other.kind, other.is_star(movement))
 
 
 def legal_operations(state: State, squares: Squares, seat: int, kind: Kind) -> list[Operation]:
