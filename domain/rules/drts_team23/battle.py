@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from domain.rules.drts_team23.state import Kind, Piece, occupancy
+from domain.rules.drts_team23.state import Kind, Piece, Squares, occupancy
 
 # DRTS-7: Plant beats Water, Water beats Fire, Fire beats Plant.
 _BEATS = {Kind.PLANT: Kind.WATER, Kind.WATER: Kind.FIRE, Kind.FIRE: Kind.PLANT}
@@ -67,6 +67,7 @@ def battles(
     sides: Sequence[int],
     moved: Collection[int],
     stars: Collection[int] = (),
+    squares: Squares | None = None,
 ) -> tuple[Capture, ...]:
     """Returns every capture of step 6 (DRTS-9), by square, then by pair in piece order.
 
@@ -75,10 +76,12 @@ def battles(
     (a recovered piece counts as moved in, DRTS-18). On each square every pair
     of pieces of different sides is evaluated at once, so a captured piece
     still makes its own captures. `stars` holds the indices of the pieces with
-    Star status (v2; DRTS-7, DRTS-9).
+    Star status (v2; DRTS-7, DRTS-9). `squares` is `occupancy(pieces)` when the caller has it.
     """
+    if squares is None:
+        squares = occupancy(tuple(pieces))
     captures: list[Capture] = []
-    for square, indices in sorted(occupancy(tuple(pieces)).items()):
+    for square, indices in sorted(squares.items()):
         if len(indices) < 2 or len({sides[pieces[i].seat - 1] for i in indices}) < 2:
             continue
         for first, second in combinations(indices, 2):

@@ -8,18 +8,16 @@ teamless seat loses no team point); the piece is out as if captured
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.rules.contract import JSON, Step
 from domain.rules.drts_team23.scoring import add_points, take_out
-from domain.rules.drts_team23.state import Item, State, Team, occupancy
+from domain.rules.drts_team23.state import Item, State, Team
 
 
 def absorb(state: State) -> tuple[State, tuple[Step, ...]]:
     """Returns the state after step 2 and one step per absorbed piece (DRTS-13)."""
     if not any(item.item is Item.BLACKHOLE for item in state.board_items):
         return state, ()
-    squares = occupancy(state.pieces)
+    squares = state.squares
     holes = [i for i in state.board_items if i.item is Item.BLACKHOLE and i.square in squares]
     if not holes:
         return state, ()
@@ -35,7 +33,7 @@ def absorb(state: State) -> tuple[State, tuple[Step, ...]]:
                 team_points[team] = team_points.get(team, 0) - 1
             victims.append(index)
     left = tuple(item for item in state.board_items if item not in holes)
-    scored = add_points(replace(state, board_items=left), seat_points, team_points)
+    scored = add_points(state.changed(board_items=left), seat_points, team_points)
     out, back = take_out(scored, victims)
     return out, tuple(_step(state, index, back) for index in victims)
 

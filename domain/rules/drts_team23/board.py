@@ -8,6 +8,7 @@ Neighbour tables are computed once, at import.
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 
 COLUMNS = 6
 ROWS = 7
@@ -89,6 +90,11 @@ def recovery_squares(blocked: Collection[int] = ()) -> tuple[int, ...]:
     or fewer of the centre row 19-24 are usable, the unblocked squares of the
     extended area 13-18 and 25-30 are usable too.
     """
+    return _recovery_squares(frozenset(blocked))
+
+
+@lru_cache(maxsize=256)  # few blocked sets recur: none in v1, a handful of items in v2
+def _recovery_squares(blocked: frozenset[int]) -> tuple[int, ...]:
     base = [s for s in BASE_RECOVERY if s not in blocked]
     usable_centre = sum(1 for s in CENTRE_ROW if s not in blocked)
     if usable_centre >= _CENTRE_ROW_MINIMUM:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from domain.rules.contract import JSON, Step
 from domain.rules.drts_team23.orders import Order
-from domain.rules.drts_team23.state import BoardItem, Item, Seat, State, Stock, occupancy
+from domain.rules.drts_team23.state import BoardItem, Item, Seat, Squares, State, Stock
 
 _STOCK_FIELD = {Item.DEATHSTAR: "deathstars", Item.BLACKHOLE: "blackholes"}
 _NAMES = {Item.DEATHSTAR: "DeathStar", Item.BLACKHOLE: "Blackhole"}
@@ -54,7 +54,7 @@ def build_items(
     if not builds:
         return moved, ()
     targets = Counter(build.square for build in builds)
-    squares = occupancy(moved.pieces)
+    squares = moved.squares
     taken = {item.square for item in moved.board_items}
     items, seats, steps = list(moved.board_items), list(moved.seats), []
     for build in builds:
@@ -66,13 +66,13 @@ def build_items(
         seats[build.seat - 1] = _consume(seats[build.seat - 1], build.item)
         steps.append(_step(build, True, ""))
     board = tuple(sorted(items, key=lambda item: item.square))
-    return replace(moved, board_items=board, seats=tuple(seats)), tuple(steps)
+    return moved.changed(board_items=board, seats=tuple(seats)), tuple(steps)
 
 
 def _conflict(
     before: State,
     moved: State,
-    squares: dict[int, list[int]],
+    squares: Squares,
     taken: set[int],
     targets: Counter[int],
     build: Build,
@@ -91,9 +91,10 @@ def _conflict(
 
 
 def _consume(seat: Seat, item: Item) -> Seat:
-    field = _STOCK_FIELD[item]
-    stock: Stock = replace(seat.stock, **{field: getattr(seat.stock, field) - 1})
-    return replace(seat, stock=stock)
+    stock = seat.stock
+    if item is Item.DEATHSTAR:
+        return seat.with_stock(Stock(stock.stars, stock.deathstars - 1, stock.blackholes))
+    return seat.with_stock(Stock(stock.stars, stock.deathstars, stock.blackholes - 1))
 
 
 def _step(build: Build, built: bool, reason: str) -> Step:

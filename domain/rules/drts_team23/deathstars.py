@@ -13,13 +13,12 @@ piece captured there in the same movement still destroys it).
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import replace
 
 from domain.rules.contract import JSON, Step
 from domain.rules.drts_team23.board import deathstar_area
 from domain.rules.drts_team23.config import Area
 from domain.rules.drts_team23.scoring import add_points, take_out
-from domain.rules.drts_team23.state import BoardItem, Item, State, Team, occupancy
+from domain.rules.drts_team23.state import BoardItem, Item, Squares, State, Team
 
 
 def deathstar_captures(state: State, fresh: Collection[int]) -> tuple[State, tuple[Step, ...]]:
@@ -27,7 +26,7 @@ def deathstar_captures(state: State, fresh: Collection[int]) -> tuple[State, tup
     DeathStars built in this movement."""
     if not any(item.item is Item.DEATHSTAR for item in state.board_items):
         return state, ()
-    squares = occupancy(state.pieces)
+    squares = state.squares
     ray = state.settings.deathstar_area is Area.RAY
     seat_points: dict[int, int] = {}
     team_points: dict[Team, int] = {}
@@ -58,7 +57,7 @@ def deathstar_captures(state: State, fresh: Collection[int]) -> tuple[State, tup
     return out, tuple(steps)
 
 
-def _enemy_entered(state: State, squares: dict[int, list[int]], star: BoardItem) -> bool:
+def _enemy_entered(state: State, squares: Squares, star: BoardItem) -> bool:
     sides = state.sides
     return any(
         sides[state.pieces[i].seat - 1] != sides[star.seat - 1]
@@ -81,7 +80,7 @@ def destroy_deathstars(state: State, entered: Collection[int]) -> tuple[State, t
         )
         for item in gone
     )
-    return replace(state, board_items=left), steps
+    return state.changed(board_items=left), steps
 
 
 def _capture_step(state: State, star: BoardItem, index: int, scores: bool) -> Step:

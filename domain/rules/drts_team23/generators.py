@@ -17,12 +17,11 @@ their pieces go to recovery (DRTS-18). DeathStars (step 5) and Blackholes
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from domain.rules.contract import JSON, Step
 from domain.rules.drts_team23.orders import Order
 from domain.rules.drts_team23.scoring import add_points, take_out
-from domain.rules.drts_team23.state import Item, Piece, State, Team, occupancy, piece_index
+from domain.rules.drts_team23.state import Item, Piece, Squares, State, Team, piece_index
 
 POINT_EVERY = 3  # DRTS-15: a point every 3 movements
 
@@ -41,7 +40,7 @@ def convert_generators(
     ]
     if not invoked:
         return state, ()
-    squares = occupancy(state.pieces)
+    squares = state.squares
     pieces, steps = list(state.pieces), []
     for index in invoked:
         piece = state.pieces[index]
@@ -49,16 +48,14 @@ def convert_generators(
         if blocker is not None:
             steps.append(_blocked_step(piece, state.pieces[blocker]))
             continue
-        pieces[index] = replace(piece, generator=0, star_until=0)
+        pieces[index] = piece.with_generator(0, 0)
         text = f"{piece.label} becomes a Generator on square {piece.square}"
         data: dict[str, JSON] = _data(piece) | {"converted": True}
         steps.append(Step("DRTS-15", text, data))
-    return replace(state, pieces=tuple(pieces)), tuple(steps)
+    return state.changed(pieces=tuple(pieces), same_squares=True), tuple(steps)
 
 
-def _own_or_ally(
-    before: State, state: State, squares: dict[int, list[int]], index: int
-) -> int | None:
+def _own_or_ally(before: State, state: State, squares: Squares, index: int) -> int | None:
     piece = state.pieces[index]
     assert piece.square is not None  # a move or a hold: the piece is on the board
     sides = before.sides
@@ -90,7 +87,7 @@ def count_generators(state: State) -> tuple[State, tuple[Step, ...]]:
         if piece.generator is None:
             continue
         counter = piece.generator + 1
-        pieces[index] = replace(piece, generator=counter)
+        pieces[index] = piece.with_generator(counter, piece.star_until)
         team = state.seat(piece.seat).team
         data = _data(piece) | {"counter": counter, "seat_points": {}, "team_points": {}}
         text = f"The Generator ({piece.label}) on square {piece.square} counts {counter}"
@@ -104,7 +101,8 @@ def count_generators(state: State) -> tuple[State, tuple[Step, ...]]:
                 team_points[team] = team_points.get(team, 0) + 1
                 data["team_points"] = {str(team): 1}
         steps.append(Step("DRTS-15", text, data))
-    counted = add_points(replace(state, pieces=tuple(pieces)), seat_points, team_points)
+    counted = state.changed(pieces=tuple(pieces), same_squares=True)
+    counted = add_points(counted, seat_points, team_points)
     return counted, tuple(steps)
 
 
@@ -116,7 +114,7 @@ def capture_generators(state: State) -> tuple[State, tuple[int, ...], tuple[Step
     in that battle still captures the Generator on its square."""
     if not any(p.generator is not None for p in state.pieces):
         return state, (), ()
-    squares = occupancy(state.pieces)
+    squares = state.squares
     seat_points: dict[int, int] = {}
     team_points: dict[Team, int] = {}
     captured, steps = [], []

@@ -17,8 +17,6 @@ seats' stock: a players meeting 1 to each of its three seats, a kinds meeting
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.rules.contract import JSON, Step
 from domain.rules.drts_team23.state import (
     KINDS,
@@ -26,7 +24,6 @@ from domain.rules.drts_team23.state import (
     MeetingKind,
     State,
     Team,
-    occupancy,
 )
 
 AWARD_EVERY = 3  # DRTS-17: Star rewards every 3 movements
@@ -36,7 +33,7 @@ _STARS = {MeetingKind.PLAYERS: 1, MeetingKind.KINDS: 2}
 def meetings_held(state: State) -> dict[tuple[int, str, str], Meeting]:
     """Returns the meetings that hold on the board now, by key, each with counter 0."""
     found: dict[tuple[int, str, str], Meeting] = {}
-    for square, indices in occupancy(state.pieces).items():
+    for square, indices in state.squares.items():
         if len(indices) < 3:
             continue
         pieces = [state.pieces[i] for i in indices if state.pieces[i].generator is None]
@@ -66,11 +63,11 @@ def count_meetings(state: State) -> tuple[State, tuple[Step, ...]]:
     counted = []
     for key in sorted(held):
         counter = running[key].counter + 1 if key in running else 1
-        meeting = replace(held[key], counter=counter)
+        meeting = held[key].with_counter(counter)
         counted.append(meeting)
         text = f"{_name(state, meeting)} counts {counter}"
         steps.append(Step("DRTS-17", text, _data(meeting)))
-    return replace(state, meetings=tuple(counted)), tuple(steps)
+    return state.changed(meetings=tuple(counted)), tuple(steps)
 
 
 def review_meetings(state: State) -> tuple[State, tuple[Step, ...]]:
@@ -92,9 +89,7 @@ def review_meetings(state: State) -> tuple[State, tuple[Step, ...]]:
         owners = _owners(state, meeting)
         for owner in owners:
             stock = seats[owner - 1].stock
-            seats[owner - 1] = replace(
-                seats[owner - 1], stock=replace(stock, stars=stock.stars + stars)
-            )
+            seats[owner - 1] = seats[owner - 1].with_stock(stock.with_stars(stock.stars + stars))
         named = ", ".join(map(str, owners))
         text = (
             f"{_name(state, meeting)} has held {meeting.counter} movements: seats {named} "
@@ -102,7 +97,7 @@ def review_meetings(state: State) -> tuple[State, tuple[Step, ...]]:
         )
         data = _data(meeting) | {"stars": stars, "seats": list(owners)}
         steps.append(Step("DRTS-17", text, data))
-    after = replace(state, seats=tuple(seats), meetings=tuple(kept))
+    after = state.changed(seats=tuple(seats), meetings=tuple(kept))
     return after, tuple(steps)
 
 

@@ -26,7 +26,7 @@ from domain.rules.drts_team23.orders_v2 import (
     stock_shortage,
     team_reason,
 )
-from domain.rules.drts_team23.state import State, occupancy
+from domain.rules.drts_team23.state import State
 
 
 def merge_orders(earlier: Order, later: Order) -> Order:
@@ -56,7 +56,7 @@ def screen_order(
     standing = functools.reduce(merge_orders, earlier, Order())
     base = merge_orders(standing, Order(clear=parsed.clear, hold_all=parsed.hold_all))
     accepted: list[Operation] = []
-    squares = occupancy(state.pieces)
+    squares = state.squares
     for operation in parsed.operations:
         reason = illegality(state, squares, seat, operation) or item_illegality(operation)
         reason = reason or _standing_reason(state, seat, base, accepted, operation)

@@ -10,8 +10,8 @@ Every operation is judged against the state at the start of the movement
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.rules.contract import JSON, Step
@@ -27,13 +27,11 @@ from domain.rules.drts_team23.state import (
     Item,
     Kind,
     Piece,
+    Squares,
     State,
-    occupancy,
     piece_index,
     recovery_blocked,
 )
-
-Squares = Mapping[int, Sequence[int]]  # occupancy: square -> piece indices
 
 
 class Action(StrEnum):
@@ -145,32 +143,30 @@ def diagonal_case(state: State, squares: Squares, piece: Piece, target: int) -> 
 
     Star status counts as it stands at the start of the movement (DRTS-5).
     """
-    sides, pieces = state.sides, state.pieces
+    sides, pieces, movement = state.sides, state.pieces, state.movement
     side = sides[piece.seat - 1]
-    on_target = [pieces[i] for i in squares.get(target, ())]
-    for other in on_target:
+    on_target = squares.get(target, ())
+    for index in on_target:
+        other = pieces[index]
         if sides[other.seat - 1] == side:
             return Diagonal.OWN if other.seat == piece.seat else Diagonal.ALLY
-    for other in on_target:
-        if _captures(state, piece, other):  # the target holds no own or ally piece
+    star = piece.is_star(movement)
+    for index in on_target:  # the target holds no own or ally piece
+        if _captures(piece, star, pieces[index], movement):
             return Diagonal.CAPTURE
     for near in ORTHOGONAL[target]:
         for index in squares.get(near, ()):
             other = pieces[index]
-            if sides[other.seat - 1] != side and _captures(state, piece, other):
+            if sides[other.seat - 1] != side and _captures(piece, star, other, movement):
                 return Diagonal.PREDICTED
-    if piece.is_star(state.movement):
-        return Diagonal.STAR
-    return None
+    return Diagonal.STAR if star else None
 
 
-def _captures(state: State, piece: Piece, other: Piece) -> bool:
+def _captures(piece: Piece, star: bool, other: Piece, movement: int) -> bool:
+    """Returns whether `piece` (with Star status `star`) can capture `other` in `movement`."""
     if other.generator is not None:  # DRTS-7, DRTS-15: every piece captures a Generator
         return True
-    movement = state.movement
-    return can_capture_piece(
-        piece.kind, piece.is_star(movement), other.kind, other.is_star(movement)
-    )
+    return can_capture_piece(piece.kind, star, other.kind, other.is_star(movement))
 
 
 def legal_operations(state: State, squares: Squares, seat: int, kind: Kind) -> list[Operation]:
@@ -199,7 +195,7 @@ def apply_operations(
     A piece that changed square, by a move or a recovery, has moved in
     (DRTS-8, DRTS-18); every other piece holds.
     """
-    squares = occupancy(state.pieces)
+    squares = state.squares
     pieces = list(state.pieces)
     moved: set[int] = set()
     steps: list[Step] = []
@@ -212,7 +208,7 @@ def apply_operations(
             pieces[index] = Piece(seat, operation.piece, operation.square, 0, before.star_until)
             moved.add(index)
             steps.append(_operation_step(state, squares, before, operation.square))
-    return replace(state, pieces=tuple(pieces)), frozenset(moved), tuple(steps)
+    return state.changed(pieces=tuple(pieces)), frozenset(moved), tuple(steps)
 
 
 def _operation_step(state: State, squares: Squares, piece: Piece, target: int) -> Step:

@@ -32,12 +32,11 @@ from domain.rules.drts_team23.board import SQUARE_COUNT, is_square
 from domain.rules.drts_team23.moves import (
     Action,
     Operation,
-    Squares,
     illegality,
     legal_operations,
 )
 from domain.rules.drts_team23.scoring import is_finished
-from domain.rules.drts_team23.state import KINDS, SEATS, TEAMS, Kind, State, Team, occupancy
+from domain.rules.drts_team23.state import KINDS, SEATS, TEAMS, Kind, Squares, State, Team
 from domain.rules.rng import Rng
 
 __all__ = ["Action", "Operation", "Order"]  # the operations' values live in moves.py
@@ -121,7 +120,7 @@ def check_order(state: State, seat: int, order: Order) -> None:
 
 def check_orders(state: State, orders: Sequence[tuple[int, Order]]) -> None:
     """Raises IllegalOrderError for the first (seat, order) that `check_order` refuses."""
-    squares = occupancy(state.pieces)
+    squares = state.squares
     for seat, order in orders:
         _check(state, squares, seat, order)
 
@@ -133,7 +132,7 @@ def legal_orders(state: State, seat: int) -> tuple[Order, ...]:
     check_seat_number("drts_team23", seat, SEATS)
     if is_finished(state) or state.seat(seat).forfeited:
         return ()
-    squares = occupancy(state.pieces)
+    squares = state.squares
     options = [legal_operations(state, squares, seat, kind) for kind in KINDS]
     singles = [(op,) for ops in options for op in ops]
     pairs = [
@@ -154,7 +153,7 @@ def random_order(state: State, seat: int, rng: Rng) -> Order:
     0 to 2 operations on different pieces, each drawn among the piece's legal
     operations (hold included), and sometimes a request for another team.
     """
-    squares = occupancy(state.pieces)
+    squares = state.squares
     options = {kind: legal_operations(state, squares, seat, kind) for kind in KINDS}
     usable = [kind for kind in KINDS if options[kind]]
     count = rng.below(min(MAX_OPERATIONS, len(usable)) + 1)

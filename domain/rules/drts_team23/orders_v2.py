@@ -23,7 +23,6 @@ from domain.rules.drts_team23.board import CORNERS
 from domain.rules.drts_team23.moves import (
     Action,
     Operation,
-    Squares,
     illegality,
     legal_operations,
 )
@@ -40,13 +39,14 @@ from domain.rules.drts_team23.orders import (
     text_team,
 )
 from domain.rules.drts_team23.orders import random_order as random_order_v1
-from domain.rules.drts_team23.state import KINDS, Item, Seat, State, Team, occupancy
+from domain.rules.drts_team23.state import KINDS, Item, Seat, Squares, State, Team
 from domain.rules.rng import Rng
 
 _ITEM_WORDS = {item.value: item for item in Item}
 _ORDER_KEYS = frozenset({"operations", "team", "clear", "hold"})
 _ITEM_CHANCE = (1, 4)  # of a random operation invoking an item
 _ON_HOLD = (Item.STAR, Item.GENERATOR)
+_STOCK_ITEMS = frozenset({Item.STAR, Item.DEATHSTAR, Item.BLACKHOLE})  # DRTS-21
 
 
 def parse_order_v2(source: str | Mapping[str, JSON]) -> Order:
@@ -114,12 +114,12 @@ def check_order_v2(state: State, seat: int, order: Order) -> None:
     """Raises IllegalOrderError, naming the operation and the reason, unless the order is legal
     (UnknownSeatError for a seat outside 1..8): at most two operations on different pieces
     (DRTS-4), each legal with its item, items within the seat's stock (DRTS-21)."""
-    _check(state, occupancy(state.pieces), seat, order)
+    _check(state, state.squares, seat, order)
 
 
 def check_orders_v2(state: State, orders: Sequence[tuple[int, Order]]) -> None:
     """Raises IllegalOrderError for the first (seat, order) that `check_order_v2` refuses."""
-    squares = occupancy(state.pieces)
+    squares = state.squares
     for seat, order in orders:
         _check(state, squares, seat, order)
 
@@ -159,11 +159,10 @@ def item_illegality(operation: Operation) -> str:
 
 def stock_shortage(seat: Seat, operations: Sequence[Operation]) -> str:
     """Returns why the operations invoke more items than the seat has (DRTS-21), or ""."""
-    if all(op.item is None or op.item is Item.GENERATOR for op in operations):
+    invoked = [op.item for op in operations if op.item in _STOCK_ITEMS]
+    if not invoked:
         return ""  # DRTS-15: a Generator takes nothing from the stock
-    used = Counter(
-        op.item for op in operations if op.item is not None and op.item is not Item.GENERATOR
-    )
+    used = Counter(invoked)
     stock = {Item.STAR: seat.stock.stars, Item.DEATHSTAR: seat.stock.deathstars}
     stock[Item.BLACKHOLE] = seat.stock.blackholes
     for item, count in used.items():
@@ -209,7 +208,7 @@ def _random_item(operation: Operation, rng: Rng) -> Operation:
 
 def legal_operations_v2(state: State, seat: int) -> list[Operation]:
     """Returns every legal operation of the seat's pieces without items (v1's)."""
-    squares = occupancy(state.pieces)
+    squares = state.squares
     return [op for kind in KINDS for op in legal_operations(state, squares, seat, kind)]
 
 

@@ -23,7 +23,6 @@ movement; `resolve` is its last state and all its steps.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from domain.rules.contract import Phase, Step, resolution_of
 from domain.rules.drts_team23.battle import battles
@@ -88,11 +87,11 @@ def resolve_phases(
     team_state, team_steps = assign_teams(moved_state, requests)
     phases.append(Phase(STEPS[1], team_state, team_steps))
     phases += [_no_items(step, team_state) for step in (2, 3, 4, 5)]
-    captures = battles(team_state.pieces, team_state.sides, moved)
+    captures = battles(team_state.pieces, team_state.sides, moved, squares=team_state.squares)
     battle_state, battle_steps = score_captures(team_state, captures)
     phases.append(Phase(STEPS[6], battle_state, battle_steps))
     phases += [_no_items(step, battle_state) for step in (7, 8, 9)]
-    final = replace(battle_state, movement=state.movement + 1)
+    final = battle_state.changed(movement=state.movement + 1)
     phases.append(Phase(END, final, end_steps(final)))
     return tuple(phases)
 

@@ -25,7 +25,6 @@ Then Star status that has run out ends, and the movement closes (DRTS-20).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from domain.rules.contract import Phase, Step, resolution_of
 from domain.rules.drts_team23.battle import battles
@@ -45,7 +44,7 @@ from domain.rules.drts_team23.orders_v2 import check_orders_v2
 from domain.rules.drts_team23.resolve import END, FINISHED, OPERATIONS, STEPS
 from domain.rules.drts_team23.scoring import end_steps, is_finished, score_captures
 from domain.rules.drts_team23.stars import expire_stars, invoke_stars, star_indices
-from domain.rules.drts_team23.state import Item, Piece, State
+from domain.rules.drts_team23.state import Item, Piece, State, occupancy
 from domain.rules.drts_team23.teams import assign_teams
 from domain.rules.rng import Rng
 
@@ -75,9 +74,7 @@ def resolve_phases_v2(
     built, build_steps = build_items(state, moved_state, orders)
     phases = [Phase(OPERATIONS, built, move_steps + build_steps)]
     fresh = {i.square for i in built.board_items} - {i.square for i in state.board_items}
-    entered = (
-        {p.square for p in built.pieces if p.square is not None} if built.board_items else set()
-    )
+    entered = set(built.squares) if built.board_items else set()
     starred, star_steps = invoke_stars(built, orders)
     converted, generator_steps = convert_generators(state, starred, orders)
     phases.append(Phase(STEPS[0], converted, star_steps + generator_steps))
@@ -101,7 +98,7 @@ def resolve_phases_v2(
     phases.append(Phase(STEPS[8], reviewed, review_steps))
     cleared, clear_steps = destroy_deathstars(reviewed, entered)
     phases.append(Phase(STEPS[9], cleared, clear_steps))
-    final = expire_stars(replace(cleared, movement=state.movement + 1), state.movement + 1)
+    final = expire_stars(cleared.changed(movement=state.movement + 1), state.movement + 1)
     phases.append(Phase(END, final, end_steps(final)))
     return tuple(phases)
 
@@ -111,11 +108,12 @@ def _battle(state: State, moved: frozenset[int]) -> tuple[State, tuple[Step, ...
     of the pieces that are not Generators (DRTS-9, DRTS-10), and the Generators captured by
     every piece on their square (DRTS-15), both judged on the board after step 5."""
     scored, taken, generator_steps = capture_generators(state)
-    fighters = state.pieces
+    fighters, squares = state.pieces, state.squares
     if taken or any(p.generator is not None for p in fighters):
         fighters = tuple(
             Piece(p.seat, p.kind, None) if p.generator is not None else p for p in fighters
         )  # off the board for the battle, which reads only seats, kinds and squares
-    fights = battles(fighters, state.sides, moved, star_indices(state))
+        squares = occupancy(fighters)
+    fights = battles(fighters, state.sides, moved, star_indices(state), squares)
     fought, battle_steps = score_captures(scored, fights)
     return fought, battle_steps + generator_steps, taken

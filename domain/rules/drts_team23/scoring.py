@@ -7,7 +7,6 @@ when a seat leaves it (DRTS-19), and a teamless seat earns none.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from domain.rules.contract import JSON, Outcome, Result, Step
 from domain.rules.drts_team23.battle import Capture, Case
@@ -57,11 +56,11 @@ def score_captures(state: State, captures: Sequence[Capture]) -> tuple[State, tu
         pieces[victim] = Piece(piece.seat, piece.kind, None, back)
         steps.append(_victim_step(piece, back))
     seats = tuple(
-        seat if seat.score == score else replace(seat, score=score)
+        seat if seat.score == score else seat.with_score(score)
         for seat, score in zip(state.seats, seat_scores, strict=True)
     )
     totals = (team_scores[0], team_scores[1], team_scores[2])
-    return replace(state, seats=seats, pieces=tuple(pieces), team_scores=totals), tuple(steps)
+    return state.changed(seats=seats, pieces=tuple(pieces), team_scores=totals), tuple(steps)
 
 
 def _capture_step(capture: Capture, capturer: Piece, victim: Piece, team: Team | None) -> Step:
@@ -197,7 +196,7 @@ def add_points(state: State, seat_points: dict[int, int], team_points: dict[Team
     if not seat_points and not team_points:
         return state
     seats = tuple(
-        replace(seat, score=seat.score + seat_points[seat.number])
+        seat.with_score(seat.score + seat_points[seat.number])
         if seat_points.get(seat.number)
         else seat
         for seat in state.seats
@@ -206,7 +205,7 @@ def add_points(state: State, seat_points: dict[int, int], team_points: dict[Team
         points + team_points.get(team, 0)
         for team, points in zip(TEAMS, state.team_scores, strict=True)
     )
-    return replace(state, seats=seats, team_scores=(totals[0], totals[1], totals[2]))
+    return state.changed(seats=seats, team_scores=(totals[0], totals[1], totals[2]))
 
 
 def take_out(state: State, victims: Sequence[int]) -> tuple[State, int]:
@@ -219,4 +218,4 @@ def take_out(state: State, victims: Sequence[int]) -> tuple[State, int]:
     for index in victims:
         piece = pieces[index]
         pieces[index] = Piece(piece.seat, piece.kind, None, back)
-    return replace(state, pieces=tuple(pieces)), back
+    return state.changed(pieces=tuple(pieces)), back

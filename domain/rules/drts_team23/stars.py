@@ -12,7 +12,6 @@ movement closes (`expire_stars`) or the piece leaves the board.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from domain.rules.contract import JSON, Step
 from domain.rules.drts_team23.orders import Order
@@ -36,9 +35,9 @@ def invoke_stars(
             index = piece_index(seat, operation.piece)
             piece = pieces[index]
             until = max(piece.star_until, state.movement - 1) + STATUS_MOVEMENTS
-            pieces[index] = replace(piece, star_until=until)
+            pieces[index] = piece.with_star(until)
             stock = seats[seat - 1].stock
-            seats[seat - 1] = replace(seats[seat - 1], stock=replace(stock, stars=stock.stars - 1))
+            seats[seat - 1] = seats[seat - 1].with_stock(stock.with_stars(stock.stars - 1))
             data: dict[str, JSON] = {
                 "seat": seat,
                 "piece": str(piece.kind),
@@ -51,7 +50,8 @@ def invoke_stars(
                 f"{until} (seat {seat} has {stock.stars - 1} Stars left)"
             )
             steps.append(Step("DRTS-16", text, data))
-    return replace(state, pieces=tuple(pieces), seats=tuple(seats)), tuple(steps)
+    starred = state.changed(pieces=tuple(pieces), seats=tuple(seats), same_squares=True)
+    return starred, tuple(steps)
 
 
 def star_indices(state: State) -> frozenset[int]:
@@ -65,7 +65,6 @@ def expire_stars(state: State, movement: int) -> State:
     if not any(p.star_until and p.star_until < movement for p in state.pieces):
         return state
     pieces = tuple(
-        replace(p, star_until=0) if p.star_until and p.star_until < movement else p
-        for p in state.pieces
+        p.with_star(0) if p.star_until and p.star_until < movement else p for p in state.pieces
     )
-    return replace(state, pieces=pieces)
+    return state.changed(pieces=pieces)

@@ -25,12 +25,14 @@ Blackholes and is always empty in this version. `load_state(dump_state(s))
 == s`; anything else that is not a valid state raises InvalidStateError.
 
 Speed (bench/drts_team23.md): the step builders write an enum's value as `str(kind)`, the
-same string as `kind.value` for these StrEnums but without Enum's slower `.value` lookup.
+same string as `kind.value` for these StrEnums but without Enum's slower `.value` lookup;
+the steps copy values with the `with_*` methods and `State.changed`, which call the
+constructor directly instead of `dataclasses.replace` (several times slower).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -45,6 +47,8 @@ from domain.rules.statejson import json_object as _object
 SEATS = 8
 TEAM_CAPACITY = 3  # DRTS-19
 PENALTY_MOVEMENTS = 2  # DRTS-18: out for the next 2 movements after the capture
+
+Squares = Mapping[int, Sequence[int]]  # occupancy: square -> piece indices, read only
 
 
 class Kind(StrEnum):
@@ -101,6 +105,16 @@ class Piece:
         """Returns the piece's name in step texts and reasons, e.g. "Fire of seat 3"."""
         return piece_label(self.seat, self.kind)
 
+    def with_star(self, star_until: int) -> Piece:
+        """Returns the piece with its Star status through `star_until` (0: none)."""
+        return Piece(
+            self.seat, self.kind, self.square, self.recover_from, star_until, self.generator
+        )
+
+    def with_generator(self, counter: int, star_until: int) -> Piece:
+        """Returns the piece as a Generator counting `counter`, its Star status `star_until`."""
+        return Piece(self.seat, self.kind, self.square, self.recover_from, star_until, counter)
+
 
 @lru_cache(maxsize=64)  # 24 names (8 seats, 3 kinds); a resolution writes some thirty
 def piece_label(seat: int, kind: Kind) -> str:
@@ -140,6 +154,10 @@ class Meeting:
         """Returns what identifies the meeting from one movement to the next, and orders it."""
         return (self.square, self.kind.value, self.team.value if self.team else "")
 
+    def with_counter(self, counter: int) -> Meeting:
+        """Returns the meeting with `counter`, the rest unchanged."""
+        return Meeting(self.kind, self.square, counter, self.team)
+
 
 @dataclass(frozen=True)
 class BoardItem:
@@ -160,6 +178,10 @@ class Stock:
     deathstars: int = 2
     blackholes: int = 1
 
+    def with_stars(self, stars: int) -> Stock:
+        """Returns the stock with `stars` Stars, the rest unchanged."""
+        return Stock(stars, self.deathstars, self.blackholes)
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -175,6 +197,18 @@ class Seat:
     def side(self) -> int:
         """Returns the seat's side in battle: its team number, or -seat while teamless (DRTS-9)."""
         return TEAM_NUMBER[self.team] if self.team is not None else -self.number
+
+    def with_score(self, score: int) -> Seat:
+        """Returns the seat with `score`, the rest unchanged."""
+        return Seat(self.number, self.team, score, self.stock, self.forfeited)
+
+    def with_team(self, team: Team | None) -> Seat:
+        """Returns the seat in `team` (None: teamless), the rest unchanged."""
+        return Seat(self.number, team, self.score, self.stock, self.forfeited)
+
+    def with_stock(self, stock: Stock) -> Seat:
+        """Returns the seat with `stock`, the rest unchanged."""
+        return Seat(self.number, self.team, self.score, stock, self.forfeited)
 
 
 @dataclass(frozen=True)
@@ -210,6 +244,43 @@ class State:
         """Returns each seat's side in battle (`Seat.side`), by seat number - 1; computed once
         per state, as the checks and steps of a resolution ask for it again and again."""
         return tuple(seat.side for seat in self.seats)
+
+    @cached_property
+    def squares(self) -> Squares:
+        """Returns `occupancy(self.pieces)`, computed once per state (a resolution reads it
+        at several steps, often of the same state); callers must not change it."""
+        return occupancy(self.pieces)
+
+    def changed(
+        self,
+        *,
+        movement: int | None = None,
+        seats: tuple[Seat, ...] | None = None,
+        pieces: tuple[Piece, ...] | None = None,
+        team_scores: tuple[int, int, int] | None = None,
+        board_items: tuple[BoardItem, ...] | None = None,
+        meetings: tuple[Meeting, ...] | None = None,
+        same_squares: bool = False,
+    ) -> State:
+        """Returns the state with the fields given (None: unchanged), as `dataclasses.replace`
+        does; `sides` and `squares`, when computed, carry over if seats or pieces stay, or
+        `squares` if `same_squares` says the new pieces stand where the old ones did (only
+        a Star status or a Generator counter changed)."""
+        state = State(
+            self.settings,
+            self.movement if movement is None else movement,
+            self.seats if seats is None else seats,
+            self.pieces if pieces is None else pieces,
+            self.team_scores if team_scores is None else team_scores,
+            self.board_items if board_items is None else board_items,
+            self.meetings if meetings is None else meetings,
+        )
+        cache = self.__dict__  # where cached_property keeps its values
+        if seats is None and "sides" in cache:
+            state.__dict__["sides"] = cache["sides"]
+        if (pieces is None or same_squares) and "squares" in cache:
+            state.__dict__["squares"] = cache["squares"]
+        return state
 
     @property
     def last_resolved(self) -> int:

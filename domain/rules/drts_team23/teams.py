@@ -9,7 +9,6 @@ seat score, highest first, then by lowest seat number.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from itertools import combinations
 
 from domain.rules.contract import JSON, Step
@@ -40,7 +39,10 @@ def assign_teams(state: State, requests: Mapping[int, Team]) -> tuple[State, tup
     for first, second in exchanges:
         teams[first], teams[second] = start[second], start[first]
         steps.append(_exchange_step(first, second, start))
+    asked = set(pending.values())
     for team in TEAMS:
+        if team not in asked:
+            continue  # nobody asks for it: no step
         exchanged_in = [seat for pair in exchanges for seat in pair if teams[seat] is team]
         free = TEAM_CAPACITY - sizes[team]
         steps.extend(_fill_free_slots(state, team, free, teams, pending, exchanged_in))
@@ -49,10 +51,10 @@ def assign_teams(state: State, requests: Mapping[int, Team]) -> tuple[State, tup
     if not steps:
         return state, ()
     seats = tuple(
-        seat if seat.team is teams[seat.number] else replace(seat, team=teams[seat.number])
+        seat if seat.team is teams[seat.number] else seat.with_team(teams[seat.number])
         for seat in state.seats
     )
-    return replace(state, seats=seats), tuple(steps)
+    return state.changed(seats=seats), tuple(steps)
 
 
 def _ranked(state: State, seats: Iterable[int]) -> list[int]:
@@ -69,13 +71,16 @@ def _exchanges(
     """
     if not full:
         return []  # no full team: free slots decide
+    asking: dict[tuple[Team | None, Team], list[int]] = {}  # (from, to): the seats asking
+    for seat, team in pending.items():
+        asking.setdefault((start[seat], team), []).append(seat)
     pairs: list[tuple[int, int]] = []
     for a, b in combinations(TEAMS, 2):
         if a not in full and b not in full:
             continue
-        xs = _ranked(state, (s for s, t in pending.items() if start[s] is a and t is b))
-        ys = _ranked(state, (s for s, t in pending.items() if start[s] is b and t is a))
-        pairs.extend(zip(xs, ys, strict=False))
+        if (a, b) in asking and (b, a) in asking:
+            xs, ys = _ranked(state, asking[a, b]), _ranked(state, asking[b, a])
+            pairs.extend(zip(xs, ys, strict=False))
     for first, second in pairs:
         del pending[first], pending[second]
     return pairs
