@@ -36,6 +36,7 @@ import contextlib
 import os
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -193,16 +194,14 @@ def _queue_due(app: Celery, found: list[DueMovement]) -> int:
 
 
 def held_due(current: str, now: datetime, limit: int = HELD_BATCH - 1) -> list[Due]:
-    """Takes the countdown tasks this worker process holds (celery.worker.state.requests:
-    reserved, or waiting for their eta) whose deadline has passed at `now` and that no
-    batch took yet, but the current one, up to `limit`; returns their movements."""
-    found = []
-    for request in list(worker_state.requests.values()):
-        if request.name != RESOLVE_MOVEMENT or request.id == current:
-            continue
-        eta = eta_of(request.eta)
-        if eta is None or eta <= now:
-            found.append(Due(UUID(request.args[0]), int(request.args[1]), eta))
+    """Takes the countdown tasks this worker process holds whose deadline has passed at
+    `now` and that no batch took yet, but the current one, up to `limit`; returns their
+    movements."""
+    found = [
+        due
+        for task_id, due in held_countdowns()
+        if task_id != current and (due.deadline is None or due.deadline <= now)
+    ]
     taken = _take([(str(d.match_id), d.movement) for d in found], limit)
     return [d for d in found if (str(d.match_id), d.movement) in taken]
 
@@ -213,26 +212,37 @@ def warm_held(matches: Matches, now: datetime) -> int:
     (`Matches.warm`); returns how many it loaded. When a burst of them falls due, resolving
     each then only fast-forwards it over the orders stored since (issue 31)."""
     horizon = now + timedelta(seconds=WARM_AHEAD_SECONDS)
-    soon = []
-    for request in list(worker_state.requests.values()):
-        eta = eta_of(request.eta) if request.name == RESOLVE_MOVEMENT else None
-        if eta is None or not now < eta <= horizon:
-            continue
-        try:
-            soon.append((eta, UUID(str(request.args[0]))))
-        except (ValueError, IndexError):  # a malformed task: its own run refuses it
-            continue
-    soon.sort()
+    soon = sorted(
+        (due.deadline, due.match_id)
+        for _, due in held_countdowns()
+        if due.deadline is not None and now < due.deadline <= horizon
+    )
     match_ids = [match_id for _, match_id in soon[: matches.kept.size]]
     budget = timedelta(seconds=WARM_BUDGET_SECONDS)
     return matches.warm(match_ids, until=matches.clock() + budget) if match_ids else 0
 
 
+def held_countdowns() -> Iterator[tuple[str, Due]]:
+    """Yields (task id, movement) of each countdown task this worker process holds
+    (celery.worker.state.requests: reserved, or waiting for their eta); a malformed one
+    is skipped (its own run refuses it)."""
+    for request in list(worker_state.requests.values()):
+        if request.name != RESOLVE_MOVEMENT:
+            continue
+        try:
+            match_id, movement = request.args
+            yield request.id, Due(UUID(str(match_id)), int(movement), eta_of(request.eta))
+        except (ValueError, TypeError):
+            continue
+
+
 def eta_of(value: datetime | str | None) -> datetime | None:
-    """Returns a task's eta (a datetime or its ISO text) as an aware datetime."""
-    if value is None or isinstance(value, datetime):
-        return value
-    return datetime.fromisoformat(value)
+    """Returns a task's eta (a datetime or its ISO text) as an aware datetime (UTC when
+    it carries no offset)."""
+    if value is None:
+        return None
+    eta = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+    return eta if eta.tzinfo is not None else eta.replace(tzinfo=UTC)
 
 
 def _take(keys: list[tuple[str, int]], limit: int | None = None) -> set[tuple[str, int]]:
