@@ -27,6 +27,7 @@ import hashlib
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -119,6 +120,17 @@ def checked_events(
     checked (consecutive versions, chain links, seals); raises TamperedLogError."""
     gt = None if after is None else after[0]
     rows = app.recorder.select_events(match_id, gt=gt or None, lte=upto, limit=limit)
+    return checked_rows(app, match_id, rows, after)
+
+
+def checked_rows(
+    app: MatchStore,
+    match_id: UUID,
+    rows: Sequence[StoredEvent],
+    after: tuple[int, str, str | None] | None = None,
+) -> list[Any]:
+    """Returns the match's rows stored after `after` (as `checked_events` reads them),
+    decoded and checked the same way; raises TamperedLogError."""
     events = [decoded(app, row) for row in rows]
     items = [public_item(event, with_sealed=True) for event in events]
     broken = first_broken_link(match_id, items, after)

@@ -74,6 +74,12 @@ class MatchCache:
             while len(self._matches) > self.size:
                 self._matches.popitem(last=False)
 
+    def version_of(self, match_id: UUID) -> int | None:
+        """Returns the kept match's version (None if not kept), leaving it kept."""
+        with self._lock:
+            match = self._matches.get(match_id)
+            return None if match is None else match.version
+
     def holds(self, match_id: UUID) -> bool:
         """Returns whether the match is kept now."""
         with self._lock:

@@ -43,6 +43,7 @@ from service.errors import (
     MissingTokenError,
     UnknownConfirmationCodeError,
 )
+from service.fastforward import ReadAhead
 from service.forum import codes as forum_codes
 from service.forum.desk import ForumDesk, PostReply
 from service.forum.posts import Post
@@ -712,7 +713,11 @@ class Matches(MatchReads):
         transaction; returns what each did. Left out, for `resolve_batch` to resolve on
         its own: a member whose resolution raised, and every member when the joint save
         failed (another writer got to one of them first)."""
-        closed = {index: self._closed_in_memory(due, now) for index, due in members.items()}
+        ahead = self._read_ahead(due.match_id for due in members.values())
+        closed = {
+            index: self._closed_in_memory(due, now, ahead.get(due.match_id))
+            for index, due in members.items()
+        }
         done = {index: outcome for index, outcome in closed.items() if outcome is not None}
         changed = [match for match, _, _ in done.values() if match.pending_events]
         try:
@@ -730,12 +735,13 @@ class Matches(MatchReads):
         }
 
     def _closed_in_memory(
-        self, due: batches.Due, now: datetime
+        self, due: batches.Due, now: datetime, ahead: ReadAhead | None
     ) -> tuple[Match, Closing | None, bool] | None:
         """Returns the member's match with its movement closed (not saved), what closing
-        did, and whether it asks for a rematch; None if anything raised."""
+        did, and whether it asks for a rematch; None if anything raised. A kept match is
+        fast-forwarded over the rows read `ahead` for its group, if any."""
         try:
-            match = self._load_for_command(due.match_id, may_use_kept=True)
+            match = self._load_for_command(due.match_id, may_use_kept=True, ahead=ahead)
             if match.quarantined is not None:
                 return match, None, False
             passed = match.close_movement(due.movement, now)

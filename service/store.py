@@ -23,8 +23,9 @@ from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError
 from domain.match import Match
-from service import imported, loading, schema
+from service import fastforward, imported, loading, schema
 from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
+from service.fastforward import ReadAhead
 from service.matchcache import MatchCache, cache_size
 from service.pastreads import PastReads, past_cache_size
 from service.readmodels.recorders import OUTAGES
@@ -229,15 +230,20 @@ class MatchStore(Application[UUID]):
     def _load(self, match_id: UUID | str) -> Match:
         return self.get_match(match_id)
 
-    def _load_for_command(self, match_id: UUID, may_use_kept: bool) -> Match:
+    def _load_for_command(
+        self, match_id: UUID, may_use_kept: bool, ahead: ReadAhead | None = None
+    ) -> Match:
         """Returns the match for a command: the kept one fast-forwarded over the events
-        stored since (checked), or, if none is kept or `may_use_kept` is false, the match
-        loaded from the store."""
+        stored since (checked; those in `ahead` when they were read after its version),
+        or, if none is kept or `may_use_kept` is false, the match loaded from the store."""
         kept = self.kept.take(match_id)
         if kept is None or not may_use_kept:
             return self._load(match_id)
         after = (kept.version, kept.chain, kept.seed_commitment)
-        newer = loading.checked_events(self, match_id, after)
+        if ahead is not None and ahead.version == kept.version:
+            newer = loading.checked_rows(self, match_id, ahead.rows, after)
+        else:
+            newer = loading.checked_events(self, match_id, after)
         match = loading.fold(match_id, newer, kept)
         assert match is not None  # folding onto a match gives a match
         return match
@@ -265,6 +271,15 @@ class MatchStore(Application[UUID]):
                 continue
             loaded += 1
         return loaded
+
+    def _read_ahead(self, match_ids: Iterable[UUID]) -> dict[UUID, ReadAhead]:
+        """Returns the rows stored after each kept match's version, read in one query
+        where the store can (service/fastforward.py); empty where it cannot."""
+        versions = {m: v for m in match_ids if (v := self.kept.version_of(m)) is not None}
+        found = fastforward.rows_after(self, versions)
+        if found is None:
+            return {}
+        return {m: ReadAhead(versions[m], rows) for m, rows in found.items()}
 
     def _at_version(self, match: Match, version: int) -> Match:
         """Returns the match as it was at `version` (itself when that is its latest)."""

@@ -263,3 +263,41 @@ def test_held_countdowns_are_asked_for_at_the_outer_end_even_when_the_block_rais
         assert calls == []  # the inner block's end waits for the outer one's
         raise RuntimeError("the worker's batch failed")
     assert calls == [first]
+
+
+def test_kept_matches_are_fast_forwarded_from_one_read_ahead_on_postgresql(
+    matches: Matches, clock: ManualClock, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch's kept matches read the events stored since in one query a group on
+    PostgreSQL (service/fastforward.py), checked as any fast-forward; an order stored
+    after they were kept is in the resolution. SQLite reads them match by match."""
+    first, second = (matches.create_match("toy", {"close_early": False}) for _ in range(2))
+    tokens = [matches.join(first.match_id, name).token for name in ("alice", "bob")]
+    for name in ("alice", "bob"):
+        matches.join(second.match_id, name)
+    for new in (first, second):
+        matches.start(new.match_id, new.referee_token)
+    other = Matches(env=Settings(database_url).event_store_env(), clock=clock)
+    try:  # another process stores an order; this one keeps its older copy
+        other.submit_order(first.match_id, tokens[0], "3")
+    finally:
+        other.close()
+    assert matches.kept.version_of(first.match_id) is not None
+    selects: list[UUID] = []
+    select = matches.recorder.select_events
+
+    def counted(originator_id: Any, **kwargs: Any) -> Any:
+        selects.append(originator_id)
+        return select(originator_id, **kwargs)
+
+    batch = due_batch(matches, clock)
+    monkeypatch.setattr(matches.recorder, "select_events", counted)
+    closings = matches.resolve_batch(batch)
+    monkeypatch.setattr(matches.recorder, "select_events", select)
+    assert all(closing is not None and closing.resolved for closing in closings)
+    steps = [str(step["text"]) for step in matches.movement(first.match_id, 1).steps]
+    assert "seat 1 picks 3" in steps
+    if database_url.startswith("postgresql"):
+        assert selects == []
+    else:
+        assert sorted(selects) == sorted([first.match_id, second.match_id])
