@@ -5,11 +5,10 @@ together) resolves them as one batch rather than one task each: the batch
 settles once (the settling time past its latest deadline, instead of a load per
 match to learn the deadline), loading its matches while it waits, learns which of
 its matches are imported in one query, resolves its matches in memory (on
-PostgreSQL, the kept ones fast-forwarded from one read of a group's newer events,
-service/fastforward.py) and saves
-them together, JOINT_SAVE of them in one transaction (one commit and one table
-lock for them), and forgets the failure counts
-of its successes in one statement. One match never holds back the others
+PostgreSQL the kept ones fast-forwarded from one read of a group's newer events,
+service/fastforward.py) and saves them together, JOINT_SAVE of them in one
+transaction (one commit and one table lock for them), and forgets the failure
+counts of its successes in one statement. One match never holds back the others
 (DESIGN.md's Isolation): a match whose resolution raises is left out of the
 joint save and resolved again on its own, in its own transaction, where it is
 counted, and quarantined once it keeps failing; if the joint save fails (another
