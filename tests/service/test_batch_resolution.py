@@ -147,11 +147,8 @@ def test_warming_stops_at_its_time_skips_kept_matches_and_matches_it_cannot_load
     assert not matches.kept.holds(third)
 
 
-def test_a_batch_is_saved_in_one_transaction(
-    matches: Matches, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """One commit (and, on PostgreSQL, one table lock) for the batch's resolutions."""
-    good = [started(matches)[0] for _ in range(3)]
+def recorded_writes(matches: Matches, monkeypatch: pytest.MonkeyPatch) -> list[set[UUID]]:
+    """Returns a list that gets the matches of each write to the store from now on."""
     writes: list[set[UUID]] = []
     insert = matches.recorder.insert_events
 
@@ -160,6 +157,15 @@ def test_a_batch_is_saved_in_one_transaction(
         return insert(stored_events, **kwargs)
 
     monkeypatch.setattr(matches.recorder, "insert_events", counted)
+    return writes
+
+
+def test_a_batch_is_saved_in_one_transaction(
+    matches: Matches, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One commit (and, on PostgreSQL, one table lock) for the batch's resolutions."""
+    good = [started(matches)[0] for _ in range(3)]
+    writes = recorded_writes(matches, monkeypatch)
     closings = matches.resolve_batch(due_batch(matches, clock))
     assert writes == [set(good)]
     assert {closing.match_id for closing in closings if closing} == set(good)
@@ -207,14 +213,7 @@ def test_a_batch_larger_than_a_joint_save_is_saved_in_groups_each_match_once(
 ) -> None:
     monkeypatch.setattr(batches, "JOINT_SAVE", 2)
     good = [started(matches)[0] for _ in range(5)]
-    writes: list[set[UUID]] = []
-    insert = matches.recorder.insert_events
-
-    def counted(stored_events: Any, **kwargs: Any) -> Any:
-        writes.append({event.originator_id for event in stored_events})
-        return insert(stored_events, **kwargs)
-
-    monkeypatch.setattr(matches.recorder, "insert_events", counted)
+    writes = recorded_writes(matches, monkeypatch)
     batch = due_batch(matches, clock)
     order = [due.match_id for due in batch]
     assert set(order) == set(good)
