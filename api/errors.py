@@ -61,6 +61,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.InvalidResultAddressError, 422),
     (service_errors.InvalidPostsError, 422),
     (domain_errors.MovementClosedError, 409),
+    (domain_errors.DuplicateMessageError, 409),
     (domain_errors.SeatTakenError, 409),
     (domain_errors.MatchNotStartedError, 409),
     (domain_errors.MatchAlreadyStartedError, 409),

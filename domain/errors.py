@@ -60,6 +60,19 @@ class MovementClosedError(DrtsError):
     code = "movement_closed"
 
 
+class DuplicateMessageError(DrtsError):
+    """Raised when a seat's order carries the message id (a mail's Message-ID, a forum
+    post's id) of an order of the same seat and source still pending in the movement: the
+    same message taken twice, as when two copies of it are processed at once. Nothing is
+    recorded; `version` is the pending copy's OrderSubmitted."""
+
+    code = "duplicate_message"
+
+    def __init__(self, message: str, version: int) -> None:
+        super().__init__(message)
+        self.version = version
+
+
 class NotYourSeatError(DrtsError):
     """Raised when a seat acts where it has no right to (not its turn, wrong seat)."""
 

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from domain.errors import (
     DrtsError,
+    DuplicateMessageError,
     IllegalOrderError,
     InvalidActionError,
     InvalidDeadlineError,
@@ -63,6 +64,7 @@ class MatchPlay(MatchQueries):
                 f"match {self.id} has not started; order from seat {seat} refused"
             )
         self.check_not_quarantined()
+        self._check_not_pending(seat, source, message_id)
         table = self.table()
         if self._deadline_passed(at):  # a late order first lets every due deadline pass
             self._close(table, at)
@@ -94,6 +96,21 @@ class MatchPlay(MatchQueries):
             self._arm(table, at)
         standing = normalized(table.standing_order(seat))
         return Receipt(seat, target, digest, at, ready, screened.refused, standing)
+
+    def _check_not_pending(self, seat: int, source: str, message_id: str | None) -> None:
+        """Raises DuplicateMessageError when the seat already has an order of this message
+        pending. Two copies of one mail or forum post processed at once both pass the
+        desks' look for a message seen before; the copy that loses the write race reloads
+        the match and stops here, recording nothing (service/forum/desk.py)."""
+        if message_id is None:
+            return
+        for pending in self.pending:
+            if (pending.seat, pending.source, pending.message_id) == (seat, source, message_id):
+                raise DuplicateMessageError(
+                    f"message {message_id!r} of seat {seat} ({source}) is already pending "
+                    f"as event {pending.version}: nothing new stored",
+                    pending.version,
+                )
 
     def close_movement(self, movement: int, at: datetime) -> DeadlinePassed | None:
         """Closes `movement` if it is ready or its deadline has passed at `at`, and records

@@ -12,8 +12,11 @@ first reply; a post seen before (same post id in the match) stores nothing new a
 gets its first reply again. The order events are the record: a post stored just before
 a crash, whose row was never written, is found among them.
 
-Two copies of one post sent at the same instant may both be taken: an integration
-sends a post again only after its first sending failed (or was answered).
+Two copies of one post processed at the same instant (an integration that sends a post
+again when its first sending timed out) both find no reply to give; the copy that loses
+the race to store the order finds the first one's order pending in the match
+(DuplicateMessageError, stored nothing) and is answered with the first copy's reply. A
+copy whose first was refused is refused again (a refusal changes nothing in the match).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from domain.errors import DrtsError
+from domain.errors import DrtsError, DuplicateMessageError
 from service.errors import ConcurrentWriteError, UnmappedForumUserError
 from service.forum import codes, replies
 from service.forum.posts import Post, post_key, received_time
@@ -109,6 +112,8 @@ class ForumDesk:
             )
         except TRANSIENT:  # nothing stored: the integration sends the post again
             raise
+        except DuplicateMessageError:  # another copy of this post stored its order just now
+            return self._replayed(match, post)
         except DrtsError as error:
             body = replies.refusal_text(post, error, at)
             return PostReply(match, post.post_id, "refused", seat, at, body, error.code)
@@ -123,6 +128,13 @@ class ForumDesk:
             digest=receipt.digest,
             version=receipt.version,
         )
+
+    def _replayed(self, match: UUID, post: Post) -> PostReply:
+        """Returns the reply to the copy of `post` whose order is stored (read from the log)."""
+        first = self._first_in_log(match, post_key(match, post.post_id), post)
+        if first is None:  # not visible yet: nothing stored for this copy, send it again
+            raise ConcurrentWriteError(f"post {post.post_id!r} is being taken: send it again")
+        return replace(first, replayed=True)
 
     def _first(self, match: UUID, key: str, post: Post) -> PostReply | None:
         """Returns the first reply to a post seen before, or None."""

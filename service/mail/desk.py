@@ -10,7 +10,9 @@ at all is kept as a dead letter. Answers go to the seat's confirmed result addre
 `From:` plays no part: only the order address says whose order it is.
 
 One desk (one `drts mail serve`) per store: it takes messages one at a time, so two
-copies of a message that arrive together are not both taken.
+copies of a message that arrive together are not both taken. Should two desks run by
+mistake, the match still stores one order of a message the seat has pending: the other
+copy is answered "already received" (DuplicateMessageError).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from domain.errors import DrtsError
+from domain.errors import DrtsError, DuplicateMessageError
 from service.errors import ConcurrentWriteError
 from service.mail import addresses, letters
 from service.mail.reading import Letter, UnreadableMailError, header, message_id_of, parse, read
@@ -104,6 +106,13 @@ class MailDesk:
             )
         except TRANSIENT:  # nothing stored: the relay tries again (451)
             raise
+        except DuplicateMessageError:  # another copy of this message stored its order just now
+            first = self._first_in_log(seat, letter.message_id)
+            if first is None:  # not visible yet: nothing stored for this copy (451)
+                raise ConcurrentWriteError(
+                    f"message {letter.message_id!r} is being taken"
+                ) from None
+            return self._already(seat, letter, first)
         except DrtsError as error:
             body, outcome = letters.refusal_text(error, at), "refused"
             smtp = f"250 2.0.0 stored: order refused ({error.code})"

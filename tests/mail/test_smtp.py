@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from typing import Any
 
 from service.mail import addresses
+from service.mail.desk import MailDesk
 from service.matches import Matches
 from service.results import NewMatch, NewSeat
 from tests.mail.conftest import DOMAIN, Postal, mail, order_address_of, wait_for
@@ -119,6 +122,46 @@ def test_a_replayed_message_id_creates_nothing_new_and_is_answered_already_recei
     assert body(answers[0]).startswith("Already received")
     assert body(first_answer) in body(answers[0])
     assert first[1].decode().split()[-1] in body(answers[0])  # the first receipt's digest
+
+
+class GatedDesk(MailDesk):
+    """A desk whose look for a message seen before waits for the other desk's look, as two
+    `drts mail serve` on one store (a mistake) taking copies of one message at once."""
+
+    def __init__(self, matches: Matches, gate: threading.Barrier) -> None:
+        super().__init__(matches, 1_000_000)
+        self.gate = gate
+
+    def _first(self, seat: Any, message_id: str) -> Any:
+        found = super()._first(seat, message_id)
+        self.gate.wait(timeout=30)
+        return found
+
+
+def test_two_copies_of_a_message_taken_at_once_by_two_desks_store_one_order(
+    postal: Postal,
+) -> None:
+    match, service, alice, _, address = started(postal)
+    other = postal.matches()
+    gate = threading.Barrier(2)
+    desks = [GatedDesk(service, gate), GatedDesk(other, gate)]
+    sent = mail(address, order_address_of(alice), "purchase")  # B-Chess orders accumulate
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(
+                pool.map(
+                    lambda desk: desk.receive(
+                        order_address_of(alice), address, bytes(sent), service.clock()
+                    ),
+                    desks,
+                )
+            )
+    finally:
+        other.close()
+
+    assert sorted(a.outcome for a in answers) == ["accepted", "already"]
+    stored = mail_events(service, match, sent["Message-ID"])
+    assert [e["type"] for e in stored] == ["OrderSubmitted"]
 
 
 def test_an_html_only_mail_is_read_as_text(postal: Postal) -> None:
