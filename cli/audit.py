@@ -8,14 +8,23 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from typing import Any
 
 import click
 
-from cli.match import echo_json, match_id_argument, referee_token_option, viewer_token_option
+from cli.match import (
+    echo_json,
+    match_id_argument,
+    printable,
+    referee_token_option,
+    viewer_token_option,
+)
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
 from service.eventfilter import EventFilter
 from service.results import AuditReport, ReplayReport
+
+DATA_CHARS = 150  # of an event's data in the one-line form of `drts match events`
 
 
 @click.command("events")
@@ -49,9 +58,18 @@ def events(
         echo_json(items)
         return
     for item in items:
-        data = json.dumps(item["data"], ensure_ascii=False, separators=(",", ":"))
-        sealed = "" if "sealed" not in item else " sealed=" + json.dumps(item["sealed"])
-        click.echo(f"{item['version']:>5} {item['timestamp']} {item['type']} {data[:150]}{sealed}")
+        click.echo(event_line(item))
+
+
+def event_line(item: dict[str, Any]) -> str:
+    """Returns one event as a line: version, time, type, its data as compact JSON cut at
+    DATA_CHARS characters (a `…` marks the cut: `--json` prints it whole) and its sealed
+    values; terminal-safe, as a dispute's text or an imported log may hold anything."""
+    data = json.dumps(item["data"], ensure_ascii=False, separators=(",", ":"))
+    if len(data) > DATA_CHARS:
+        data = data[:DATA_CHARS] + "…"
+    sealed = "" if "sealed" not in item else " sealed=" + json.dumps(item["sealed"])
+    return printable(f"{item['version']:>5} {item['timestamp']} {item['type']} {data}{sealed}")
 
 
 timeline_option = click.option(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from cli.match import printable
 from cli.store import matches, reports_errors
 from service.forum.desk import posts_of
 from service.forum.outgoing import outgoing, resolved_movements
@@ -51,7 +52,7 @@ def import_posts(file: Path, match_id: str) -> None:
 def list_posts(match_id: str) -> None:
     """Lists the posts received for the match, refused ones too (JSON lines)."""
     for row in posts_of(matches(), match_id):
-        click.echo(json.dumps(row, sort_keys=True, ensure_ascii=False, default=str))
+        click.echo(printable(json.dumps(row, sort_keys=True, ensure_ascii=False, default=str)))
 
 
 @forum.command("outgoing")
@@ -112,7 +113,7 @@ def _resolved(match_id: str) -> int:
 
 
 def _echo(result: Result) -> None:
-    click.echo(json.dumps(result.to_json(), sort_keys=True, ensure_ascii=False))
+    click.echo(printable(json.dumps(result.to_json(), sort_keys=True, ensure_ascii=False)))
 
 
 def register(main: click.Group, match: click.Group) -> None:

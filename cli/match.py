@@ -54,11 +54,16 @@ def printable(text: str, keep: str = "") -> str:
     dispute, a player's name) can then never drive the reader's terminal (an ESC sequence)
     or reorder what it shows."""
     return "".join(
-        char
-        if char in keep or unicodedata.category(char) not in ("Cc", "Cf")
-        else f"\\u{ord(char):04x}"
+        char if char in keep or unicodedata.category(char) not in ("Cc", "Cf") else _escaped(char)
         for char in text
     )
+
+
+def _escaped(char: str) -> str:
+    """Returns CHAR as JSON writes an escape: `\\uXXXX`, a surrogate pair beyond U+FFFF
+    (a tag character), so that escaped JSON still decodes to the same text."""
+    units = char.encode("utf-16-be")
+    return "".join(f"\\u{int.from_bytes(units[i : i + 2]):04x}" for i in range(0, len(units), 2))
 
 
 def json_value(text: str | None) -> JSON:
