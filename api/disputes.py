@@ -1,5 +1,7 @@
-"""/matches/{id}/disputes: a seat or the referee files a dispute citing events; the
-referee rules on it; anyone lists them (their texts are public: docs/referee.md)."""
+"""/matches/{id}/disputes: a seat or the referee files a dispute citing events (a seat at
+the cap of disputes awaiting a ruling is refused one more: 409 too_many_open_disputes);
+the referee rules on it; anyone lists them by page (their texts are public:
+docs/referee.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from flask.views import MethodView
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
 from api.schemas import (
-    DisputeListSchema,
+    DisputePageSchema,
+    DisputesArgsSchema,
     DisputeSchema,
     DisputeWithEventsSchema,
     FileDisputeSchema,
@@ -50,18 +53,25 @@ class Disputes(MethodView):
     def post(self, headers: dict[str, Any], body: dict[str, Any], match_id: UUID) -> Any:
         """Files a dispute (a seat's token, or the referee's or operator's) citing event
         versions, with a public text; the referee is told in the match's `disputes` counts.
-        With an `Idempotency-Key`, a retry returns the dispute filed first (200)."""
+        A seat with 10 disputes awaiting a ruling is refused one more (409
+        too_many_open_disputes) until the referee rules on one. With an `Idempotency-Key`,
+        a retry returns the dispute filed first (200), even at that cap."""
         filed, created = matches().file_dispute_once(
             match_id, bearer_token(), body["cites"], body["text"], headers["idempotency_key"]
         )
         return filed, 201 if created else 200
 
-    @blp.response(200, DisputeListSchema)
-    @documents_errors(blp, 404, 409)
+    @blp.arguments(DisputesArgsSchema, location="query")
+    @blp.response(200, DisputePageSchema)
+    @documents_errors(blp, 400, 404, 409, 422)
     @blp.doc(operationId="listDisputes")
-    def get(self, match_id: UUID) -> Any:
-        """Lists the match's disputes in filing order, open and ruled (public, no token)."""
-        return {"items": matches().disputes(match_id)}
+    def get(self, args: dict[str, Any], match_id: UUID) -> Any:
+        """Lists up to `limit` of the match's disputes numbered after `after`, in filing
+        order, open and ruled or only those of `status`, only those `seat` filed if asked;
+        `next` is the `after` of the next page, null on the last (public, no token)."""
+        return matches().dispute_page(
+            match_id, args["after"], args["limit"], args["status"], args["seat"]
+        )
 
 
 @blp.route("/<int:number>", parameters=[NUMBER])

@@ -74,6 +74,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.MatchPausedError, 409),
     (domain_errors.NotPausedError, 409),
     (domain_errors.DisputeAlreadyRuledError, 409),
+    (domain_errors.TooManyOpenDisputesError, 409),
     (service_errors.TamperedLogError, 409),
     (service_errors.MatchImportedError, 409),
     (service_errors.MatchExistsError, 409),
@@ -182,8 +183,9 @@ ERROR_DESCRIPTIONS = {
     "unknown_receipt), or no bot protocol for the match's game (no_bot_protocol)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
     "match_not_started, match_already_started, not_enough_seats, concurrent_write, "
-    "phases_diverged), it was imported from an archive and is read-only (match_imported), "
-    "its ruleset version is not installed here "
+    "phases_diverged, dispute_already_ruled, too_many_open_disputes: the seat's "
+    "disputes awaiting a ruling are at the cap), it was imported from an archive and is "
+    "read-only (match_imported), its ruleset version is not installed here "
     "(ruleset_version_not_installed), or its stored log is not sound (tampered_log: "
     "details name the version, type and why)",
     413: "The body is over the size limit (payload_too_large)",

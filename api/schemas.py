@@ -25,7 +25,7 @@ from api.fields import (
 from domain.match.disputes import RULINGS
 from domain.rules.contract import ConfigKind, OrderPolicy
 from domain.rules.registry import ruleset_names
-from service import limits
+from service import disputes, limits
 from service.eventfilter import EVENT_TYPES
 from service.mail import addresses
 from service.readmodels.queries import DISPUTE_FILTERS, STATUSES
@@ -447,6 +447,27 @@ class EventsArgsSchema(ma.Schema):
         load_default=None,
         validate=ma.validate.Range(1, limits.MAX_SEATS),
         metadata={"description": "only events whose data names this seat"},
+    )
+
+
+class DisputesArgsSchema(ma.Schema):
+    after = QueryInteger(
+        load_default=0,
+        validate=ma.validate.Range(0, limits.MAX_POSITION),
+        metadata={"description": "only disputes numbered after this one (the `next` of a page)"},
+    )
+    limit = QueryInteger(
+        load_default=disputes.PAGE_SIZE, validate=ma.validate.Range(1, disputes.MAX_PAGE_SIZE)
+    )
+    status = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.OneOf(disputes.STATUSES),
+        metadata={"description": "open: only those awaiting a ruling; ruled: only those ruled"},
+    )
+    seat = QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_SEATS),
+        metadata={"description": "only those this seat filed"},
     )
 
 
@@ -1492,8 +1513,16 @@ class DisputeSchema(ma.Schema):
     )
 
 
-class DisputeListSchema(ma.Schema):
+class DisputePageSchema(ma.Schema):
     items = ma.fields.List(ma.fields.Nested(DisputeSchema), required=True)
+    next = ma.fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "pass as `after` for the next page; null when this page is the "
+            "last (with filters: when no later dispute passes them)"
+        },
+    )
 
 
 class DisputeWithEventsSchema(DisputeSchema):

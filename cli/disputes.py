@@ -11,6 +11,8 @@ import click
 from cli.match import echo_json, match_id_argument, printable, referee_token_option
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
+from service import limits
+from service.disputes import MAX_PAGE_SIZE, PAGE_SIZE, STATUSES
 
 as_json_option = click.option("--json", "as_json", is_flag=True, help="the API's JSON form")
 filer_token_option = click.option(
@@ -107,19 +109,48 @@ def waiting() -> None:
 
 @click.command("disputes")
 @match_id_argument
+@click.option(
+    "--after",
+    type=click.IntRange(0, limits.MAX_POSITION),
+    default=0,
+    show_default=True,
+    help="only disputes numbered after this one (the last line's, to go on)",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, MAX_PAGE_SIZE),
+    default=PAGE_SIZE,
+    show_default=True,
+    help="how many at most",
+)
+@click.option(
+    "--status",
+    type=click.Choice(STATUSES),
+    default=None,
+    help="open: only those awaiting a ruling; ruled: only those ruled",
+)
+@click.option(
+    "--seat", type=click.IntRange(1, limits.MAX_SEATS), default=None, help="only this seat's"
+)
 @as_json_option
 @reports_errors
-def disputes(match_id: str, as_json: bool) -> None:
-    """Lists the disputes of MATCH_ID, open and ruled (public: no token)."""
-    items = matches().disputes(match_id)
+def disputes(
+    match_id: str, after: int, limit: int, status: str | None, seat: int | None, as_json: bool
+) -> None:
+    """Lists the disputes of MATCH_ID by page, as GET /matches/{id}/disputes does: --limit
+    of them numbered after --after, open and ruled or of --status (public: no token). A
+    last line says how to go on when more follow."""
+    page = matches().dispute_page(match_id, after, limit, status, seat)
     if as_json:
-        echo_json({"items": items})
+        echo_json(page.to_json())
         return
-    if not items:
-        click.echo("no disputes")
-    for item in items:
+    if not page.items:
+        click.echo("no disputes" if after == 0 else f"no disputes after dispute {after}")
+    for item in page.items:
         for line in dispute_lines(item):
             click.echo(line)
+    if page.next is not None:
+        click.echo(f"more: --after {page.next}")
 
 
 def dispute_lines(item: dict[str, JSON]) -> list[str]:

@@ -201,3 +201,15 @@ class DisputeAlreadyRuledError(DrtsError):
     """Raised when the referee rules on a dispute that was ruled on already (once only)."""
 
     code = "dispute_already_ruled"
+
+
+class TooManyOpenDisputesError(DrtsError):
+    """Raised when a seat files a dispute while as many of its disputes as a seat may have
+    open await a ruling (domain/match/disputes.py, MAX_OPEN_DISPUTES_PER_SEAT); `details`
+    names the seat, the cap and its open disputes."""
+
+    code = "too_many_open_disputes"
+
+    def __init__(self, message: str, seat: int, cap: int, open_disputes: list[int]) -> None:
+        super().__init__(message)
+        self.details = {"seat": seat, "limit": cap, "open": open_disputes}

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from service.store import MatchStore
 
 Document = dict[str, JSON]
+STATUSES = ("open", "ruled")  # a dispute's `status`: awaiting a ruling, or ruled on
+PAGE_SIZE = 50  # the disputes on a page of the list unless asked for fewer or more
+MAX_PAGE_SIZE = 200  # the most on one page, as on the match list
 
 
 def uncitable(app: MatchStore, match: Match) -> Uncitable:
@@ -54,7 +57,7 @@ def dispute_json(dispute: Dispute) -> Document:
     """Returns a dispute's public JSON form (docs/api.md, Disputes)."""
     return {
         "dispute": dispute.number,
-        "status": "open" if dispute.is_open else "ruled",
+        "status": status_of(dispute),
         "by": dispute.by,
         "seat": dispute.seat,
         "movement": dispute.movement,
@@ -69,6 +72,11 @@ def dispute_json(dispute: Dispute) -> Document:
         "ruled_at": None if dispute.ruled_at is None else iso(dispute.ruled_at),
         "correction": dispute.correction,
     }
+
+
+def status_of(dispute: Dispute) -> str:
+    """Returns "open" while the dispute awaits a ruling, then "ruled"."""
+    return STATUSES[0] if dispute.is_open else STATUSES[1]
 
 
 def dispute_with_events(app: MatchStore, match: Match, dispute: Dispute) -> Document:

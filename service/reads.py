@@ -10,6 +10,7 @@ service/readmodels/queries.py.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -20,7 +21,14 @@ from domain.integrity import iso
 from domain.match import Match
 from domain.rules.contract import JSON
 from service import archive, audit, evidence, limits, loading, movements, phases, views
-from service.disputes import dispute_json, dispute_with_events
+from service.disputes import (
+    MAX_PAGE_SIZE,
+    PAGE_SIZE,
+    STATUSES,
+    dispute_json,
+    dispute_with_events,
+    status_of,
+)
 from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
@@ -28,6 +36,7 @@ from service.readmodels import queries
 from service.results import (
     AuditReport,
     ChainReport,
+    DisputePage,
     Document,
     DueMovement,
     EventPage,
@@ -367,9 +376,37 @@ class MatchReads(MatchStore):
         return record
 
     def disputes(self, match_id: UUID | str) -> list[Document]:
-        """Returns the match's disputes in filing order, open and ruled (public: their texts
-        are; service/disputes.py)."""
+        """Returns every dispute of the match in filing order, open and ruled (public: their
+        texts are; service/disputes.py). The edges show them by page: `dispute_page`."""
         return [dispute_json(d) for d in self.get_match(match_id).disputes]
+
+    def dispute_page(
+        self,
+        match_id: UUID | str,
+        after: int = 0,
+        limit: int = PAGE_SIZE,
+        status: str | None = None,
+        seat: int | None = None,
+    ) -> DisputePage:
+        """Returns up to `limit` (1..MAX_PAGE_SIZE) of the match's disputes numbered after
+        `after`, in filing order, only those with `status` ("open" or "ruled") and filed by
+        seat `seat` when asked; `next` is the number of the page's last dispute when more
+        such follow (pass it as `after`), else None. Public, like the disputes. Raises
+        LimitError for a bound or a status outside the declared ones."""
+        limits.check_range(after, "after", 0, limits.MAX_POSITION)
+        limits.check_range(limit, "limit", 1, MAX_PAGE_SIZE)
+        if status is not None:
+            limits.check_choice(status, "status", STATUSES)
+        if seat is not None:
+            limits.check_range(seat, "seat", 1, limits.MAX_SEATS)
+        kept = (
+            d
+            for d in self.get_match(match_id).disputes[after:]  # dispute n is disputes[n - 1]
+            if status in (None, status_of(d)) and seat in (None, d.seat)
+        )
+        found = list(itertools.islice(kept, limit + 1))
+        more, found = len(found) > limit, found[:limit]
+        return DisputePage([dispute_json(d) for d in found], found[-1].number if more else None)
 
     def dispute(self, match_id: UUID | str, number: int) -> Document:
         """Returns dispute `number` with the events it cites, as anyone may see them (public);

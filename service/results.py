@@ -265,6 +265,15 @@ class EventPage(Result):
 
 
 @dataclass(frozen=True)
+class DisputePage(Result):
+    """A match's disputes after a number, in filing order: at most `limit`, `next` the
+    number of the page's last one when more (of those asked for) follow, else None."""
+
+    items: list[Document]
+    next: int | None
+
+
+@dataclass(frozen=True)
 class Viewer(Result):
     """Who is looking: the referee (`name` says whether the operator), a seat, or anyone."""
 

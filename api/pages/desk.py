@@ -18,20 +18,38 @@ from api.pages.model import game_title
 from api.pages.session import SignedIn
 from api.schemas import ArchiveSchema, AuditSchema, ChainReportSchema, ReceiptSchema
 from domain.errors import DrtsError
+from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
 from domain.rules.registry import get_ruleset
 from service.matches import Matches
 from service.results import Document, Head, MatchSummary, OrderReceipt
 
+DESK_DISPUTES = 20  # the disputes of each status a desk shows; the rest by the list's pages
+
+
+@dataclass(frozen=True)
+class DeskDisputes:
+    """The disputes a desk shows, never more than DESK_DISPUTES of each status: the first
+    awaiting a ruling, then the first ruled, each in filing order; `open_next` and
+    `ruled_next` are the `after` of GET /matches/{id}/disputes's next page of that status
+    (None: every one is shown)."""
+
+    open: list[Document]
+    ruled: list[Document]
+    open_next: int | None
+    ruled_next: int | None
+
 
 @dataclass(frozen=True)
 class SeatDesk:
-    """The seat's page: its standing orders and its disputes."""
+    """The seat's page: its standing orders and its disputes (`open_cap`: how many of them
+    may await a ruling at once)."""
 
     summary: MatchSummary
     title: str
     seat: int
     orders: Document  # {"items": the open movement's, "standing": {seat: order}}
-    disputes: list[Document]
+    disputes: DeskDisputes
+    open_cap: int = MAX_OPEN_DISPUTES_PER_SEAT
 
 
 @dataclass(frozen=True)
@@ -45,13 +63,14 @@ class GameAction:
 
 @dataclass(frozen=True)
 class RefereeDesk:
-    """The referee's page: open orders, disputes with their events, corrections, the head."""
+    """The referee's page: open orders, disputes (those awaiting a ruling with their
+    events), corrections, the head."""
 
     summary: MatchSummary
     title: str
     head: Head
     orders: Document
-    disputes: list[Document]
+    disputes: DeskDisputes
     corrections: Document
     actions: list[GameAction]
 
@@ -75,7 +94,7 @@ class DownloadLink:
 def seat_desk(app: Matches, who: SignedIn) -> SeatDesk:
     """Returns the seat's page: its open-movement orders and the disputes it filed."""
     summary = app.summary(who.match_id)
-    own = [d for d in app.disputes(who.match_id) if d["seat"] == who.seat]
+    own = desk_disputes(app, who, who.seat)
     orders = app.open_orders(who.match_id, who.token)
     return SeatDesk(summary, game_title(summary), int(who.seat or 0), orders, own)
 
@@ -84,18 +103,28 @@ def referee_desk(app: Matches, who: SignedIn) -> RefereeDesk:
     """Returns the referee's page; reading the open orders records the look."""
     orders = app.open_orders(who.match_id, who.token)  # first: the head shows the look
     summary = app.summary(who.match_id)
-    disputes = [
-        app.dispute(who.match_id, int(str(d["dispute"]))) for d in app.disputes(who.match_id)
-    ]
     return RefereeDesk(
         summary,
         game_title(summary),
         app.head(who.match_id),
         orders,
-        disputes,
+        desk_disputes(app, who, None, cited=True),
         app.corrections(who.match_id),
         game_actions(summary),
     )
+
+
+def desk_disputes(
+    app: Matches, who: SignedIn, seat: int | None, cited: bool = False
+) -> DeskDisputes:
+    """Returns the first disputes awaiting a ruling and the first ruled (only those `seat`
+    filed, if given); `cited`: those awaiting a ruling with the events they cite."""
+    waiting = app.dispute_page(who.match_id, limit=DESK_DISPUTES, status="open", seat=seat)
+    ruled = app.dispute_page(who.match_id, limit=DESK_DISPUTES, status="ruled", seat=seat)
+    shown = waiting.items
+    if cited:
+        shown = [app.dispute(who.match_id, int(str(d["dispute"]))) for d in shown]
+    return DeskDisputes(shown, ruled.items, waiting.next, ruled.next)
 
 
 def game_actions(summary: MatchSummary) -> list[GameAction]:

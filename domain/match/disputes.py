@@ -7,6 +7,13 @@ start, during play, once the match has finished and while it is quarantined. Wha
 filer may cite (the events whose content it may see) is the service's to tell, since it
 knows the log: it passes `uncitable`, which gives the reason a version may not be cited
 by a seat (None when it may).
+
+A seat may have at most MAX_OPEN_DISPUTES_PER_SEAT disputes awaiting a ruling: one more
+is refused (TooManyOpenDisputesError) until the referee rules on one, so that one seat
+cannot flood the match, and every reader of its disputes, with complaints. The cap is a
+check of the command, not a fact of the log: no event records it, and a log holding more
+(filed before the cap, or under a larger one) replays as it was recorded. The referee
+and the operator are not held to it: they rule on disputes, their own included.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from datetime import datetime
 from domain.errors import (
     DisputeAlreadyRuledError,
     InvalidDisputeError,
+    TooManyOpenDisputesError,
     UncitableEventError,
     UnknownDisputeError,
 )
@@ -24,6 +32,7 @@ from domain.match.queries import MatchQueries
 from domain.match.values import Dispute
 
 RULINGS = ("dismissed", "upheld")
+MAX_OPEN_DISPUTES_PER_SEAT = 10  # docs/referee.md, "A dispute filed"; docs/api.md, Disputes
 # Says why a seat (None: the referee) may not cite an event version; None when it may.
 Uncitable = Callable[[int, int | None], str | None]
 
@@ -48,15 +57,19 @@ class MatchDisputes(MatchQueries):
         with the same key is returned instead and nothing is recorded: a retry never files
         twice.
 
-        Raises InvalidTokenError for a token of neither, InvalidDisputeError without a
-        cite or text or for a version the log does not hold, UncitableEventError for one
-        whose content the filer may not see.
+        Raises InvalidTokenError for a token of neither, TooManyOpenDisputesError for a
+        seat with MAX_OPEN_DISPUTES_PER_SEAT disputes awaiting a ruling (a keyed retry of
+        one of them still returns it), InvalidDisputeError without a cite or text or for a
+        version the log does not hold, UncitableEventError for one whose content the filer
+        may not see.
         """
         seat = None if self.is_referee(token_hash) else self.seat_of(token_hash)
         filer = "seat" if seat is not None else by or "referee"
         earlier = self._keyed_dispute(filer, seat, key_digest)
         if earlier is not None:
             return earlier
+        if seat is not None:
+            self.check_room_for_dispute(seat)
         versions = sorted(set(cites))
         if not text.strip():
             raise InvalidDisputeError(f"a dispute on match {self.id} needs a text saying what")
@@ -78,6 +91,20 @@ class MatchDisputes(MatchQueries):
             key_digest=key_digest,
         )
         return len(self.disputes)
+
+    def check_room_for_dispute(self, seat: int) -> None:
+        """Raises TooManyOpenDisputesError when seat `seat` has MAX_OPEN_DISPUTES_PER_SEAT
+        disputes awaiting a ruling."""
+        waiting = [d.number for d in self.disputes if d.seat == seat and d.is_open]
+        if len(waiting) >= MAX_OPEN_DISPUTES_PER_SEAT:
+            raise TooManyOpenDisputesError(
+                f"seat {seat} of match {self.id} has {len(waiting)} disputes awaiting a ruling "
+                f"(at most {MAX_OPEN_DISPUTES_PER_SEAT}): a further one waits until the "
+                f"referee rules on one of {', '.join(map(str, waiting))}",
+                seat,
+                MAX_OPEN_DISPUTES_PER_SEAT,
+                waiting,
+            )
 
     def _keyed_dispute(self, by: str, seat: int | None, key_digest: str | None) -> int | None:
         """Returns the number of the dispute this filer filed with this key, if any."""

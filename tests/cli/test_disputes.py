@@ -9,6 +9,7 @@ import os
 import pytest
 
 from api.app import create_app
+from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
 from service.matches import Matches
 from service.settings import Settings
 from tests.cli.test_match import drts  # noqa: F401  (the fixture)
@@ -173,3 +174,53 @@ def test_a_dispute_text_cannot_drive_the_referees_terminal(drts):  # noqa: F811
     as_json = drts("disputes", match_id, "--json").output
     assert "\x1b" not in as_json and "\x9b" not in as_json and "\u202e" not in as_json
     assert json.loads(as_json)["items"][0]["text"] == text
+
+
+def test_the_cli_lists_disputes_a_page_at_a_time_and_says_how_to_go_on(drts):  # noqa: F811
+    match_id, referee, (alice, bob, _) = toy_match(drts)
+    for token, text in ((alice, "a"), (bob, "b"), (referee, "c"), (alice, "d")):
+        drts("dispute", "file", match_id, "--cite", "1", "--text", text, "--token", token)
+    drts(
+        "dispute", "rule", match_id, "2", "--dismiss", "--reason", "no", "--referee-token", referee
+    )
+    first = drts("disputes", match_id, "--limit", "2").output.splitlines()
+    assert [line for line in first if line.startswith("dispute ")] == [
+        "dispute 1 (open): seat 1, movement 1, cites 1",
+        "dispute 2 (dismissed by referee): seat 2, movement 1, cites 1",
+    ]
+    assert first[-1] == "more: --after 2"
+    last = drts("disputes", match_id, "--after", "2", "--limit", "2").output
+    assert "dispute 3 (open)" in last and "dispute 4 (open)" in last and "more:" not in last
+    assert drts("disputes", match_id, "--after", "4").output == "no disputes after dispute 4\n"
+    waiting = drts("disputes", match_id, "--status", "open", "--seat", "1").output
+    assert [line[:9] for line in waiting.splitlines() if line.startswith("dispute")] == [
+        "dispute 1",
+        "dispute 4",
+    ]
+    page = json.loads(
+        drts("disputes", match_id, "--status", "open", "--limit", "1", "--json").output
+    )
+    assert [item["dispute"] for item in page["items"]] == [1] and page["next"] == 1
+    service = Matches(env=Settings(os.environ["DRTS_DATABASE_URL"]).event_store_env())
+    try:
+        client = create_app({"TESTING": True}, matches=service).test_client()
+        http = client.get(f"/matches/{match_id}/disputes?status=open&limit=1").get_json()
+    finally:
+        service.close()
+    assert page == http
+    for bad in (("--limit", "0"), ("--limit", "201"), ("--after", "-1"), ("--status", "shut")):
+        refused = drts("disputes", match_id, *bad, ok=False)
+        assert refused.exit_code == 2 and bad[0] in refused.output  # a usage error naming it
+
+
+def test_a_seat_at_the_cap_of_open_disputes_is_refused_from_the_cli(drts):  # noqa: F811
+    match_id, referee, (alice, _, _) = toy_match(drts)
+    args = ("dispute", "file", match_id, "--cite", "1", "--text", "again", "--token", alice)
+    for _ in range(MAX_OPEN_DISPUTES_PER_SEAT):
+        drts(*args)
+    refused = drts(*args, ok=False).output
+    assert "too_many_open_disputes" in refused and "seat 1 of match" in refused
+    drts(
+        "dispute", "rule", match_id, "1", "--dismiss", "--reason", "no", "--referee-token", referee
+    )
+    assert drts(*args).output.startswith(f"dispute {MAX_OPEN_DISPUTES_PER_SEAT + 1} filed")

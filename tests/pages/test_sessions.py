@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from api.app import create_app
+from api.pages.desk import DESK_DISPUTES
 from api.strictness import accepted_parameters, handler_of
+from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
 from service.matches import Matches
 from tests.pages.conftest import pages_app
 from tests.pages.games import Played, new_match, play_movement, played_match
@@ -217,8 +219,62 @@ def test_a_seat_files_a_dispute_and_may_not_cite_another_seats_sealed_order(clie
         form = {"csrf": csrf_of(client, seat_page), "cites": cites, "text": "look at this"}
         assert client.post(f"{seat_page}/disputes", data=form).status_code == 303
         assert said in client.get(seat_page).get_data(as_text=True)
-    assert [d["seat"] for d in service.disputes(played.match_id)] == [1]
+    assert [d["seat"] for d in service.dispute_page(played.match_id).items] == [1]
     assert "Dispute 1 <span" in client.get(seat_page).get_data(as_text=True)  # listed
+
+
+def test_a_seat_at_the_cap_of_open_disputes_is_told_why_and_sees_its_open_ones_first(
+    client, service
+):
+    played = new_match(service, "district_war", "seat at the cap")
+    app, match_id, alice = service, played.match_id, played.tokens[1]
+    for n in range(MAX_OPEN_DISPUTES_PER_SEAT):
+        app.file_dispute(match_id, alice, [1], f"complaint {n + 1}")
+    app.file_dispute(match_id, played.tokens[2], [1], "bob's, not shown on alice's page")
+    app.rule_dispute(match_id, played.referee, 1, "dismissed", "no case")
+    app.file_dispute(match_id, alice, [1], "complaint 12, after the ruling")  # at the cap
+    sign_in(client, played, alice)
+    seat_page = f"/ui/matches/{match_id}/seat"
+    page = client.get(seat_page).get_data(as_text=True)
+    assert f"At most {MAX_OPEN_DISPUTES_PER_SEAT} of your disputes" in page
+    shown = [int(n) for n in re.findall(r"<h3>Dispute (\d+) <span", page)]
+    assert shown == [*range(2, MAX_OPEN_DISPUTES_PER_SEAT + 1), 12, 1]  # open first
+    assert "bob's" not in page and 'id="more-open"' not in page
+    form = {"csrf": csrf_of(client, seat_page), "cites": "1", "text": "one too many"}
+    assert client.post(f"{seat_page}/disputes", data=form).status_code == 303
+    page = client.get(seat_page).get_data(as_text=True)
+    assert "Refused (too_many_open_disputes)" in page and "one too many" not in page
+    assert app.summary(match_id).disputes == {"open": MAX_OPEN_DISPUTES_PER_SEAT + 1, "ruled": 1}
+
+
+def test_the_referees_page_shows_the_first_disputes_awaiting_a_ruling_and_links_the_rest(
+    client, service
+):
+    """The desk loads at most DESK_DISPUTES of each status (those awaiting a ruling with
+    their cited events); the rest show as the referee rules, or by the list's pages."""
+    played = new_match(service, "district_war", "many disputes")
+    app, match_id = service, played.match_id
+    for n in range(DESK_DISPUTES + 3):
+        app.file_dispute(match_id, played.referee, [1], f"note {n + 1}")
+    for number in (1, 2):
+        app.rule_dispute(match_id, played.referee, number, "dismissed", "seen")
+    sign_in(client, played, played.referee)
+    desk = f"/ui/matches/{match_id}/referee"
+    page = client.get(desk).get_data(as_text=True)
+    articles = re.findall(r'<article class="dispute" id="dispute-(\d+)">', page)
+    assert [int(n) for n in articles] == [*range(3, DESK_DISPUTES + 3), 1, 2]
+    assert page.count('class="ruling-form') == DESK_DISPUTES
+    assert page.count('<ol class="cited">') == DESK_DISPUTES  # only those awaiting a ruling
+    more = f"/matches/{match_id}/disputes?status=open&amp;after={DESK_DISPUTES + 2}"
+    assert 'id="more-open"' in page and more in page and 'id="more-ruled"' not in page
+    rest = client.get(more.replace("&amp;", "&")).get_json()
+    assert [d["dispute"] for d in rest["items"]] == [DESK_DISPUTES + 3]
+    form = {"csrf": csrf_of(client, desk), "ruling": "upheld", "reason": "noted"}
+    assert client.post(f"{desk}/disputes/3/ruling", data=form).status_code == 303
+    page = client.get(desk).get_data(as_text=True)
+    articles = re.findall(r'<article class="dispute" id="dispute-(\d+)">', page)
+    assert [int(n) for n in articles] == [*range(4, DESK_DISPUTES + 4), 1, 2, 3]
+    assert "Dispute 3 upheld." in page and 'id="more-open"' not in page
 
 
 def test_the_signed_in_pages_declare_no_query_parameter_but_the_match_to_sign_in_to(client):

@@ -12,11 +12,13 @@ from domain.errors import (
     InvalidDisputeError,
     InvalidTokenError,
     NotRefereeError,
+    TooManyOpenDisputesError,
     UncitableEventError,
     UnknownDisputeError,
 )
 from domain.integrity import commitment, first_broken_link
-from domain.match import Match
+from domain.match import Match, disputes
+from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
 from service.views import public_item
 from tests.unit.test_match import ALICE, BOB, REFEREE, T0, fold, started
 
@@ -105,3 +107,47 @@ def test_a_dispute_before_the_start_names_movement_0():
     match.join("alice", ALICE, T0)
     match.file_dispute(ALICE, [1], "text", LATER, anything)
     assert match.disputes[0].movement == 0
+
+
+def test_a_seat_with_the_most_open_disputes_is_refused_one_more_until_a_ruling():
+    match = started()
+    for n in range(MAX_OPEN_DISPUTES_PER_SEAT):
+        match.file_dispute(ALICE, [1], f"complaint {n}", LATER, anything, key_digest=f"k{n}")
+    version = match.version
+    with pytest.raises(
+        TooManyOpenDisputesError, match=f"has {MAX_OPEN_DISPUTES_PER_SEAT} disputes"
+    ) as e:
+        match.file_dispute(ALICE, [1], "one more", LATER, anything)
+    assert e.value.code == "too_many_open_disputes"
+    assert e.value.details == {
+        "seat": 1,
+        "limit": MAX_OPEN_DISPUTES_PER_SEAT,
+        "open": list(range(1, MAX_OPEN_DISPUTES_PER_SEAT + 1)),
+    }
+    assert match.version == version
+    assert match.file_dispute(ALICE, [1], "retried", LATER, anything, key_digest="k4") == 5
+    assert match.file_dispute(BOB, [1], "another seat", LATER, anything) == 11
+    for n in range(MAX_OPEN_DISPUTES_PER_SEAT + 1):  # the referee and operator: no cap
+        match.file_dispute(REFEREE, [1], f"note {n}", LATER, anything, by="operator")
+    match.rule_dispute(REFEREE, 7, "dismissed", "no case", "referee", LATER)
+    assert match.file_dispute(ALICE, [1], "room again", LATER, anything) == 23
+    with pytest.raises(TooManyOpenDisputesError):
+        match.file_dispute(ALICE, [1], "full again", LATER, anything)
+
+
+def test_a_log_holding_more_open_disputes_than_the_cap_replays_as_recorded(monkeypatch):
+    """The cap is a check of the command: no event records it, so a log written before
+    it (or under a larger one) folds to every dispute it holds."""
+    match = started()
+    monkeypatch.setattr(disputes, "MAX_OPEN_DISPUTES_PER_SEAT", MAX_OPEN_DISPUTES_PER_SEAT + 5)
+    for n in range(MAX_OPEN_DISPUTES_PER_SEAT + 5):
+        match.file_dispute(ALICE, [1], f"complaint {n}", LATER, anything)
+    monkeypatch.undo()
+    replayed = fold(match.collect_events())
+    assert replayed.disputes == match.disputes
+    assert sum(d.is_open for d in replayed.disputes) == MAX_OPEN_DISPUTES_PER_SEAT + 5
+    with pytest.raises(TooManyOpenDisputesError, match="has 15 disputes"):
+        replayed.file_dispute(ALICE, [1], "one more", LATER, anything)
+    for number in range(1, 7):
+        replayed.rule_dispute(REFEREE, number, "dismissed", "no", "referee", LATER)
+    assert replayed.file_dispute(ALICE, [1], "below the cap", LATER, anything) == 16
