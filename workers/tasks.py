@@ -99,18 +99,33 @@ def resolve_movement(self: Any, match_id: str, movement: int) -> str:
     if not _take([key]):
         return "nothing due: taken into an earlier batch"
     mine = Due(UUID(match_id), movement, eta_of(self.request.eta))
-    return describe(resolve_with_held(service(self.app), mine, self.request.id))
+    drained = resolve_with_held(service(self.app), mine, self.request.id)
+    account = describe(drained.closing)
+    if drained.held:  # where the held tasks' resolutions show in the log: here
+        account += f"; with it {drained.resolved} of {drained.held} held due movement(s) resolved"
+    return account
 
 
-def resolve_with_held(matches: Matches, mine: Due, current: str) -> Closing | None:
+@dataclass(frozen=True)
+class Drained:
+    """What a countdown task resolved: its own movement (`closing`, None: nothing due) and,
+    of the `held` countdown tasks due too that it took, how many `resolved`."""
+
+    closing: Closing | None
+    held: int
+    resolved: int
+
+
+def resolve_with_held(matches: Matches, mine: Due, current: str) -> Drained:
     """Resolves the current task's movement with the held countdown tasks due too, then
-    the rest of those in batches of HELD_BATCH until none is left; returns what resolving
-    the current one did."""
+    the rest of those in batches of HELD_BATCH until none is left."""
     with matches.countdowns_held():  # the next movements' tasks once every batch is saved
-        closing = matches.resolve_batch([mine, *held_due(current, datetime.now(UTC))])[0]
+        first = matches.resolve_batch([mine, *held_due(current, datetime.now(UTC))])
+        held, resolved = len(first) - 1, sum(c is not None for c in first[1:])
         while fellows := held_due(current, datetime.now(UTC), HELD_BATCH):
-            matches.resolve_batch(fellows)
-    return closing
+            closings = matches.resolve_batch(fellows)
+            held, resolved = held + len(closings), resolved + sum(c is not None for c in closings)
+    return Drained(first[0], held, resolved)
 
 
 @shared_task(name=RESOLVE_MOVEMENTS, bind=True)

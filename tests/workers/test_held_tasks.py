@@ -115,6 +115,7 @@ def test_a_countdown_task_drains_every_held_due_movement_in_batches(
     monkeypatch.setattr(tasks, "_batched", {})
     batches = Batches()
     mine = tasks.Due(uuid4(), 1, past)
-    assert tasks.resolve_with_held(batches, mine, "mine") is None  # type: ignore[arg-type]
+    drained = tasks.resolve_with_held(batches, mine, "mine")  # type: ignore[arg-type]
     assert batches.sizes == [tasks.HELD_BATCH, tasks.HELD_BATCH, 451 - 2 * tasks.HELD_BATCH]
+    assert drained == tasks.Drained(None, 450, 0)  # the worker's log says so
     assert len(tasks._batched) == 450  # each held one taken once (the task took its own)
