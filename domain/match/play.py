@@ -64,7 +64,6 @@ class MatchPlay(MatchQueries):
                 f"match {self.id} has not started; order from seat {seat} refused"
             )
         self.check_not_quarantined()
-        self._check_not_pending(seat, source, message_id)
         table = self.table()
         if self._deadline_passed(at):  # a late order first lets every due deadline pass
             self._close(table, at)
@@ -97,13 +96,16 @@ class MatchPlay(MatchQueries):
         standing = normalized(table.standing_order(seat))
         return Receipt(seat, target, digest, at, ready, screened.refused, standing)
 
-    def _check_not_pending(self, seat: int, source: str, message_id: str | None) -> None:
-        """Raises DuplicateMessageError when the seat already has an order of this message
-        pending. Two copies of one mail or forum post processed at once both pass the
-        desks' look for a message seen before; the copy that loses the write race reloads
-        the match and stops here, recording nothing (service/forum/desk.py)."""
+    def check_message_new(self, token_hash: str, source: str, message_id: str | None) -> None:
+        """Raises DuplicateMessageError when the token's seat already has an order of this
+        message (`source` and `message_id`) pending; records nothing. The intake asks it
+        before `submit_order`: two copies of one mail or forum post processed at once both
+        pass the desks' look for a message seen before, and the copy that loses the write
+        race reloads the match and stops here (service/forum/desk.py). A correction's
+        re-run of recorded orders does not ask: it plays the inputs as they were taken."""
         if message_id is None:
             return
+        seat = self.seat_of(token_hash)
         for pending in self.pending:
             if (pending.seat, pending.source, pending.message_id) == (seat, source, message_id):
                 raise DuplicateMessageError(

@@ -202,3 +202,35 @@ def test_a_dispute_upheld_with_a_correction(matches, clock):
         )
     assert matches.get_match(new.match_id).timeline == 2  # the refused one recorded nothing
     assert rebuilt_equals_followed(matches)
+
+
+def test_a_recorded_duplicate_message_is_played_again_as_it_was_taken(matches, clock):
+    """A log may hold two pending orders of one forum post (taken before the intake named
+    them duplicates): a correction's re-run plays both again, as recorded, instead of
+    refusing the second as `duplicate_message` (only the intake asks)."""
+    new = matches.create_match("toy_acc", seed="dup")
+    tokens = [matches.join(new.match_id, name).token for name in ("alice", "bob")]
+    matches.start(new.match_id, new.referee_token)
+    matches.submit_order(new.match_id, tokens[0], "1")
+    matches.submit_order(new.match_id, tokens[1], "2")  # movement 1 resolves
+    match = matches.get_match(new.match_id)
+    for salt in ("aa", "bb"):  # the two copies, as the desk stored them before the check
+        clock.advance(1)
+        match.submit_order(match.seats[0].token_hash, "3", salt, clock(), "forum", "p-1")
+    matches.save(match)
+    clock.advance(1)
+    matches.submit_order(new.match_id, tokens[1], "1")  # movement 2 resolves
+
+    made = matches.correct(
+        new.match_id, new.referee_token, 1, [{"seat": 2, "order": "3"}], "bob sent 3"
+    )
+
+    assert not made.refused
+    copies = [
+        e
+        for e in matches.event_log(new.match_id, new.referee_token)
+        if e["type"] == "OrderSubmitted" and e["data"]["message_id"] == "p-1"
+    ]
+    assert len(copies) == 4  # two in each timeline
+    report = matches.audit(new.match_id, new.referee_token)
+    assert all(t.exact for t in report.timelines)
