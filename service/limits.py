@@ -1,10 +1,11 @@
 """The declared limits on what callers send, and the checks every edge shares.
 
 The API's schemas and body parser (api/), the command line and any later
-edge (mail) go through these same checks, because the use cases in
-service/matches.py call them before anything reaches the domain or the event
-store: a rule here holds by construction, not per endpoint. docs/api.md
-("Limits and checks") states every limit.
+edge (mail) go through these same checks, because the use cases of the
+Matches application (service/matches.py and the command modules it composes)
+call them before anything reaches the domain or the event store: a rule here
+holds by construction, not per endpoint. docs/api.md ("Limits and checks")
+states every limit.
 
 - Player names are normalised to Unicode NFC, then must be 1 to
   MAX_NAME_CHARS characters, every one printable (no control, format,

@@ -4,8 +4,9 @@ It opens the event store (checking its schema, service/schema.py), stores the Ma
 typed values in snapshots (service/transcodings.py), loads a match (at any version),
 runs a command with optimistic concurrency (`_retrying`), keeps the read models
 (service/readmodels/) it serves listings from, and knows the tokens (service/tokens.py).
-The queries build on it (service/reads.py), the commands on those (service/matches.py):
-together they are the Matches application.
+The queries build on it (service/reads.py), the commands on those (service/lobby.py,
+intake.py, refereeing.py, resolution.py): together they are the Matches application
+(service/matches.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from service.matchcache import MatchCache, cache_size
 from service.pastreads import PastReads, past_cache_size
 from service.readmodels.recorders import OUTAGES
 from service.readmodels.runner import ReadModels, read_models_for
+from service.results import Head
 from service.scheduling import NoScheduler, Scheduler
 from service.tokens import Tokens
 from service.transcodings import register_values
@@ -230,6 +232,10 @@ class MatchStore(Application[UUID]):
     def _load(self, match_id: UUID | str) -> Match:
         return self.get_match(match_id)
 
+    def _seat_of(self, match_id: UUID | str, token: str | None) -> int:
+        """Returns the seat of a seat token (MissingTokenError, InvalidTokenError)."""
+        return self._load(match_id).seat_of(self.tokens.seat_hash(token))
+
     def _load_for_command(
         self, match_id: UUID, may_use_kept: bool, ahead: ReadAhead | None = None
     ) -> Match:
@@ -294,3 +300,9 @@ class MatchStore(Application[UUID]):
             if len(notes) < 500:
                 return
             start = notes[-1].id + 1
+
+
+def head_of(match: Match) -> Head:
+    """Returns the head of a match as loaded, with what a command recorded on it: the
+    head after the command's whole write, once saved."""
+    return Head(match.version, match.chain)

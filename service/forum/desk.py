@@ -37,6 +37,7 @@ from service.readmodels.recorders import OUTAGES
 from service.results import Result
 
 if TYPE_CHECKING:
+    from service.intake import Intake
     from service.matches import Matches
 
 TRANSIENT: tuple[type[Exception], ...] = (*OUTAGES, ConcurrentWriteError)
@@ -65,7 +66,7 @@ class PostReply(Result):
 class ForumDesk:
     """Takes a match's forum posts as orders and says what to post back."""
 
-    def __init__(self, matches: Matches, max_delay: timedelta) -> None:
+    def __init__(self, matches: Intake, max_delay: timedelta) -> None:
         self.matches, self.max_delay = matches, max_delay
 
     def receive(self, match_id: UUID | str, post: Post, receipt: datetime) -> PostReply:

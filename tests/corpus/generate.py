@@ -30,7 +30,7 @@ import sqlite3
 import subprocess
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -38,8 +38,7 @@ from unittest import mock
 
 import psycopg
 
-from service import matches as matches_module
-from service import schema
+from service import intake, lobby, resolution, schema
 from service.matches import Matches
 from service.scenario_driver import ManualClock
 from service.settings import Settings
@@ -58,8 +57,9 @@ ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
 class SeededSecrets:
-    """Stands in for the `secrets` module of service/matches.py while generating, so that a
-    run is reproducible. Never outside this script: tokens must be unguessable."""
+    """Stands in for the `secrets` module of the Matches application's commands while
+    generating, so that a run is reproducible. Never outside this script: tokens must be
+    unguessable."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -77,12 +77,16 @@ class SeededSecrets:
 def seeded_randomness() -> Iterator[None]:
     """Makes the Matches application draw its ids, tokens and salts from a seeded generator."""
     rng = random.Random(RANDOMNESS_SEED)
-    with (
-        mock.patch.object(matches_module, "secrets", SeededSecrets(rng)),
-        mock.patch.object(
-            matches_module, "uuid4", lambda: uuid.UUID(bytes=rng.randbytes(16), version=4)
-        ),
-    ):
+    with ExitStack() as patches:
+        # the modules service/matches.py was split into (one generator: the same draws)
+        for module in (lobby, intake, resolution):
+            patches.enter_context(mock.patch.object(module, "secrets", SeededSecrets(rng)))
+        for module in (lobby, resolution):
+            patches.enter_context(
+                mock.patch.object(
+                    module, "uuid4", lambda: uuid.UUID(bytes=rng.randbytes(16), version=4)
+                )
+            )
         yield
 
 

@@ -16,8 +16,9 @@ import pytest
 from domain.rules import registry
 from service import batches
 from service.clock import ManualClock
-from service.matches import SETTLING, Matches
+from service.matches import Matches
 from service.readmodels.recorders import FAILURES
+from service.resolution import SETTLING
 from service.results import DueMovement
 from service.settings import Settings
 from tests.service.test_match_quarantine import FIXED, fragile, started  # noqa: F401 (fixture)

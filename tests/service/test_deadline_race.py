@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 import pytest
 
 from domain.errors import DrtsError, MovementClosedError
-from service.matches import Matches, OrderReceipt
+from service.matches import Matches
+from service.results import OrderReceipt
 from service.settings import Settings
 from service.store import utc_now
 

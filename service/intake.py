@@ -1,0 +1,195 @@
+"""The intake of orders: from the API (a seat's token), by mail (a seat's secret order
+address) and from forum posts (a forum user the referee mapped to a seat, or a one-time
+code).
+
+Every way in ends in `_submit`: the order is checked against the limits and stored with
+its salted receipt digest, source and message id, judged as of the instant it was
+received; a movement it makes ready resolves at once, so the intake builds on the
+resolution (service/resolution.py). Part of `Matches` (service/matches.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from uuid import UUID
+
+from domain.match import Match, Receipt
+from domain.rules.contract import JSON
+from service import limits
+from service.forum import codes as forum_codes
+from service.forum.desk import ForumDesk, PostReply
+from service.forum.posts import Post
+from service.forum.users import forum_users
+from service.resolution import Resolution
+from service.results import Head, OrderReceipt
+from service.settings import DEFAULT_FORUM_MAX_DELAY_SECONDS
+from service.store import head_of
+
+
+class Intake(Resolution):
+    """Takes orders from the API, mail and forum posts; maps forum users, issues codes."""
+
+    # how much earlier than its receipt a forum post's time may be taken (docs/forum.md)
+    forum_max_delay: timedelta = timedelta(seconds=DEFAULT_FORUM_MAX_DELAY_SECONDS)
+
+    @property
+    def forum(self) -> ForumDesk:
+        """Returns the forum desk: forum posts taken as orders (docs/forum.md)."""
+        return ForumDesk(self, self.forum_max_delay)
+
+    def submit_order(
+        self,
+        match_id: UUID | str,
+        token: str | None,
+        order: str | Mapping[str, JSON],
+        source: str = "api",
+        message_id: str | None = None,
+        movement: int | None = None,
+        resolve_when_ready: bool = True,
+        received_at: datetime | None = None,
+    ) -> OrderReceipt:
+        """Takes an order from the seat holding `token`; a ready movement then resolves.
+
+        `received_at` is the instant the order arrived, taken at the edge (the HTTP
+        request, the CLI command); now by default. The order is judged as of that instant
+        however long its processing takes (docs/operations.md, settling time).
+        """
+        now = received_at or self.clock()
+        limits.check_order(order, max_chars=limits.LONGEST_ORDER_CHARS)  # before the token
+        if movement is not None:
+            limits.check_movement(movement)
+        token_hash = self.tokens.seat_hash(token)
+        return self._submit(
+            match_id,
+            lambda _: token_hash,
+            order,
+            source,
+            message_id,
+            movement,
+            resolve_when_ready,
+            now,
+        )
+
+    def submit_mail_order(
+        self,
+        match_id: UUID,
+        seat: int,
+        order: str,
+        message_id: str,
+        received_at: datetime,
+        movement: int | None = None,
+    ) -> OrderReceipt:
+        """Takes an order that came by mail to `seat`'s secret order address (the address
+        authenticated it: service/mail/); recorded with source "mail" and its Message-ID."""
+        return self.submit_seat_order(
+            match_id, seat, order, "mail", message_id, received_at, movement
+        )
+
+    def submit_seat_order(
+        self,
+        match_id: UUID,
+        seat: int,
+        order: str,
+        source: str,
+        message_id: str,
+        received_at: datetime,
+        movement: int | None = None,
+    ) -> OrderReceipt:
+        """Takes an order for `seat` that an intake authenticated itself (a mail's secret
+        order address, a forum post's mapped author or one-time code), recorded with its
+        `source` ("mail", "forum") and the message's or post's id."""
+        return self._submit(
+            match_id,
+            lambda m: m.seats[seat - 1].token_hash,
+            order,
+            source,
+            message_id,
+            movement,
+            True,
+            received_at,
+        )
+
+    def map_forum_user(
+        self, match_id: UUID | str, referee_token: str | None, user: str, seat: int | None
+    ) -> None:
+        """Maps forum user `user` to `seat` (None clears the mapping), as the referee (or
+        the operator): recorded as a ForumUserMapped event (docs/forum.md)."""
+        user = limits.player_name(user, "user")
+        by, now = self.tokens.referee_name(referee_token), self.clock()
+        self._retrying(
+            match_id,
+            lambda m: m.map_forum_user(
+                self.tokens.referee_hash(m, referee_token), user, seat, by, now
+            ),
+        )
+
+    def take_forum_post(
+        self, match_id: UUID | str, operator_token: str | None, post: Post, receipt: datetime
+    ) -> PostReply:
+        """Takes a forum post sent in by a forum integration (the operator token) at
+        `receipt`: stored as its seat's order or refused, with the reply to post back; a
+        post seen before stores nothing new (service/forum/desk.py, docs/forum.md)."""
+        self.tokens.check_operator(operator_token)
+        return self.forum.receive(match_id, post, receipt)
+
+    def forum_users(self, match_id: UUID | str) -> dict[str, int]:
+        """Returns the match's mapping of forum users to seats (public)."""
+        return forum_users(self.events.get(self.get_match(match_id).id))
+
+    def forum_code(self, match_id: UUID | str, token: str | None) -> tuple[int, str]:
+        """Issues a one-time code for the token's seat, to sign one forum post with; returns
+        the seat and the code (shown once; docs/forum.md)."""
+        seat, match = self._seat_of(match_id, token), self.match_id(match_id)
+        return seat, forum_codes.issue(self.read_models, match, seat, self.clock())
+
+    def _submit(
+        self,
+        match_id: UUID | str,
+        seat_hash: Callable[[Match], str],
+        order: str | Mapping[str, JSON],
+        source: str,
+        message_id: str | None,
+        movement: int | None,
+        resolve_when_ready: bool,
+        now: datetime,
+    ) -> OrderReceipt:
+        """Takes an order from the seat whose token hash `seat_hash` gives (submit_order)."""
+        limits.check_order(order, max_chars=limits.LONGEST_ORDER_CHARS)
+        if movement is not None:
+            limits.check_movement(movement)
+        salt = secrets.token_hex(16)
+
+        def submit(match: Match) -> tuple[Receipt, bool, int, Head]:
+            limits.check_order(order, max_chars=match.rules().info.max_order_chars)
+            receipt = match.submit_order(
+                seat_hash(match),
+                order if isinstance(order, str) else dict(order),
+                salt,
+                now,
+                source,
+                message_id,
+                movement,
+            )
+            stored = next(
+                e for e in reversed(match.pending_events) if isinstance(e, Match.OrderSubmitted)
+            )
+            ready = resolve_when_ready and receipt.ready
+            return receipt, ready, stored.originator_version, head_of(match)
+
+        with self._rematch_if_finished(match_id):
+            receipt, ready, version, head = self._retrying(match_id, submit)
+        closing = self.resolve_isolated(match_id, receipt.movement, now) if ready else None
+        return OrderReceipt(
+            self.match_id(match_id),
+            receipt.seat,
+            receipt.movement,
+            receipt.digest,
+            receipt.received_at,
+            closing,
+            receipt.refused,
+            receipt.standing,
+            version,
+            head,
+        )
