@@ -63,6 +63,11 @@ class OrderForm(ma.Schema):
     movement = ma.fields.Integer(
         load_default=None, validate=ma.validate.Range(1, limits.MAX_MOVEMENT)
     )
+    # drawn when the page is shown, recorded as the order's message id: the same form sent
+    # twice (a double click, a reload) stores one order (api/pages/seat.py)
+    form_id = ma.fields.String(
+        load_default=None, validate=ma.validate.Regexp(r"\A[A-Za-z0-9_-]{16,64}\Z")
+    )
 
 
 class DisputeForm(ma.Schema):

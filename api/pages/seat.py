@@ -4,6 +4,8 @@ with its reason), its disputes and a form filing one. Signed in only."""
 
 from __future__ import annotations
 
+import secrets
+from typing import Any
 from uuid import UUID
 
 from flask import Blueprint, redirect, render_template, url_for
@@ -13,7 +15,7 @@ from api.context import matches, received_at
 from api.pages import desk, session
 from api.pages.forms import DisputeForm, OrderForm, flash_outcome, load_form
 from api.pages.views import shows_errors
-from domain.errors import DrtsError
+from domain.errors import DrtsError, DuplicateMessageError
 from service.limits import LimitError
 
 blueprint = Blueprint("seat", __name__, url_prefix="/ui/matches/<uuid:match_id>/seat")
@@ -34,13 +36,15 @@ def desk_page(match_id: UUID) -> Response | str:
     who = seat_of_session(match_id)
     if who is None:
         return session.to_sign_in(match_id)
-    return render_template("seat.html", desk=desk.seat_desk(matches(), who))
+    return seat_page(who)
 
 
 @blueprint.post("/orders")
 def send_order(match_id: UUID) -> Response | tuple[str, int]:
     """Sends the order as POST /matches/{id}/orders does; shows the receipt, or the
-    refusal with its reason (recorded as an OrderRejected event like the API's)."""
+    refusal with its reason (recorded as an OrderRejected event like the API's). The
+    form's id is the order's message id: the same form sent again while its order is
+    pending stores nothing and says so (200)."""
     who = seat_of_session(match_id)
     if who is None:
         return session.to_sign_in(match_id)
@@ -51,19 +55,22 @@ def send_order(match_id: UUID) -> Response | tuple[str, int]:
             who.token,
             form["order"],
             source=ORDER_SOURCE,
+            message_id=form["form_id"],
             movement=form["movement"],
             received_at=received_at(),
         )
+    except DuplicateMessageError as again:
+        return seat_page(who, already=again.version), 200
     except (DrtsError, LimitError) as refusal:
-        page = render_template(
-            "seat.html", desk=desk.seat_desk(app, who), refusal=refusal, sent=form["order"]
-        )
-        return page, 422
+        return seat_page(who, refusal=refusal, sent=form["order"]), 422
     download = desk.receipt_download(receipt)
-    page = render_template(
-        "seat.html", desk=desk.seat_desk(app, who), receipt=receipt, download=download
-    )
-    return page, 201
+    return seat_page(who, receipt=receipt, download=download), 201
+
+
+def seat_page(who: session.SignedIn, **shown: Any) -> str:
+    """Renders the seat's page with what a post showed, and a new id for its order form."""
+    seat_desk = desk.seat_desk(matches(), who)
+    return render_template("seat.html", desk=seat_desk, form_id=secrets.token_urlsafe(16), **shown)
 
 
 @blueprint.post("/disputes")

@@ -308,3 +308,35 @@ def test_a_sessions_requests_count_against_its_tokens_rate_limit(service, played
     seat_page = f"/ui/matches/{played.match_id}/seat"
     statuses = [client.get(seat_page).status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
+
+
+def test_the_same_order_form_sent_twice_stores_one_order(client, service):
+    """A double click (or a reload) on the seat's order form: the form's id is the order's
+    message id, so its second sending stores nothing and says the first stands. B-Chess
+    orders accumulate: a second purchase would have been stored."""
+    played = new_match(service, "b_chess", "form twice")
+    sign_in(client, played, played.tokens[1])
+    seat_page = f"/ui/matches/{played.match_id}/seat"
+    shown = client.get(seat_page).get_data(as_text=True)
+    form = {
+        "csrf": CSRF.search(shown).group(1),  # type: ignore[union-attr]
+        "form_id": re.search(r'name="form_id" value="([^"]+)"', shown).group(1),  # type: ignore[union-attr]
+        "order": "purchase",
+    }
+
+    first = client.post(f"{seat_page}/orders", data=form)
+    again = client.post(f"{seat_page}/orders", data=form)
+
+    assert first.status_code == 201 and 'id="receipt-digest"' in first.get_data(as_text=True)
+    assert again.status_code == 200 and 'id="already"' in again.get_data(as_text=True)
+    stored = [
+        e
+        for e in service.event_log(played.match_id, played.referee)
+        if e["type"] in ("OrderSubmitted", "OrderRejected") and e["data"]["seat"] == 1
+    ]
+    assert [(e["type"], e["data"]["message_id"]) for e in stored] == [
+        ("OrderSubmitted", form["form_id"])
+    ]
+    assert f"event {stored[0]['version']}" in again.get_data(as_text=True)
+    fresh = re.search(r'name="form_id" value="([^"]+)"', again.get_data(as_text=True))
+    assert fresh and fresh.group(1) != form["form_id"]  # the next form is a new message
