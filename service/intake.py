@@ -163,9 +163,10 @@ class Intake(Resolution):
 
         def submit(match: Match) -> tuple[Receipt, bool, int, Head]:
             limits.check_order(order, max_chars=match.rules().info.max_order_chars)
-            match.check_message_new(seat_hash(match), source, message_id)  # a copy taken twice
+            token_hash = seat_hash(match)
+            match.check_message_new(token_hash, source, message_id)  # a copy taken twice
             receipt = match.submit_order(
-                seat_hash(match),
+                token_hash,
                 order if isinstance(order, str) else dict(order),
                 salt,
                 now,

@@ -120,12 +120,11 @@ def resolve_with_held(matches: Matches, mine: Due, current: str) -> Drained:
     """Resolves the current task's movement with the held countdown tasks due too, then
     the rest of those in batches of HELD_BATCH until none is left."""
     with matches.countdowns_held():  # the next movements' tasks once every batch is saved
-        first = matches.resolve_batch([mine, *held_due(current, datetime.now(UTC))])
-        held, resolved = len(first) - 1, sum(c is not None for c in first[1:])
+        closings = matches.resolve_batch([mine, *held_due(current, datetime.now(UTC))])
         while fellows := held_due(current, datetime.now(UTC), HELD_BATCH):
-            closings = matches.resolve_batch(fellows)
-            held, resolved = held + len(closings), resolved + sum(c is not None for c in closings)
-    return Drained(first[0], held, resolved)
+            closings += matches.resolve_batch(fellows)
+    others = closings[1:]
+    return Drained(closings[0], len(others), sum(c is not None for c in others))
 
 
 @shared_task(name=RESOLVE_MOVEMENTS, bind=True)
