@@ -19,6 +19,7 @@ _RULESETS: tuple[AnyRuleset, ...] = (
     drts_team23.RULESET_V1,
     drts_team23.RULESET_V2,
     dris_et_tessa.RULESET,
+    shades.RULESET_V1,
     shades.RULESET,
 )
 

@@ -28,6 +28,53 @@ def test_the_ruleset_lists_its_maps_and_the_contest_preset(client):
     assert "maps" not in client.get("/rulesets/district_war").get_json()
 
 
+def test_the_contest_preset_takes_the_originals_elimination_bonus_and_contested_human(client):
+    """Issue 43: GET /rulesets/shades (version 2, the latest) shows SH-6's sequential bonus
+    and SH-12's first-found contested human in `contest`, and both options with the rulings
+    as defaults; version 1 keeps its own preset and has neither option."""
+    body = client.get("/rulesets/shades").get_json()
+    assert body["version"] == 2 and body["versions"] == [1, 2]
+    (contest,) = body["presets"]
+    assert contest["config"] == {
+        "turns": 300,
+        "turn_seconds": 5,
+        "razing": "one",
+        "scoring": "normalised",
+        "elimination_bonus": "sequential",
+        "contested_human": "first_found",
+    }
+    fields = {field["name"]: field for field in body["config"]}
+    assert fields["elimination_bonus"]["default"] == "end_of_turn"
+    assert fields["elimination_bonus"]["choices"] == ["end_of_turn", "sequential"]
+    assert fields["contested_human"]["default"] == "escapes"
+    assert fields["contested_human"]["choices"] == ["escapes", "first_found"]
+    old = client.get("/rulesets/shades?version=1").get_json()
+    assert "elimination_bonus" not in old["presets"][0]["config"]
+    assert "contested_human" not in {field["name"] for field in old["config"]}
+
+
+def test_a_contest_match_records_both_options_in_its_config(client):
+    """The preset is expanded on create: the match's config holds the two options' values."""
+    response = client.post(
+        "/matches", json={"ruleset": "shades", "preset": "contest", "config": {"map": "small"}}
+    )
+    assert response.status_code == 201, response.get_json()
+    match = client.get(f"/matches/{response.get_json()['match_id']}").get_json()
+    assert match["ruleset_version"] == 2
+    assert match["config"]["elimination_bonus"] == "sequential"
+    assert match["config"]["contested_human"] == "first_found"
+
+
+def test_a_version_1_match_refuses_the_version_2_options(client):
+    """A match pinned to version 1 plays the rules it always had: the options are unknown."""
+    response = client.post(
+        "/matches",
+        json={"ruleset": "shades", "ruleset_version": 1, "config": {"contested_human": "escapes"}},
+    )
+    body = assert_error(response, 422, "invalid_config")
+    assert "unknown config option(s) 'contested_human'" in body["message"]
+
+
 def test_an_unknown_map_is_refused_on_create(client):
     response = client.post("/matches", json={"ruleset": "shades", "config": {"map": "nowhere"}})
     body = assert_error(response, 422, "invalid_config")

@@ -29,9 +29,12 @@ def submit_random_orders(table: Table, seed: str, silent: frozenset[int] = froze
             table.submit(seat, table.ruleset.dump_order(order))
 
 
-def playout(ruleset: Ruleset[Any, Any], seed: str) -> Iterator[Table]:
-    """Yields the table before every movement of a random legal match, then at its end."""
-    table = new_table(ruleset, seed)
+def playout(
+    ruleset: Ruleset[Any, Any], seed: str, config: Mapping[str, JSON] | None = None
+) -> Iterator[Table]:
+    """Yields the table before every movement of a random legal match (default config, or
+    `config`), then at its end."""
+    table = new_table(ruleset, seed, config)
     while not table.outcome().finished:
         if table.movement > MAX_MOVEMENTS:
             raise AssertionError(f"{ruleset.name} seed {seed!r}: no end after {MAX_MOVEMENTS}")

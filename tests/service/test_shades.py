@@ -90,14 +90,18 @@ def test_editing_a_map_file_never_changes_a_stored_match(matches, tmp_path, monk
 
 
 def test_the_contest_preset_is_expanded_into_the_recorded_config(matches):
+    """Version 2's `contest` records SH-6's sequential bonus and SH-12's first-found
+    contested human too; a match pinned to version 1 records its own four options."""
     new = matches.create_match("shades", {"map": "lakes"}, preset="contest")
     config = created_config(matches, new.match_id)
+    v1 = {"turns": 300, "turn_seconds": 5, "razing": "one", "scoring": "normalised"}
     assert {k: v for k, v in config.items() if k != "map"} == {
-        "turns": 300,
-        "turn_seconds": 5,
-        "razing": "one",
-        "scoring": "normalised",
+        **v1,
+        "elimination_bonus": "sequential",
+        "contested_human": "first_found",
     }
+    old = matches.create_match("shades", {"map": "lakes"}, preset="contest", version=1)
+    assert {k: v for k, v in created_config(matches, old.match_id).items() if k != "map"} == v1
     assert len(config["map"]) == 20
 
 

@@ -1,6 +1,12 @@
 """The match config of Shades: the map (SH-2), the clock (SH-1, SH-10), razing (SH-5) and
 scoring (SH-6), and the `contest` preset (the original contest server's settings).
 
+Version 1 has those options (`CONFIG_FIELDS`, `PRESETS`); version 2 adds the
+elimination bonus (SH-6's sequential option) and the contested human (SH-12
+and its option), `CONFIG_FIELDS_V2` and `PRESETS_V2`, whose `contest` preset
+takes both options. A version 1 setting has neither (None in GameSettings),
+and its config and state JSON never hold them.
+
 The default map is the project's `small` map, kept here as rows so that the
 domain's default config is complete without reading a file (the service's
 copy, service/data/maps/shades/small.ppm, is checked to be the same).
@@ -45,6 +51,20 @@ class Scoring(StrEnum):
     NORMALISED = "normalised"  # SH-6 option: the original's scoring, a seat's tombs worth 100
 
 
+class EliminationBonus(StrEnum):
+    """When the bonus of a turn's eliminations is paid (SH-6 and its option; version 2)."""
+
+    END_OF_TURN = "end_of_turn"  # SH-6: to the seats alive after the turn
+    SEQUENTIAL = "sequential"  # SH-6 option: removal by removal, in seat order, as the original
+
+
+class ContestedHuman(StrEnum):
+    """What becomes of a human marked by shades of several seats (SH-12; version 2)."""
+
+    ESCAPES = "escapes"  # SH-12: its soul escapes, no seat gets it
+    FIRST_FOUND = "first_found"  # SH-12 option: the seat of the first shade found gets it
+
+
 CONFIG_FIELDS = (
     ConfigField.data(
         "map",
@@ -86,6 +106,27 @@ CONFIG_FIELDS = (
     ),
 )
 
+CONFIG_FIELDS_V2 = (
+    *CONFIG_FIELDS,
+    ConfigField.choice(
+        "elimination_bonus",
+        EliminationBonus.END_OF_TURN.value,
+        "end_of_turn: each seat eliminated in a turn pays the seats alive after it, and seats "
+        "eliminated together get nothing from each other (SH-6); sequential: the turn's "
+        "eliminated seats are removed one by one in seat order, each paying every seat still "
+        "in at that moment, as the original server (SH-6 option)",
+        [bonus.value for bonus in EliminationBonus],
+    ),
+    ConfigField.choice(
+        "contested_human",
+        ContestedHuman.ESCAPES.value,
+        "escapes: a human marked by shades of several seats is lost to all (SH-12); "
+        "first_found: the seat of the first shade found on (x-1, y), (x, y-1), (x, y), "
+        "(x, y+1), (x+1, y) stores it, as the original server (SH-12 option)",
+        [contested.value for contested in ContestedHuman],
+    ),
+)
+
 PRESETS = (
     Preset(
         "contest",
@@ -100,6 +141,20 @@ PRESETS = (
     ),
 )
 
+PRESETS_V2 = (
+    Preset(
+        "contest",
+        "the original contest server's settings: 300 turns of 5 s, one tomb razed a turn "
+        "(SH-5 option), its normalised scoring and sequential elimination bonus (SH-6 "
+        "options) and its contested human (SH-12 option); the match still names its map",
+        {
+            **PRESETS[0].values,
+            "elimination_bonus": EliminationBonus.SEQUENTIAL.value,
+            "contested_human": ContestedHuman.FIRST_FOUND.value,
+        },
+    ),
+)
+
 
 @dataclass(frozen=True)
 class GameSettings:
@@ -110,6 +165,8 @@ class GameSettings:
     turn_seconds: int = TURN_SECONDS
     razing: Razing = Razing.EVERY
     scoring: Scoring = Scoring.POINTS
+    elimination_bonus: EliminationBonus | None = None  # version 2 only; None in version 1
+    contested_human: ContestedHuman | None = None  # version 2 only; None in version 1
 
     @classmethod
     def of(cls, config: Config) -> GameSettings:
@@ -120,7 +177,26 @@ class GameSettings:
             turn_seconds=config["turn_seconds"],
             razing=Razing(config["razing"]),
             scoring=Scoring(config["scoring"]),
+            elimination_bonus=(
+                EliminationBonus(config["elimination_bonus"])
+                if "elimination_bonus" in config
+                else None
+            ),
+            contested_human=(
+                ContestedHuman(config["contested_human"]) if "contested_human" in config else None
+            ),
         )
+
+    @property
+    def sequential_bonus(self) -> bool:
+        """Returns whether eliminations pay removal by removal (SH-6's sequential option)."""
+        return self.elimination_bonus is EliminationBonus.SEQUENTIAL
+
+    @property
+    def contested_rule(self) -> str:
+        """Returns the ruling a contested human's step cites: SH-12 (version 2), or SH-3 as
+        version 1 always did, so that its stored steps stay as they are."""
+        return "SH-3" if self.contested_human is None else "SH-12"
 
     @property
     def board(self) -> Board:
@@ -129,10 +205,15 @@ class GameSettings:
 
     def to_json(self) -> Config:
         """Returns the config object these settings stand for."""
-        return {
+        config: Config = {
             "map": list(self.rows),
             "turns": self.turns,
             "turn_seconds": self.turn_seconds,
             "razing": self.razing.value,
             "scoring": self.scoring.value,
         }
+        if self.elimination_bonus is not None:
+            config["elimination_bonus"] = self.elimination_bonus.value
+        if self.contested_human is not None:
+            config["contested_human"] = self.contested_human.value
+        return config

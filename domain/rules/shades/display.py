@@ -16,6 +16,7 @@ import textwrap
 from fractions import Fraction
 
 from domain.rules.shades.board import TOMB, WATER
+from domain.rules.shades.config import ContestedHuman
 from domain.rules.shades.scoring import end_reason, outcome_of
 from domain.rules.shades.state import Reason, Seat, State
 
@@ -29,6 +30,7 @@ def display(state: State) -> str:
     lines = [
         f"Shades, turn {state.turn} of {settings.turns} (turns count from 0); "
         f"razing: {settings.razing.value}, scoring: {settings.scoring.value}",
+        *_wrap(_original_options(state)),
         f"Humans: {len(state.humans)} on the map, at most {state.human_cap}",
         "",
         *_grid(state),
@@ -61,6 +63,17 @@ def _grid(state: State) -> list[str]:
             cells.append(on + " " if base == "." and on != " " else base + on)
         rows.append(f"{y:2d} " + "".join(cells).rstrip())
     return rows
+
+
+def _original_options(state: State) -> str:
+    """Returns the line naming version 2's options where a match takes the original's (an
+    empty text, and no line, where it takes neither)."""
+    settings, taken = state.settings, []
+    if settings.sequential_bonus:
+        taken.append("elimination bonus: sequential (SH-6 option)")
+    if settings.contested_human is ContestedHuman.FIRST_FOUND:
+        taken.append("contested human: to the first shade found (SH-12 option)")
+    return "; ".join(taken)
 
 
 def _seat_line(state: State, seat: Seat) -> str:

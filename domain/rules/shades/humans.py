@@ -9,7 +9,10 @@ spawn nothing.
 Conversion: every shade marks the humans within the conversion range (its
 own square and the four next to it, SH-1) for its seat; a human marked by
 one seat only is converted (taken off the map and stored by that seat); a
-human marked by two seats or more is lost to all (its soul escapes).
+human marked by two seats or more is lost to all (its soul escapes, SH-12),
+or, under SH-12's option (the original server's), stored by the seat of the
+first shade found on (x-1, y), (x, y-1), (x, y), (x, y+1), (x+1, y); either
+way it leaves the map.
 Eliminated seats' shades still mark and convert (SH-7: they stay in play),
 though such a seat never spawns again.
 
@@ -28,11 +31,14 @@ from dataclasses import replace
 from domain.rules.contract import JSON, Step
 from domain.rules.rng import Rng
 from domain.rules.shades.board import CONVERSION_OFFSETS, Square
+from domain.rules.shades.config import ContestedHuman
 from domain.rules.shades.state import Human, Shade, State
 
 MASS_BIRTH = (2, 100)  # SH-8: all R at once
 NO_BIRTH = (3, 10)  # SH-8: none this turn
 BIRTH_SHARE = (3, 10)  # SH-8: at most ceil(0.3 R)
+# SH-12 option: the original server's search for a contested human's shade, in this order
+FIRST_FOUND_OFFSETS: tuple[Square, ...] = ((-1, 0), (0, -1), (0, 0), (0, 1), (1, 0))
 
 
 def spawn(state: State, rng: Rng) -> tuple[State, list[Step]]:
@@ -76,8 +82,8 @@ def spawn(state: State, rng: Rng) -> tuple[State, list[Step]]:
 
 
 def convert(state: State) -> tuple[State, list[Step]]:
-    """Returns the state after conversion (SH-3): one step a converting seat, one a human
-    marked by several seats."""
+    """Returns the state after conversion (SH-3): one step a converting seat, then one a
+    human marked by several seats (SH-12, `_contest`)."""
     owner_at: dict[Square, int] = {shade.square: shade.owner for shade in state.shades}
     converted: dict[int, list[Human]] = {}
     contested: list[tuple[Human, list[int]]] = []
@@ -95,17 +101,44 @@ def convert(state: State) -> tuple[State, list[Step]]:
             contested.append((human, marks))
     if not converted and not contested:
         return state, []
-    seats = tuple(
-        replace(seat, stored=seat.stored + len(converted[seat.number]))
-        if seat.number in converted
-        else seat
-        for seat in state.seats
-    )
-    steps = [
-        _conversion_step(n, humans, seats[n - 1].stored) for n, humans in sorted(converted.items())
-    ]
-    steps += [_contest_step(human, marks) for human, marks in contested]
+    stored = {
+        seat.number: seat.stored + len(converted.get(seat.number, ())) for seat in state.seats
+    }
+    steps = [_conversion_step(n, humans, stored[n]) for n, humans in sorted(converted.items())]
+    for human, marks in contested:
+        steps.append(_contest(state, owner_at, human, marks, stored))
+    seats = tuple(replace(seat, stored=stored[seat.number]) for seat in state.seats)
     return replace(state, seats=seats, humans=tuple(kept)), steps
+
+
+def _contest(
+    state: State,
+    owner_at: dict[Square, int],
+    human: Human,
+    marks: list[int],
+    stored: dict[int, int],
+) -> Step:
+    """Returns the step of a human marked by several seats, crediting `stored` under SH-12's
+    option: the seat of the first shade found in FIRST_FOUND_OFFSETS' order gets it."""
+    rule = state.settings.contested_rule
+    data: dict[str, JSON] = {"human": human.id, "x": human.x, "y": human.y, "seats": marks}
+    seats = ", ".join(map(str, marks))
+    where = f"Human {human.id} on ({human.x}, {human.y}) is marked by seats {seats}"
+    if state.settings.contested_human is not ContestedHuman.FIRST_FOUND:
+        text = f"{where}: its soul escapes and no seat converts it ({rule})"
+        return Step(rule, text, data)
+    x, y = human.square
+    square = next(
+        (x + dx, y + dy) for dx, dy in FIRST_FOUND_OFFSETS if (x + dx, y + dy) in owner_at
+    )
+    seat = owner_at[square]
+    stored[seat] += 1
+    text = (
+        f"{where}: seat {seat}'s shade on {square} is found first, searching (x-1, y), "
+        f"(x, y-1), (x, y), (x, y+1), (x+1, y): seat {seat} stores it; it stores "
+        f"{stored[seat]} ({rule} option)"
+    )
+    return Step(rule, text, {**data, "seat": seat, "stored": stored[seat]})
 
 
 def births(state: State, rng: Rng) -> tuple[State, list[Step]]:
@@ -147,13 +180,3 @@ def _conversion_step(seat: int, humans: list[Human], stored: int) -> Step:
         "stored": stored,
     }
     return Step("SH-3", f"Seat {seat} converts {names}; it stores {stored}", data)
-
-
-def _contest_step(human: Human, marks: list[int]) -> Step:
-    seats = ", ".join(map(str, marks))
-    text = (
-        f"Human {human.id} on ({human.x}, {human.y}) is marked by seats {seats}: its soul "
-        "escapes and no seat converts it (SH-3)"
-    )
-    data: dict[str, JSON] = {"human": human.id, "x": human.x, "y": human.y, "seats": marks}
-    return Step("SH-3", text, data)

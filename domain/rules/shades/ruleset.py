@@ -7,6 +7,13 @@ legal (SH-4 judges commands at resolution), so the legal orders of a seat
 are endless, and even its valid ones number up to 5 to the power of its
 shades. The game lists its valid commands shade by shade instead
 (`legal_commands`), and `random_order` draws among them.
+
+Two versions: `RULESET_V1` (the options of SH-5 and SH-6's normalised
+scoring; a contested human's step cites SH-3) and `RULESET`, version 2, the
+latest, which adds SH-6's sequential elimination bonus and SH-12's contested
+human as options (both taken by its `contest` preset) and cites SH-12 for a
+contested human. Version 1 stays registered so that its stored matches play,
+replay and audit as they were recorded (docs/rulesets.md, Versions).
 """
 
 from __future__ import annotations
@@ -28,7 +35,13 @@ from domain.rules.contract import (
     check_seat_number,
 )
 from domain.rules.rng import Rng
-from domain.rules.shades.config import CONFIG_FIELDS, PRESETS, GameSettings
+from domain.rules.shades.config import (
+    CONFIG_FIELDS,
+    CONFIG_FIELDS_V2,
+    PRESETS,
+    PRESETS_V2,
+    GameSettings,
+)
 from domain.rules.shades.display import display
 from domain.rules.shades.orders import (
     Order,
@@ -61,9 +74,10 @@ from domain.rules.shades.state import (
     Tomb,
     dump_state,
     load_state,
+    load_state_v1,
 )
 
-INFO = RulesetInfo(
+INFO_V1 = RulesetInfo(
     name="shades",
     version=1,
     title="Shades (the KSP Proboj spring 2026 bot game)",
@@ -76,9 +90,20 @@ INFO = RulesetInfo(
     # shades sends tens of thousands of characters, more than the 4,096 of other games
     max_order_chars=60_000,
 )
+INFO = replace(INFO_V1, version=2, config_fields=CONFIG_FIELDS_V2, presets=PRESETS_V2)
 
 
 def initial_state(config: Config, seats: int, rng: Rng) -> State:
+    """Returns version 2's state before turn 0 (`start_state`)."""
+    return start_state(GameSettings.of(RULESET.validate_config(config)), seats, rng)
+
+
+def initial_state_v1(config: Config, seats: int, rng: Rng) -> State:
+    """Returns version 1's state before turn 0 (`start_state`)."""
+    return start_state(GameSettings.of(RULESET_V1.validate_config(config)), seats, rng)
+
+
+def start_state(settings: GameSettings, seats: int, rng: Rng) -> State:
     """Returns the state before turn 0: tombs assigned, a shade on each, the human cap drawn.
 
     SH-2: each seat gets floor(tombs / seats) of the map's tombs, drawn at
@@ -90,7 +115,6 @@ def initial_state(config: Config, seats: int, rng: Rng) -> State:
     tombs than seats.
     """
     check_seat_count(INFO, seats)
-    settings = GameSettings.of(RULESET.validate_config(config))
     squares = settings.board.tombs
     per_seat = len(squares) // seats
     if per_seat < 1:
@@ -209,4 +233,8 @@ RULESET: Ruleset[State, Order] = Ruleset(
     display=display,
     resolve_phases=resolve_phases,
     setup_steps=setup_steps,
+)
+
+RULESET_V1: Ruleset[State, Order] = replace(
+    RULESET, info=INFO_V1, initial_state=initial_state_v1, load_state=load_state_v1
 )

@@ -5,9 +5,12 @@ tomb costs its owner 1 and gives the razer 2; each elimination gives every
 seat still alive after that turn 1) and `normalised`, the original server's
 (the same events, with a seat's tombs worth 100 in all, so a tomb is worth
 100/(tombs a seat), and 100 split evenly among the survivors of the turn).
-Seats eliminated in the same turn get nothing from each other. Scores are
-exact fractions; `outcome` rounds them to the nearest integer (halves to
-even) and ranks by the exact values.
+Seats eliminated in the same turn get nothing from each other; under the
+sequential option (SH-6, version 2, the original server's) they are removed
+one by one in seat order, each removal paying every seat still in at that
+moment, those removed a moment later included. Scores are exact fractions;
+`outcome` rounds them to the nearest integer (halves to even) and ranks by
+the exact values.
 """
 
 from __future__ import annotations
@@ -83,10 +86,13 @@ def award_bonus(state: State) -> tuple[State, tuple[Step, ...]]:
 
     SH-6: each seat eliminated in this turn gives every seat alive after it 1
     point (normalised: 100 split evenly among them); seats eliminated in the
-    same turn get nothing from each other. No step when no seat fell.
+    same turn get nothing from each other. No step when no seat fell. Under the
+    sequential option, `sequential_bonus`.
     """
     fallen = [s.number for s in state.seats if s.eliminated and s.eliminated.turn == state.turn]
     survivors = state.alive
+    if state.settings.sequential_bonus:
+        return sequential_bonus(state, fallen, survivors)
     if not fallen or not survivors:
         return state, ()
     if state.settings.scoring is Scoring.NORMALISED:
@@ -100,6 +106,44 @@ def award_bonus(state: State) -> tuple[State, tuple[Step, ...]]:
     )
     data: dict[str, JSON] = {"eliminated": fallen, "points": points_json(points)}
     return add_points(state, points), (Step("SH-6", text, data),)
+
+
+def sequential_bonus(
+    state: State, fallen: list[int], survivors: tuple[int, ...]
+) -> tuple[State, tuple[Step, ...]]:
+    """Returns the state with the turn's elimination bonus paid removal by removal, and one
+    step a removal that paid anyone.
+
+    SH-6 option (the original server's): the seats eliminated in this turn
+    (forfeited at its deadline or fallen at its end) are removed one by one
+    in seat order; each removal pays every seat still in at that moment, the
+    survivors and the fallen seats not yet removed: 1 point each, or 100 split
+    evenly among them when normalised.
+    """
+    still_in = sorted({*survivors, *fallen})
+    total: dict[int, Fraction] = {}
+    steps = []
+    for seat in fallen:
+        still_in.remove(seat)
+        if not still_in:
+            break
+        each = _bonus_share(state, len(still_in))
+        points = dict.fromkeys(still_in, each)
+        for paid in still_in:
+            total[paid] = total.get(paid, Fraction(0)) + each
+        text = (
+            f"Seat {seat} is removed, eliminated in turn {state.turn}: {_seats(still_in)} still "
+            f"in at that moment get {dump_score(each)} each (SH-6 option: sequential)"
+        )
+        data: dict[str, JSON] = {"eliminated": [seat], "points": points_json(points)}
+        steps.append(Step("SH-6", text, data))
+    return add_points(state, total), tuple(steps)
+
+
+def _bonus_share(state: State, seats: int) -> Fraction:
+    if state.settings.scoring is Scoring.NORMALISED:
+        return Fraction(NORMALISED_TOTAL, seats)
+    return Fraction(1)
 
 
 def end_reason(state: State) -> str | None:

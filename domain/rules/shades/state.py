@@ -13,7 +13,8 @@ gives an integer where the score is whole, else a string "p/q".
 The state JSON (`dump_state` / `load_state`, documented in docs/games/shades.md):
 
     {"config": {"map": [...rows...], "turns": 300, "turn_seconds": 5,
-                "razing": "every", "scoring": "points"},
+                "razing": "every", "scoring": "points",
+                "elimination_bonus": "end_of_turn", "contested_human": "escapes"},
      "turn": 12, "human_cap": 9, "next_shade": 31, "next_human": 17,
      "seats": {"1": {"stored": 2, "score": 3, "eliminated": null},
                "2": {"stored": 0, "score": 1, "eliminated": {"turn": 9, "reason": "no_shades"}}},
@@ -21,6 +22,8 @@ The state JSON (`dump_state` / `load_state`, documented in docs/games/shades.md)
      "shades": [{"id": 1, "owner": 1, "x": 0, "y": 1}, ...],
      "humans": [{"id": 16, "x": 4, "y": 4}, ...]}
 
+The config holds the options of the state's version: version 2's two last
+(`load_state`), none of them in version 1 (`load_state_v1`, which refuses them).
 `load_state(dump_state(s)) == s`; anything else that is not a valid state
 raises InvalidStateError naming the fault.
 """
@@ -29,15 +32,15 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
 from domain.errors import InvalidStateError
-from domain.rules.contract import JSON, load_config
+from domain.rules.contract import JSON, ConfigField, load_config
 from domain.rules.shades.board import Board, Square
-from domain.rules.shades.config import CONFIG_FIELDS, GameSettings
+from domain.rules.shades.config import CONFIG_FIELDS, CONFIG_FIELDS_V2, GameSettings
 from domain.rules.statejson import json_integer as _integer
 from domain.rules.statejson import json_object as _object
 
@@ -208,9 +211,20 @@ _FRACTION = re.compile(r"^-?[0-9]{1,12}/[1-9][0-9]{0,11}$")
 
 
 def load_state(data: JSON) -> State:
-    """Returns the state a dumped JSON form describes; raises InvalidStateError naming the fault."""
+    """Returns the version 2 state a dumped JSON form describes (a config without version
+    2's options takes their defaults); raises InvalidStateError naming the fault."""
+    return _load_state(data, CONFIG_FIELDS_V2)
+
+
+def load_state_v1(data: JSON) -> State:
+    """Returns the version 1 state a dumped JSON form describes; raises InvalidStateError
+    naming the fault (a config holding version 2's options among them)."""
+    return _load_state(data, CONFIG_FIELDS)
+
+
+def _load_state(data: JSON, fields: Sequence[ConfigField]) -> State:
     top = _object(data, "the state", _TOP_KEYS)
-    settings = GameSettings.of(load_config(CONFIG_FIELDS, top["config"]))
+    settings = GameSettings.of(load_config(fields, top["config"]))
     board = settings.board
     turn = _integer(top["turn"], "'turn'", 0, settings.turns)
     seats = _load_seats(top["seats"], turn)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from domain.rules.contract import Step
+from domain.rules.registry import get_ruleset
 from domain.rules.rng import Rng
 from domain.rules.shades import RULESET
 from domain.rules.shades.config import GameSettings
@@ -37,13 +38,16 @@ def position(
     razed: Mapping[int, int] | None = None,
     cap: int | None = None,
     turn: int = 0,
+    version: int = RULESET.info.version,
     **config: object,
 ) -> State:
-    """Returns a valid state: `shades` and `tombs` as (owner, x, y), ids 1, 2, ... in the
-    order given; `humans` as (x, y); the human cap defaults to the humans there are (so no
-    births), scores to the start score, tombs to the map's four corners for seats 1, 2, 1, 2.
+    """Returns a valid state of the ruleset's `version` (the latest by default): `shades` and
+    `tombs` as (owner, x, y), ids 1, 2, ... in the order given; `humans` as (x, y); the human
+    cap defaults to the humans there are (so no births), scores to the start score, tombs to
+    the map's four corners for seats 1, 2, 1, 2.
     """
-    settings = GameSettings.of(RULESET.validate_config({"map": list(rows), **config}))
+    ruleset = get_ruleset("shades", version)
+    settings = GameSettings.of(ruleset.validate_config({"map": list(rows), **config}))
     corners = [(1, 0, 0), (2, 6, 0), (1, 0, 4), (2, 6, 4)]
     tomb_list = tuple(
         Tomb(i + 1, owner, x, y, (razed or {}).get(i + 1))
@@ -70,7 +74,7 @@ def position(
         next_shade=len(shades) + 1,
         next_human=len(humans) + 1,
     )
-    assert RULESET.load_state(RULESET.dump_state(state)) == state, "not a valid state"
+    assert ruleset.load_state(ruleset.dump_state(state)) == state, "not a valid state"
     return state
 
 

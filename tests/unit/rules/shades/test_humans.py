@@ -1,11 +1,11 @@
-"""Spawning (SH-3), conversion (SH-3, SH-7) and births (SH-8), worked by hand with scripted
-draws of the turn's Rng."""
+"""Spawning (SH-3), conversion (SH-3, SH-7), contested humans (SH-12 and its option) and births
+(SH-8), worked by hand with scripted draws of the turn's Rng."""
 
 import pytest
 
 from domain.rules.rng import Rng
 from domain.rules.shades import RULESET
-from domain.rules.shades.humans import births, convert, spawn
+from domain.rules.shades.humans import FIRST_FOUND_OFFSETS, births, convert, spawn
 from tests.unit.rules.shades.support import ScriptedRng, position, squares
 
 
@@ -63,11 +63,80 @@ def test_a_human_diagonal_to_a_shade_is_out_of_range():
 
 
 def test_a_human_marked_by_two_seats_is_lost_to_both():
-    """SH-3: seats 1 and 2 both reach human 1: its soul escapes, nobody stores it."""
+    """SH-12: seats 1 and 2 both reach human 1: its soul escapes, nobody stores it."""
     state = position(shades=[(1, 2, 1), (2, 2, 3)], humans=[(2, 2)])
     after, steps = convert(state)
     assert after.humans == () and (after.seat(1).stored, after.seat(2).stored) == (0, 0)
+    assert steps[0].rule == "SH-12"
     assert steps[0].data == {"human": 1, "x": 2, "y": 2, "seats": [1, 2]}
+    assert "its soul escapes and no seat converts it (SH-12)" in steps[0].text
+
+
+def test_version_1_cites_sh_3_for_a_contested_human():
+    """Version 1's contested human cites SH-3, word for word as its stored matches hold."""
+    state = position(shades=[(1, 2, 1), (2, 2, 3)], humans=[(2, 2)], version=1)
+    after, steps = convert(state)
+    assert after.humans == () and steps[0].rule == "SH-3"
+    assert steps[0].text == (
+        "Human 1 on (2, 2) is marked by seats 1, 2: its soul escapes and no seat converts it (SH-3)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        (i, j)
+        for i in range(len(FIRST_FOUND_OFFSETS))
+        for j in range(len(FIRST_FOUND_OFFSETS))
+        if i < j
+    ],
+)
+def test_the_first_found_option_searches_left_up_own_down_right(first, later):
+    """SH-12 option: of two seats' shades marking the human on (3, 2), the one on the square
+    that comes first in (x-1, y), (x, y-1), (x, y), (x, y+1), (x+1, y) wins it, whichever
+    seat it is; the human leaves the map and the other seat stores nothing."""
+    (fx, fy), (lx, ly) = FIRST_FOUND_OFFSETS[first], FIRST_FOUND_OFFSETS[later]
+    for winner, loser in ((1, 2), (2, 1)):
+        shades = [(winner, 3 + fx, 2 + fy), (loser, 3 + lx, 2 + ly)]
+        state = position(shades=shades, humans=[(3, 2)], contested_human="first_found")
+        after, steps = convert(state)
+        assert after.humans == ()
+        assert (after.seat(winner).stored, after.seat(loser).stored) == (1, 0)
+        assert steps[0].rule == "SH-12" and steps[0].data == {
+            "human": 1,
+            "x": 3,
+            "y": 2,
+            "seats": [1, 2],
+            "seat": winner,
+            "stored": 1,
+        }
+
+
+def test_a_contested_human_won_adds_to_the_seats_conversions_of_the_turn():
+    """SH-12 option: seat 2 converts human 1 alone (SH-3) and wins contested human 2: it
+    stores both, the contest's step counting after the conversion's."""
+    state = position(
+        shades=[(2, 1, 2), (2, 4, 2), (1, 5, 1)],
+        humans=[(1, 3), (5, 2)],
+        stored={2: 3},
+        contested_human="first_found",
+    )
+    after, steps = convert(state)
+    assert after.seat(2).stored == 5 and after.humans == ()
+    assert [(s.rule, s.data["stored"]) for s in steps] == [("SH-3", 4), ("SH-12", 5)]
+
+
+def test_an_eliminated_seats_shade_found_first_wins_the_contested_human():
+    """SH-12 option and SH-7: an eliminated seat's shade stays in play and is searched like
+    any other: found first, its seat stores the human."""
+    state = position(
+        shades=[(2, 1, 2), (1, 2, 1)],
+        humans=[(2, 2)],
+        eliminated={2: (0, "forfeit")},
+        contested_human="first_found",
+    )
+    after, _ = convert(state)
+    assert (after.seat(1).stored, after.seat(2).stored) == (0, 1)
 
 
 def test_two_shades_of_one_seat_marking_a_human_convert_it_once():

@@ -120,8 +120,9 @@ def test_a_seat_sees_its_bots_state_message_and_a_spectator_the_state():
 
 
 def test_the_contest_preset_sets_every_option_to_the_original_servers():
-    """The preset: 300 turns of 5 s, one tomb a turn (SH-5 option), normalised scoring (SH-6
-    option); the map stays the match's own."""
+    """The preset: 300 turns of 5 s, one tomb a turn (SH-5 option), normalised scoring and
+    the sequential elimination bonus (SH-6 options), a contested human to the first shade
+    found (SH-12 option); the map stays the match's own."""
     config = RULESET.configure({"map": list(FIELD)}, "contest")
     assert config == {
         "map": list(FIELD),
@@ -129,7 +130,16 @@ def test_the_contest_preset_sets_every_option_to_the_original_servers():
         "turn_seconds": 5,
         "razing": "one",
         "scoring": "normalised",
+        "elimination_bonus": "sequential",
+        "contested_human": "first_found",
     }
+
+
+def test_the_new_options_default_to_the_rulings():
+    """SH-6 and SH-12: without the options a match pays eliminations at the end of the turn
+    and lets a contested human's soul escape."""
+    config = RULESET.validate_config({})
+    assert (config["elimination_bonus"], config["contested_human"]) == ("end_of_turn", "escapes")
 
 
 def test_a_turn_has_the_nine_phases_of_sh_3_in_order():
