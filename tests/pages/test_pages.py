@@ -55,13 +55,12 @@ def test_each_page_declares_exactly_its_query_parameters(client):
 
 
 def test_an_unknown_parameter_is_refused_like_the_apis(client, games):
+    """The API's 400 unknown_parameter, on the error page (issue 40: pages answer HTML)."""
     answer = client.get(f"/ui/matches/{games['shades'].match_id}/replay?movment=2")
-    assert answer.status_code == 400
-    assert answer.get_json()["code"] == "unknown_parameter"
-    assert answer.get_json()["details"] == {
-        "unknown": ["movment"],
-        "accepted": ["movement", "phase"],
-    }
+    assert answer.status_code == 400 and answer.mimetype == "text/html"
+    text = html.unescape(answer.text)
+    assert "400: unknown_parameter" in text
+    assert "unknown query parameter 'movment': this endpoint accepts movement, phase" in text
 
 
 @pytest.mark.parametrize(
@@ -185,3 +184,43 @@ def test_the_list_finds_the_matches_awaiting_a_ruling(client, service):
     service.file_dispute(disputed.match_id, disputed.referee, [1], "a referee's note")
     page = client.get("/ui/?disputes=open&limit=1").get_data(as_text=True)
     assert str(disputed.match_id)[:8] in page and str(quiet.match_id)[:8] not in page
+
+
+def test_a_dris_et_tessa_match_is_watched_after_its_pieces_move(client, service):
+    """DT-2: after the placements (nine each) pieces step from point to point; the match
+    page and its replay draw the step (issue 40: they answered 500)."""
+    played = played_match(service, "dris_et_tessa", 22, seed="steps")
+    assert "-" in service.state(played.match_id).state["last"]  # a step, not a placement
+    assert client.get(f"/ui/matches/{played.match_id}").status_code == 200
+    answer = client.get(f"/ui/matches/{played.match_id}/replay?movement=21&phase=1")
+    assert answer.status_code == 200 and "<svg" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "code"),
+    [
+        ("/ui/matches/not-a-match", 404, "not_found"),
+        ("/ui/no-such-page", 404, "not_found"),
+        ("/ui/matches/00000000-0000-4000-8000-000000000000/replay?movment=2", 400,
+         "unknown_parameter"),
+    ],
+)  # fmt: skip
+def test_a_page_answers_its_errors_as_a_page_never_as_json(client, path, status, code):
+    """Issue 40: a reader of the pages gets the error page (HTML), never the API's JSON."""
+    answer = client.get(path)
+    assert answer.status_code == status and answer.mimetype == "text/html", answer.data[:200]
+    assert f"{status}: {code}" in answer.text
+
+
+def test_a_page_that_fails_answers_the_error_page_and_logs_the_bug(client, games, monkeypatch):
+    """A bug in a page (here its board) is a 500 with the error page, not a traceback or
+    the API's JSON; the API's own 500 keeps its JSON shape."""
+
+    def broken(*args: object) -> str:
+        raise ValueError("a bug in the board")
+
+    monkeypatch.setattr("api.pages.boards.draw", broken)
+    answer = client.get(f"/ui/matches/{games['shades'].match_id}")
+    assert answer.status_code == 500 and answer.mimetype == "text/html"
+    assert "500: internal_error" in answer.text and "a bug in the board" not in answer.text
+    assert "Traceback" not in answer.text
