@@ -22,7 +22,7 @@ from api.context import matches
 from api.errors import STATUS_BY_ERROR, http_error_payload
 from api.pages import gamedocs, model
 from api.pages.forms import FormError
-from api.pages.query import PageQueryError, ReplayArgsSchema, declares_query
+from api.pages.query import PageQueryError, ReplayArgsSchema, TimelineArgsSchema, declares_query
 from api.pages.session import CrossSiteRequestError, csrf_token, signed_in_as
 from api.schemas import ListMatchesArgsSchema, StandingsArgsSchema
 from api.strictness import UnknownParameterError
@@ -65,16 +65,22 @@ def standings(query: dict[str, Any]) -> str:
 
 
 @blueprint.get("/ui/matches/<uuid:match_id>")
-def match_page(match_id: UUID) -> str:
-    """A match now: board, seats, scores, deadline; followed live by static/live.js."""
-    return render_template("match.html", view=model.live_view(matches(), match_id))
+@declares_query(TimelineArgsSchema)
+def match_page(query: dict[str, Any], match_id: UUID) -> str:
+    """A match now: board, seats, scores, deadline; followed live by static/live.js. With
+    `timeline`, an earlier timeline of a corrected match as it ended."""
+    view = model.live_view(matches(), match_id, query["timeline"])
+    return render_template("match.html", view=view)
 
 
 @blueprint.get("/ui/matches/<uuid:match_id>/replay")
 @declares_query(ReplayArgsSchema)
 def replay(query: dict[str, Any], match_id: UUID) -> str:
-    """The replay at a movement and phase (the first resolved movement's start by default)."""
-    view = model.replay_view(matches(), match_id, query["movement"], query["phase"])
+    """The replay at a movement and phase (the first resolved movement's start by default),
+    of the current timeline or an earlier one of a corrected match (`timeline`)."""
+    view = model.replay_view(
+        matches(), match_id, query["movement"], query["phase"], query["timeline"]
+    )
     return render_template("replay.html", view=view)
 
 
