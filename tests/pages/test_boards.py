@@ -69,7 +69,8 @@ def test_a_board_is_svg_with_a_title_and_every_piece_labelled(game):
         if g.get("class", "").split()[0] in PIECE_CLASSES[game]
     ]  # fmt: skip
     assert len(groups) == pieces_of(game, state) > 0
-    for group in groups:
+    for group in groups:  # what it is, as data the matrix compares with /state (issue 40)
+        assert group.get("data-square") and group.get("data-kind"), group.get("class")
         assert group.find("svg:title", NS).text.strip()
         labels = [t.text for t in group.iter("{http://www.w3.org/2000/svg}text")]
         assert any(label and label.strip() for label in labels), group.get("class")

@@ -54,7 +54,8 @@ def _object(item: dict[str, Any]) -> str:
         svg.text(x + CELL / 2, y + CELL / 2, name, size, fill=ink, extra=bold),
     ]
     title = f"{name}: a {KINDS.get(name[0], name[0])} of seat {owner} on {row},{col}"
-    return svg.group(f"object seat-{owner}", parts, title)
+    data = {"kind": name[0], "id": name, "square": f"{row},{col}", "seat": owner}
+    return svg.group(f"object seat-{owner}", parts, title, data)
 
 
 def _priority_list(listed: list[dict[str, Any]], seats: dict[str, Any]) -> list[str]:

@@ -89,4 +89,5 @@ def _point(name: str, seat: int | None) -> str:
     if seat is None:
         return svg.group("point", [svg.circle(x, y, 6, "#222")], f"{name}: empty")
     piece = svg.token(x, y, 17, svg.seat_colour(seat), seat)
-    return svg.group(f"piece seat-{seat}", [piece], f"{name}: a piece of seat {seat}")
+    data = {"kind": "piece", "square": name, "seat": seat}
+    return svg.group(f"piece seat-{seat}", [piece], f"{name}: a piece of seat {seat}", data)
