@@ -76,12 +76,16 @@ def timeline_end(app: MatchStore, match: Match, timeline: int | None) -> int | N
     check_timeline(match.timeline, timeline)
     if timeline is None or timeline == match.timeline:
         return None
-    ends = [
-        e.superseded_to
-        for e in loading.checked_events(app, match.id)
-        if isinstance(e, Match.Corrected)
-    ]
-    return int(ends[timeline - 1])
+    kept = app.past.timeline_ends.get((match.id, timeline))
+    if kept is None:
+        ends = [
+            e.superseded_to
+            for e in loading.checked_events(app, match.id)
+            if isinstance(e, Match.Corrected)
+        ]
+        kept = int(ends[timeline - 1])
+        app.past.timeline_ends.put((match.id, timeline), kept)  # superseded: it stays
+    return kept
 
 
 def check_timeline(count: int, timeline: int | None) -> None:

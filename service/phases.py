@@ -61,6 +61,9 @@ def traced(app: MatchStore, match: Match, movement: int) -> Traced:
             "only a resolved movement has phases"
         )
     closed, resolved = entry.closed, entry.resolved
+    kept = app.past.traces.get((match.id, resolved))
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
     # a corrected movement: its timeline's events only, not the close it superseded
     events = timelines(list(app.events.get(match.id, gt=entry.opened, lte=resolved)))[-1]
     forfeited = [e.seat for e in events if isinstance(e, Match.SeatEliminated)]
@@ -75,7 +78,9 @@ def traced(app: MatchStore, match: Match, movement: int) -> Traced:
             f"{ruleset.name} v{ruleset.info.version} gives state hash {again}, "
             f"not the stored {stored}: the installed rules differ from those that resolved it"
         )
-    return Traced(movement, resolved, before.state, phases)
+    run = Traced(movement, resolved, before.state, phases)
+    app.past.traces.put((match.id, resolved), run)  # checked: kept (service/pastreads.py)
+    return run
 
 
 def phase_state(
