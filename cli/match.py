@@ -59,6 +59,11 @@ def printable(text: str, keep: str = "") -> str:
     written as a `\\uXXXX` escape, but those in KEEP: a text someone else wrote (a
     dispute, a player's name) can then never drive the reader's terminal (an ESC sequence)
     or reorder what it shows."""
+    plain = text
+    for char in keep:
+        plain = plain.replace(char, "")
+    if plain.isprintable():  # no Cc or Cf character at all: nothing to escape (the usual)
+        return text
     return "".join(
         char if char in keep or unicodedata.category(char) not in ("Cc", "Cf") else _escaped(char)
         for char in text
