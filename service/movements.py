@@ -170,6 +170,15 @@ def shown_state(ruleset: Ruleset[Any, Any], state: JSON, viewer: Viewer) -> JSON
     return normalized(ruleset.view(ruleset.load_state(state), viewer.seat))
 
 
+def phase_shown(ruleset: Ruleset[Any, Any], state: Any, viewer: Viewer) -> JSON:
+    """Returns a phase's state as the viewer may see it, from the state itself (as /state
+    shows a phase): a phase between two steps may hold what no whole state may, such as
+    a meeting the battle just broke and a later step resets (DRTS-17), so it is never
+    loaded again as a state JSON."""
+    shown = ruleset.dump_state(state) if viewer.referee else ruleset.view(state, viewer.seat)
+    return normalized(shown)
+
+
 def receipt_check(app: MatchStore, match: Match, digest: str) -> ReceiptCheck:
     """Returns what a receipt digest proves in the match: the accepted or refused order
     holding it, with what is public now (docs/integrity.md).
@@ -228,7 +237,7 @@ def _phases(
         tuple(
             PhaseView(
                 phase.name,
-                shown_state(ruleset, normalized(ruleset.dump_state(phase.state)), viewer),
+                phase_shown(ruleset, phase.state, viewer),
                 [step.to_json() for step in phase.steps],
             )
             for phase in run.phases
