@@ -21,8 +21,8 @@ from typing import Any
 from uuid import UUID
 
 from service import audit
+from tests.matrix.asking import CellFailure, positions_of
 from tests.matrix.games import PIECES, Piece
-from tests.matrix.reading import CellFailure, positions_of
 from tests.matrix.stages import Stage
 
 GROUP = re.compile(r'<g class="[^"]*"((?: data-[a-z]+="[^"]*")+)>')

@@ -7,7 +7,7 @@ forum post, and the bot protocol message.
 
 A new GET endpoint, page route or command is a new surface: it is read in every stage
 (or listed in cells.NOT_RUN), with the parameters surfaces.py knows how to fill
-(reading.py); one it cannot fill fails its cells, saying which to teach it.
+(asking.py); one it cannot fill fails its cells, saying which to teach it.
 """
 
 from __future__ import annotations

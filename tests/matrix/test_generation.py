@@ -8,7 +8,7 @@ import click
 import pytest
 from flask import Blueprint, Flask
 
-from tests.matrix import reading
+from tests.matrix import asking, reading
 from tests.matrix.cells import Cell, not_run
 from tests.matrix.surfaces import api_surfaces, cli_surfaces, page_surfaces
 
@@ -71,6 +71,6 @@ def test_a_new_command_is_a_surface_run_unless_listed_as_a_write():
 
 
 def test_a_parameter_the_matrix_cannot_fill_fails_its_cells_saying_so():
-    found = reading.Positions({1: [1]}, 1, None, None, {1: 1})
-    with pytest.raises(reading.CellFailure, match=r"teach reading\.py"):
-        reading._path_value(None, found, "piece", [1])  # type: ignore[arg-type]
+    found = asking.Positions({1: [1]}, 1, None, None, {1: 1})
+    with pytest.raises(asking.CellFailure, match=r"teach asking\.py"):
+        asking._path_value(None, found, "piece", [1])  # type: ignore[arg-type]
