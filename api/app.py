@@ -48,6 +48,7 @@ from api.context import CAPACITY, EXTENSION, capacity, matches
 from api.pages import referee, seat, signin
 from api.pages.session import COOKIE_NAME, PageSessionInterface, session_token
 from api.pages.views import blueprint as pages
+from api.pages.views import error_page, is_page_path
 from api.strictness import refuse_unknown_parameters
 from service.matches import Matches, connect
 from service.settings import DEFAULT_MAX_BODY_BYTES, Settings, load_settings
@@ -75,11 +76,14 @@ BLUEPRINTS = (
 
 
 class DrtsApi(Api):
-    """flask-smorest's Api with DESIGN.md's error shape, keeping werkzeug's headers (Allow)."""
+    """flask-smorest's Api with DESIGN.md's error shape, keeping werkzeug's headers (Allow);
+    under /ui/ the pages' error page instead (api/pages/views.py)."""
 
     ERROR_SCHEMA = errors.ErrorSchema
 
     def handle_http_exception(self, error: HTTPException) -> Any:
+        if is_page_path(request.path):  # a URL under /ui/ no page matched: the error page
+            return error_page(error)
         payload, status = errors.http_error_payload(error)
         data = getattr(error, "data", None) or {}
         extra = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}

@@ -10,7 +10,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
-from api.schemas import MovementRecordSchema, ReceiptCheckSchema
+from api.schemas import MovementArgsSchema, MovementRecordSchema, ReceiptCheckSchema
 from service import limits
 
 blp = Blueprint(
@@ -37,14 +37,16 @@ DIGEST = {
 
 @blp.route("/movements/<int:movement>", parameters=[MOVEMENT])
 class Movement(MethodView):
+    @blp.arguments(MovementArgsSchema, location="query")
     @blp.response(200, MovementRecordSchema)
     @documents_errors(blp, 401, 404, 409, 422)
     @blp.doc(operationId="getMovement", security=TOKEN_OPTIONAL)
-    def get(self, match_id: UUID, movement: int) -> Any:
+    def get(self, args: dict[str, Any], match_id: UUID, movement: int) -> Any:
         """Returns a resolved movement: each seat's orders as sent and which counted, the
         refused ones with their reasons, receipt digests, steps, the states before and
-        after as the token's holder may see them, the phases and the scores."""
-        return matches().movement(match_id, movement, bearer_token())
+        after as the token's holder may see them, the phases and the scores; of an earlier
+        timeline of a corrected match with `timeline`."""
+        return matches().movement(match_id, movement, bearer_token(), args["timeline"])
 
 
 @blp.route("/receipts/<digest>", parameters=[DIGEST])

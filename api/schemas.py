@@ -357,12 +357,25 @@ class ActionRequestSchema(ma.Schema):
     )
 
 
+def timeline_parameter() -> QueryInteger:
+    """Returns the `timeline` query parameter: an earlier timeline of a corrected match."""
+    return QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
+        metadata={
+            "description": "an earlier timeline of a corrected match (1: the original), as it "
+            "stood (now: where it ended); default: the current one"
+        },
+    )
+
+
 class AtMovementArgsSchema(ma.Schema):
     movement = QueryInteger(
         load_default=None,
         validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
         metadata={"description": "when this movement was open (default: now)"},
     )
+    timeline = timeline_parameter()
 
 
 STEP_REMOVED = (
@@ -403,6 +416,11 @@ class DisplayArgsSchema(ma.Schema):
         validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
         metadata={"description": "the position after this resolved movement (default: now)"},
     )
+    timeline = timeline_parameter()
+
+
+class MovementArgsSchema(ma.Schema):
+    timeline = timeline_parameter()
 
 
 EVENT_TYPE_NAME = "(" + "|".join(EVENT_TYPES) + ")"
@@ -903,6 +921,10 @@ class StateSchema(ma.Schema):
         required=True,
         metadata={"description": "the log's head after the write that gave this state"},
     )
+    timeline = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the timeline read: the current one unless asked (corrections)"},
+    )
 
 
 class ScoresSchema(ma.Schema):
@@ -1258,6 +1280,10 @@ class MovementRecordSchema(ma.Schema):
         metadata={"description": "null when not shown; phases_note says why"},
     )
     phases_note = ma.fields.String(required=True, allow_none=True)
+    timeline = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the timeline read: the current one unless asked (corrections)"},
+    )
 
 
 class ReceiptCheckSchema(ma.Schema):

@@ -36,9 +36,14 @@ class State(MethodView):
     def get(self, args: dict[str, Any], match_id: UUID) -> Any:
         """Returns the state when a movement was open (now by default) or after a phase of
         its resolution: the public view, a seat's view with its token, everything with the
-        referee's."""
+        referee's; of an earlier timeline of a corrected match with `timeline`."""
         return matches().state(
-            match_id, args["movement"], args["phase"], bearer_token(), args["seat"]
+            match_id,
+            args["movement"],
+            args["phase"],
+            bearer_token(),
+            args["seat"],
+            args["timeline"],
         )
 
 
@@ -49,8 +54,9 @@ class Scores(MethodView):
     @documents_errors(blp, 404, 422)
     @blp.doc(operationId="getScores")
     def get(self, args: dict[str, Any], match_id: UUID) -> Any:
-        """Returns scores, ranking and result, now or when a movement was open."""
-        return matches().scores(match_id, args["movement"])
+        """Returns scores, ranking and result, now or when a movement was open (of an
+        earlier timeline of a corrected match with `timeline`)."""
+        return matches().scores(match_id, args["movement"], args["timeline"])
 
 
 @blp.route("/display")
@@ -67,6 +73,7 @@ class Display(MethodView):
     def get(self, args: dict[str, Any], match_id: UUID) -> Any:
         """Returns the Public Display of the match, now or after a resolved movement: the
         match, its seats and clock, then the game's own plain-text picture of the position.
-        Only public information: the same for every reader, with or without a token."""
-        text = matches().display(match_id, args["movement"])
+        Only public information: the same for every reader, with or without a token; of an
+        earlier timeline of a corrected match with `timeline`."""
+        text = matches().display(match_id, args["movement"], args["timeline"])
         return Response(text, mimetype="text/plain")

@@ -10,8 +10,7 @@ from typing import IO, Any
 
 import click
 
-from cli.audit import timeline_option
-from cli.match import echo_json, match_id_argument
+from cli.match import echo_json, match_id_argument, timeline_option
 from cli.store import matches, reports_errors
 
 

@@ -17,6 +17,7 @@ from cli.match import (
     match_id_argument,
     printable,
     referee_token_option,
+    timeline_option,
     viewer_token_option,
 )
 from cli.store import matches, reports_errors
@@ -70,14 +71,6 @@ def event_line(item: dict[str, Any]) -> str:
         data = data[:DATA_CHARS] + "…"
     sealed = "" if "sealed" not in item else " sealed=" + json.dumps(item["sealed"])
     return printable(f"{item['version']:>5} {item['timestamp']} {item['type']} {data}{sealed}")
-
-
-timeline_option = click.option(
-    "--timeline",
-    type=click.IntRange(min=1),
-    default=None,
-    help="an earlier timeline of a corrected match (1: the original); default the current",
-)
 
 
 @click.command("verify")

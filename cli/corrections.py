@@ -53,7 +53,7 @@ def correct(
     first, last = made.superseded.first, made.superseded.last
     click.echo(
         f"movement {made.movement} corrected: timeline {made.timeline} (event {made.version}; "
-        f"events {first}-{last} superseded); movement {made.open_movement} is open"
+        f"events {first}-{last} superseded); {standing(made.outcome, made.open_movement)}"
     )
     for refusal in made.refused:
         click.echo(
@@ -71,6 +71,14 @@ def correct(
 def corrections(match_id: str) -> None:
     """Lists the match's corrections (JSON), oldest first, with its current timeline."""
     echo_json(matches().corrections(match_id))
+
+
+def standing(outcome: JSON, open_movement: int) -> str:
+    """Returns where the match stands after a correction: finished again (its result), or
+    the movement now open."""
+    if isinstance(outcome, dict) and outcome.get("finished"):
+        return f"the match is finished again ({outcome.get('result')})"
+    return f"movement {open_movement} is open"
 
 
 def _order(text: str) -> JSON:

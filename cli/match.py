@@ -41,6 +41,12 @@ viewer_token_option = click.option(
 movement_option = click.option(
     "--movement", type=int, default=None, help="a movement number (default: the open one)"
 )
+timeline_option = click.option(
+    "--timeline",
+    type=click.IntRange(min=1),
+    default=None,
+    help="an earlier timeline of a corrected match (1: the original); default the current",
+)
 
 
 def echo_json(value: JSON) -> None:
@@ -53,6 +59,11 @@ def printable(text: str, keep: str = "") -> str:
     written as a `\\uXXXX` escape, but those in KEEP: a text someone else wrote (a
     dispute, a player's name) can then never drive the reader's terminal (an ESC sequence)
     or reorder what it shows."""
+    plain = text
+    for char in keep:
+        plain = plain.replace(char, "")
+    if plain.isprintable():  # no Cc or Cf character at all: nothing to escape (the usual)
+        return text
     return "".join(
         char if char in keep or unicodedata.category(char) not in ("Cc", "Cf") else _escaped(char)
         for char in text
@@ -358,6 +369,7 @@ def show(match_id: str) -> None:
 @click.option("--step", type=int, hidden=True, help="removed: use --phase")
 @viewer_token_option
 @click.option("--seat", type=int, help="this seat's view (its own token or the referee's)")
+@timeline_option
 @reports_errors
 def state(
     match_id: str,
@@ -366,9 +378,11 @@ def state(
     step: int | None,
     token: str | None,
     seat: int | None,
+    timeline: int | None,
 ) -> None:
     """Prints the state when a movement was open (now by default), or after a phase of a
-    resolved movement's resolution, run again from the log (--movement N --phase K).
+    resolved movement's resolution, run again from the log (--movement N --phase K); of an
+    earlier timeline of a corrected match with --timeline (now: where it ended).
 
     \b
     K=0 is the state the resolution started from; K=1..n the state after each phase:
@@ -387,7 +401,7 @@ def state(
             "--step was removed (it showed the state the movement started from, whatever "
             "its value): use --phase K, the state after phase K of the resolution"
         )
-    echo_json(matches().state(match_id, movement, phase, token, seat).to_json())
+    echo_json(matches().state(match_id, movement, phase, token, seat, timeline).to_json())
 
 
 @match.command("display")
@@ -395,19 +409,23 @@ def state(
 @click.option(
     "--movement", type=int, default=None, help="the position after this movement (default: now)"
 )
+@timeline_option
 @reports_errors
-def display(match_id: str, movement: int | None) -> None:
-    """Prints the Public Display: the position as plain text, for mail and forum posts."""
-    click.echo(matches().display(match_id, movement), nl=False)
+def display(match_id: str, movement: int | None, timeline: int | None) -> None:
+    """Prints the Public Display: the position as plain text, for mail and forum posts (of
+    an earlier timeline of a corrected match with --timeline)."""
+    click.echo(matches().display(match_id, movement, timeline), nl=False)
 
 
 @match.command("scores")
 @match_id_argument
 @movement_option
+@timeline_option
 @reports_errors
-def scores(match_id: str, movement: int | None) -> None:
-    """Prints scores, ranking and result, now or when a movement was open."""
-    echo_json(matches().scores(match_id, movement).to_json())
+def scores(match_id: str, movement: int | None, timeline: int | None) -> None:
+    """Prints scores, ranking and result, now or when a movement was open (of an earlier
+    timeline of a corrected match with --timeline)."""
+    echo_json(matches().scores(match_id, movement, timeline).to_json())
 
 
 @match.command("scoreboard")

@@ -8,7 +8,7 @@ import json
 
 import click
 
-from cli.match import echo_json, match_id_argument, viewer_token_option
+from cli.match import echo_json, match_id_argument, timeline_option, viewer_token_option
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
 from service.results import MovementRecord, ReceiptCheck
@@ -21,17 +21,21 @@ as_json_option = click.option("--json", "as_json", is_flag=True, help="the API's
 @click.argument("number", type=int)
 @viewer_token_option
 @as_json_option
+@timeline_option
 @reports_errors
-def movement(match_id: str, number: int, token: str | None, as_json: bool) -> None:
+def movement(
+    match_id: str, number: int, token: str | None, as_json: bool, timeline: int | None
+) -> None:
     """Prints resolved movement NUMBER: each seat's orders as sent and which counted, the
     refused ones with their reasons, receipt digests, strikes, steps and scores (--json:
-    also the states before and after, as the token's holder may see them, and the phases).
+    also the states before and after, as the token's holder may see them, and the phases);
+    of an earlier timeline of a corrected match with --timeline.
     """
-    record = matches().movement(match_id, number, token)
+    record = matches().movement(match_id, number, token, timeline)
     if as_json:
         echo_json(record.to_json())
         return
-    for line in movement_lines(record):
+    for line in movement_lines(record, timeline is not None):
         click.echo(line)
 
 
@@ -51,10 +55,12 @@ def receipt(match_id: str, digest: str, as_json: bool) -> None:
         click.echo(line)
 
 
-def movement_lines(record: MovementRecord) -> list[str]:
-    """Returns a movement's record as text, one line a fact."""
+def movement_lines(record: MovementRecord, asked: bool = False) -> list[str]:
+    """Returns a movement's record as text, one line a fact (naming its timeline when
+    `asked` for one, or past the first)."""
+    timeline = f", timeline {record.timeline}" if asked or record.timeline > 1 else ""
     lines = [
-        f"movement {record.movement} of match {record.match_id} "
+        f"movement {record.movement} of match {record.match_id}{timeline} "
         f"({record.ruleset} v{record.ruleset_version}): closed at "
         f"{record.closed_at.isoformat()} ({record.reason}), order policy {record.order_policy}",
         "orders:",

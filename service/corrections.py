@@ -68,6 +68,26 @@ def timeline_of(events: Sequence[Any], timeline: int | None) -> list[Any]:
     return lines[-1 if timeline is None else timeline - 1]
 
 
+def timeline_end(app: MatchStore, match: Match, timeline: int | None) -> int | None:
+    """Returns the version of the last event of an earlier timeline of the match (what the
+    correction that ended it superseded up to), None for the current one (or None asked);
+    raises UnknownTimelineError for one the match does not have. The match folded up to
+    that version is the match as that timeline left it (domain/match/timelines.py)."""
+    check_timeline(match.timeline, timeline)
+    if timeline is None or timeline == match.timeline:
+        return None
+    kept = app.past.timeline_ends.get((match.id, timeline))
+    if kept is None:
+        ends = [
+            e.superseded_to
+            for e in loading.checked_events(app, match.id)
+            if isinstance(e, Match.Corrected)
+        ]
+        kept = int(ends[timeline - 1])
+        app.past.timeline_ends.put((match.id, timeline), kept)  # superseded: it stays
+    return kept
+
+
 def check_timeline(count: int, timeline: int | None) -> None:
     """Raises UnknownTimelineError unless `timeline` is None or one of the match's
     `count` timelines."""

@@ -24,10 +24,12 @@ from service.results import Discrepancy, Head
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 # What may follow a match's Finished event: referee, dispute and forum-mapping events
-# (and the link to the rematch of a draw, DW-5). Nothing else: a later move would change
-# a settled outcome.
+# (and the link to the rematch of a draw, DW-5), and the refusal of an order, which
+# changes nothing (drts stored those before issue 40: stored matches are forever).
+# Nothing else: a later move would change a settled outcome.
 AFTER_FINISH = frozenset(
     {
+        "OrderRejected",
         "SecretViewed",
         "RefereeActed",
         "ReplayLinked",
@@ -208,7 +210,7 @@ def check_read_model(log: Log, row: Mapping[str, Any] | None) -> list[Discrepanc
 
 def check_finish(log: Log) -> list[Discrepancy]:
     """Returns the events that come after a Finished event and are neither referee nor
-    dispute events (AFTER_FINISH): a finished match is settled, until a correction
+    dispute events nor refusals (AFTER_FINISH): a finished match is settled, until a correction
     (`Corrected`) starts a new timeline, which may finish again."""
     found, finished = [], None
     for item in log.items:

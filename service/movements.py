@@ -50,9 +50,17 @@ SEED_SECRET = (
 )
 
 
-def movement_record(app: MatchStore, match: Match, movement: int, viewer: Viewer) -> MovementRecord:
+def movement_record(
+    app: MatchStore,
+    match: Match,
+    movement: int,
+    viewer: Viewer,
+    seed_revealed: bool | None = None,
+) -> MovementRecord:
     """Returns resolved movement `movement` of the match as the viewer may see it; phases
-    only when the match has finished or the viewer is the referee.
+    only when the seed is revealed (`seed_revealed`: the match has finished, by default
+    the given match's finish) or the viewer is the referee. `match` may be an earlier
+    timeline's (the match as it left it): the record is then that timeline's.
 
     Raises MovementNotFoundError for a movement the match has not reached, and
     MovementNotResolvedError for one that has not resolved (the open one: its orders
@@ -70,10 +78,11 @@ def movement_record(app: MatchStore, match: Match, movement: int, viewer: Viewer
     assert isinstance(closed, Match.MovementClosed)
     assert isinstance(resolved, Match.MovementResolved)
     ruleset = match.rules()
-    current = timelines(events)[-1]  # a corrected match: the current timeline's record
+    current = timelines(events)[match.timeline - 1]  # a corrected match: its timeline's
     aimed = [e for e in current if getattr(e, "movement", None) == movement]
     before = app.get_match(match.id, entry.closed - 1).state
-    shown_phases, note = _phases(app, match, movement, viewer, ruleset)
+    revealed = match.finished if seed_revealed is None else seed_revealed
+    shown_phases, note = _phases(app, match, movement, viewer, ruleset, revealed)
     return MovementRecord(
         match_id=match.id,
         movement=movement,
@@ -96,6 +105,7 @@ def movement_record(app: MatchStore, match: Match, movement: int, viewer: Viewer
         outcome=views.outcome_json(resolved.outcome),
         phases=shown_phases,
         phases_note=note,
+        timeline=match.timeline,
     )
 
 
@@ -160,6 +170,15 @@ def shown_state(ruleset: Ruleset[Any, Any], state: JSON, viewer: Viewer) -> JSON
     return normalized(ruleset.view(ruleset.load_state(state), viewer.seat))
 
 
+def phase_shown(ruleset: Ruleset[Any, Any], state: Any, viewer: Viewer) -> JSON:
+    """Returns a phase's state as the viewer may see it, from the state itself (as /state
+    shows a phase): a phase between two steps may hold what no whole state may, such as
+    a meeting the battle just broke and a later step resets (DRTS-17), so it is never
+    loaded again as a state JSON."""
+    shown = ruleset.dump_state(state) if viewer.referee else ruleset.view(state, viewer.seat)
+    return normalized(shown)
+
+
 def receipt_check(app: MatchStore, match: Match, digest: str) -> ReceiptCheck:
     """Returns what a receipt digest proves in the match: the accepted or refused order
     holding it, with what is public now (docs/integrity.md).
@@ -201,9 +220,14 @@ def receipt_check(app: MatchStore, match: Match, digest: str) -> ReceiptCheck:
 
 
 def _phases(
-    app: MatchStore, match: Match, movement: int, viewer: Viewer, ruleset: Ruleset[Any, Any]
+    app: MatchStore,
+    match: Match,
+    movement: int,
+    viewer: Viewer,
+    ruleset: Ruleset[Any, Any],
+    seed_revealed: bool,
 ) -> tuple[tuple[PhaseView, ...] | None, str | None]:
-    if not (match.finished or viewer.referee):
+    if not (seed_revealed or viewer.referee):
         return None, SEED_SECRET
     try:
         run = phases.traced(app, match, movement)
@@ -213,7 +237,7 @@ def _phases(
         tuple(
             PhaseView(
                 phase.name,
-                shown_state(ruleset, normalized(ruleset.dump_state(phase.state)), viewer),
+                phase_shown(ruleset, phase.state, viewer),
                 [step.to_json() for step in phase.steps],
             )
             for phase in run.phases

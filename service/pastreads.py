@@ -1,11 +1,14 @@
 """What reads of a match's past keep between requests (issue 30): the match at a past
-version, the head of the write that gave it, the latest match as read, and replay reports.
+version, the head of the write that gave it, the latest match as read, replay reports,
+and a movement's resolution run again phase by phase.
 
 A match's stored log only grows, so the match at a past version, and the head after it
 once the next event is stored, never change: they are kept by (match id, version). The
 latest match is kept too, and used only while the store holds no event after its version
 (one query a read). A replay report is kept by the match's head (version and chain) and
-who looked: the same log gives the same report.
+who looked: the same log gives the same report. A resolution's phases are kept by the
+version of its MovementResolved (the installed rules ran them, and gave the stored
+state hash: service/phases.py); the replay page reads them at each of its positions.
 
 What is kept was loaded and checked like any load (service/loading.py), once per process:
 the same story as a checked snapshot (docs/integrity.md). A row edited in the store later
@@ -15,7 +18,7 @@ commands take theirs from service/matchcache.py, never from here.
 
 Its size is DRTS_PAST_CACHE_SIZE past versions per process (default 500; 0 keeps
 nothing), as many latest matches, four times as many heads, a tenth as many replay
-reports; the least recently used goes first.
+reports and as many traced resolutions; the least recently used goes first.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from domain.match import Match
@@ -82,3 +85,7 @@ class PastReads:
         self.latest: Kept[UUID, Match] = Kept(size)
         self.heads: Kept[tuple[UUID, int], Head] = Kept(size * 4)
         self.replays: Kept[Hashable, ReplayReport] = Kept(size // 10 if size >= 10 else size)
+        # where an earlier timeline ends (service/corrections.py): stored, it never changes
+        self.timeline_ends: Kept[tuple[UUID, int], int] = Kept(size)
+        # a resolution run again phase by phase (service/phases.py), by its MovementResolved
+        self.traces: Kept[tuple[UUID, int], Any] = Kept(size // 10 if size >= 10 else size)

@@ -5,9 +5,11 @@ forfeits of a passed deadline first) are computed again from what the log
 already holds: the match just before `MovementClosed` (its state, after any
 referee action, its pending orders with their content, its strikes), the
 seats `SeatEliminated` forfeited in that close, and the movement's Rng (the
-match seed and the movement number). The state after the last phase must
-hash to the stored `MovementResolved.state_hash`; otherwise the installed
-rules no longer give the recorded result, and no phase is shown.
+match seed and the movement number). A corrected movement's close is its timeline's:
+the events a correction superseded (the close it replaced) are left out. The state
+after the last phase must hash to the stored `MovementResolved.state_hash`;
+otherwise the installed rules no longer give the recorded result, and no phase is
+shown.
 
 Phase 0 is the state the resolution started from; phase K (1..n) the state
 after the K-th phase. Only a resolved movement has phases, so a phase never
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.integrity import normalized
 from domain.match import Match
+from domain.match.timelines import timelines
 from domain.rules.contract import Phase, state_hash
 from service.errors import (
     MovementNotResolvedError,
@@ -58,7 +61,11 @@ def traced(app: MatchStore, match: Match, movement: int) -> Traced:
             "only a resolved movement has phases"
         )
     closed, resolved = entry.closed, entry.resolved
-    events = list(app.events.get(match.id, gt=entry.opened, lte=resolved))
+    kept = app.past.traces.get((match.id, resolved))
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
+    # a corrected movement: its timeline's events only, not the close it superseded
+    events = timelines(list(app.events.get(match.id, gt=entry.opened, lte=resolved)))[-1]
     forfeited = [e.seat for e in events if isinstance(e, Match.SeatEliminated)]
     stored = next(e for e in events if isinstance(e, Match.MovementResolved)).state_hash
     before = app.get_match(match.id, closed - 1).table()
@@ -71,7 +78,9 @@ def traced(app: MatchStore, match: Match, movement: int) -> Traced:
             f"{ruleset.name} v{ruleset.info.version} gives state hash {again}, "
             f"not the stored {stored}: the installed rules differ from those that resolved it"
         )
-    return Traced(movement, resolved, before.state, phases)
+    run = Traced(movement, resolved, before.state, phases)
+    app.past.traces.put((match.id, resolved), run)  # checked: kept (service/pastreads.py)
+    return run
 
 
 def phase_state(

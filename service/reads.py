@@ -20,7 +20,17 @@ from domain.errors import NotRefereeError
 from domain.integrity import iso
 from domain.match import Match
 from domain.rules.contract import JSON
-from service import archive, audit, evidence, limits, loading, movements, phases, views
+from service import (
+    archive,
+    audit,
+    corrections,
+    evidence,
+    limits,
+    loading,
+    movements,
+    phases,
+    views,
+)
 from service.disputes import (
     MAX_PAGE_SIZE,
     PAGE_SIZE,
@@ -95,9 +105,22 @@ class MatchReads(MatchStore):
                 self.past.heads.put(key, head)
         return head
 
-    def summary(self, match_id: UUID | str) -> MatchSummary:
-        """Returns the public summary: ruleset, seats, status, open movement, deadline, outcome."""
-        return views.summary(self.get_match(match_id))
+    def _in_timeline(self, match: Match, timeline: int | None) -> Match:
+        """Returns the match as timeline `timeline` left it (the match itself for None or
+        the current one), for reading only; raises UnknownTimelineError."""
+        end = corrections.timeline_end(self, match, timeline)
+        return match if end is None else self._read_at(match, end)
+
+    def timeline_match(self, match_id: UUID | str, timeline: int | None = None) -> Match:
+        """Returns the match as it stands now, or as an earlier `timeline` of a corrected
+        match left it (domain/match/timelines.py), for reading only (the pages' replay)."""
+        return self._in_timeline(self._read_latest(match_id), timeline)
+
+    def summary(self, match_id: UUID | str, timeline: int | None = None) -> MatchSummary:
+        """Returns the public summary: ruleset, seats, status, open movement, deadline,
+        outcome; of an earlier `timeline` of a corrected match: as it ended."""
+        match = self.get_match(match_id)
+        return views.summary(match if timeline is None else self._in_timeline(match, timeline))
 
     def state(
         self,
@@ -106,9 +129,11 @@ class MatchReads(MatchStore):
         phase: int | None = None,
         token: str | None = None,
         seat: int | None = None,
+        timeline: int | None = None,
     ) -> StateView:
         """Returns the state when `movement` was open (now by default), or after phase
-        `phase` of its resolution (service/phases.py: 0 is the state it started from).
+        `phase` of its resolution (service/phases.py: 0 is the state it started from),
+        in the current timeline or an earlier one of a corrected match (`timeline`).
 
         Spectators and seats get the ruleset's view; the referee gets the full
         dumped state, or a seat's view when asking for `seat` (a seat may ask
@@ -119,18 +144,20 @@ class MatchReads(MatchStore):
         match = self._read_latest(match_id)
         looker = self.tokens.viewer(match, token)
         viewer = seat_view_of(match, looker, seat)
+        line = self._in_timeline(match, timeline)
         if phase is not None:
-            at = match.movement if movement is None else movement
-            view = phases.phase_state(self, self.get_match(match.id), at, phase, viewer)
-            resolved = self._read_at(match, views.version_after(match, at))
-            return replace(view, head=self._head_of_write(resolved, match))
-        version = views.version_at(match, movement)
+            at = line.movement if movement is None else movement
+            view = phases.phase_state(self, line, at, phase, viewer)
+            resolved = self._read_at(match, views.version_after(line, at))
+            head = self._head_of_write(resolved, match)
+            return replace(view, head=head, timeline=line.timeline)
+        version = views.version_at(line, movement)
         past = self._read_at(match, version)
-        opened = version if movement is not None else views.position_version(match)
+        opened = version if movement is not None else views.position_version(line)
         now = looker.seat is not None and past is match  # a seat sees its own orders now
         return StateView(
             match_id=str(match.id),
-            movement=movement or match.movement,
+            movement=movement or line.movement,
             phase=None,
             phase_name=None,
             phases=[],
@@ -140,21 +167,30 @@ class MatchReads(MatchStore):
             outcome=views.outcome_json(past.outcome),
             orders=views.pending_orders(match, looker.seat) if now else [],
             head=self._head_of_write(self._read_at(match, opened), match),
+            timeline=line.timeline,
         )
 
-    def scores(self, match_id: UUID | str, movement: int | None = None) -> Scores:
-        """Returns the outcome (scores, ranking, result) when `movement` was open, or now."""
+    def scores(
+        self, match_id: UUID | str, movement: int | None = None, timeline: int | None = None
+    ) -> Scores:
+        """Returns the outcome (scores, ranking, result) when `movement` was open, or now
+        (in an earlier `timeline` of a corrected match: as it left it)."""
         match = self._read_latest(match_id)
-        past = self._read_at(match, views.version_at(match, movement))
-        return Scores(str(match.id), movement or match.movement, views.outcome_json(past.outcome))
+        line = self._in_timeline(match, timeline)
+        past = self._read_at(match, views.version_at(line, movement))
+        return Scores(str(match.id), movement or line.movement, views.outcome_json(past.outcome))
 
-    def display(self, match_id: UUID | str, movement: int | None = None) -> str:
+    def display(
+        self, match_id: UUID | str, movement: int | None = None, timeline: int | None = None
+    ) -> str:
         """Returns the Public Display (plain text) of the match now, or of the position after
-        `movement` was resolved (MovementNotFoundError if it was not); public information only.
-        """
+        `movement` was resolved (MovementNotFoundError if it was not), in the current
+        timeline or an earlier one (`timeline`: now is where it ended); public information
+        only."""
         match = self._read_latest(match_id)
-        past = self._read_at(match, views.version_after(match, movement))
-        opened = views.position_version(match) if movement is None else past.version
+        line = self._in_timeline(match, timeline)
+        past = self._read_at(match, views.version_after(line, movement))
+        opened = views.position_version(line) if movement is None else past.version
         head = self._head_of_write(self._read_at(match, opened), match)
         return views.display(past, movement, head)
 
@@ -361,16 +397,22 @@ class MatchReads(MatchStore):
         )
 
     def movement(
-        self, match_id: UUID | str, movement: int, token: str | None = None
+        self,
+        match_id: UUID | str,
+        movement: int,
+        token: str | None = None,
+        timeline: int | None = None,
     ) -> MovementRecord:
-        """Returns resolved movement `movement` (service/movements.py): its orders as sent,
+        """Returns resolved movement `movement` (service/movements.py) of the current
+        timeline or an earlier one of a corrected match (`timeline`): its orders as sent,
         which counted, the refusals, steps, states before and after as the token's holder
         may see them, the outcome, and the phases once the match has finished (or to the
         referee earlier, a look at the seed that is recorded)."""
         limits.check_movement(movement)
         match = self.get_match(match_id)
         viewer = self.tokens.viewer(match, token)
-        record = movements.movement_record(self, match, movement, viewer)
+        line = self._in_timeline(match, timeline)
+        record = movements.movement_record(self, line, movement, viewer, match.finished)
         if record.phases is not None and not match.finished:
             self.note_secret_viewed(match.id, f"seed (phases of movement {movement})", viewer.name)
         return record

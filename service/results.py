@@ -231,6 +231,7 @@ class StateView(Result):
     outcome: JSON
     orders: list[Document]  # the looking seat's own pending orders, when it looks now
     head: Head | None = None  # the log's head after the write that gave this state
+    timeline: int = 1  # the timeline read (the current one unless asked: corrections)
 
 
 @dataclass(frozen=True)
@@ -432,6 +433,7 @@ class MovementRecord(Result):
     outcome: JSON
     phases: tuple[PhaseView, ...] | None
     phases_note: str | None
+    timeline: int = 1  # the timeline read (the current one unless asked: corrections)
 
 
 @dataclass(frozen=True)

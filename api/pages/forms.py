@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 import marshmallow as ma
 from flask import flash, request
+from werkzeug.wrappers import Response
 
+from api.pages import session
 from api.pages.session import CSRF_FIELD
 from domain.errors import DrtsError
 from domain.match.disputes import RULINGS
@@ -139,3 +142,14 @@ def flash_outcome(run: Callable[[], str]) -> None:
 def refusal_text(refusal: Exception) -> str:
     """Returns what a page says of a refused command: its stable code and its reason."""
     return f"Refused ({getattr(refusal, 'code', 'error')}): {refusal}"
+
+
+def needs_token(match_id: UUID, needs: str) -> Response:
+    """Leads to the sign-in form for the match, which then says what the page needs
+    (`needs`, a sentence) and whose token the session holds instead, if any."""
+    who = session.signed_in(match_id)
+    if who is not None:
+        held = "the referee" if who.referee else f"seat {who.seat}"
+        needs = f"{needs}: you are signed in as {held} of this match"
+    flash(f"{needs}.", "refused")
+    return session.to_sign_in(match_id)

@@ -36,8 +36,18 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class TimelineShown:
+    """The timeline of a corrected match a page shows: `number` of `count`; `asked` is
+    the query's (None: the current one, whose pages take no parameter)."""
+
+    number: int
+    count: int
+    asked: int | None
+
+
+@dataclass(frozen=True)
 class LiveView:
-    """The match page: the match now."""
+    """The match page: the match now (an earlier timeline: as it ended)."""
 
     summary: MatchSummary
     title: str
@@ -47,6 +57,8 @@ class LiveView:
     teams: list[tuple[str, Any]]
     outcome: Any
     now: str
+    movement: int
+    timeline: TimelineShown
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,7 @@ class ReplayView:
     board: Markup | None
     display: str
     phases: list[PhaseSteps]
+    timeline: TimelineShown
 
 
 def game_title(summary: MatchSummary) -> str:
@@ -79,37 +92,60 @@ def game_title(summary: MatchSummary) -> str:
         return summary.ruleset
 
 
-def live_view(app: Matches, match_id: UUID) -> LiveView:
-    """Returns the match page's content: the match as it stands now."""
+def timeline_shown(summary: MatchSummary, timeline: int | None) -> TimelineShown:
+    """Returns the timeline a page shows: `timeline`, or the current one (None, or the
+    current one's number, which is then not kept in the page's links)."""
+    asked = None if timeline == summary.timeline else timeline
+    return TimelineShown(asked or summary.timeline, summary.timeline, asked)
+
+
+def live_view(app: Matches, match_id: UUID, timeline: int | None = None) -> LiveView:
+    """Returns the match page's content: the match as it stands now, or as an earlier
+    `timeline` of a corrected match ended (UnknownTimelineError for one it lacks)."""
     summary = app.summary(match_id)
-    state = app.state(match_id).state
+    shown = timeline_shown(summary, timeline)
+    now = app.state(match_id, timeline=shown.asked)
+    ended = summary if shown.asked is None else app.summary(match_id, shown.asked)
+    outcome = ended.outcome
     title = game_title(summary)
-    caption = f"{title}: the board at movement {summary.movement} ({summary.status})"
+    caption = f"{title}: the board at movement {now.movement} ({summary.status})"
+    if shown.asked is not None:
+        caption = (
+            f"{title}: the board where timeline {shown.number} ended (movement {now.movement})"
+        )
     return LiveView(
         summary,
         title,
-        _board(summary.ruleset, state, caption),
-        app.display(match_id),
-        seat_rows(summary, state),
-        team_scores(summary.outcome),
-        summary.outcome,
+        _board(summary.ruleset, now.state, caption),
+        app.display(match_id, timeline=shown.asked),
+        seat_rows(ended, now.state, shown.asked is None),
+        team_scores(outcome),
+        outcome,
         app.clock().isoformat(),
+        now.movement,
+        shown,
     )
 
 
 def replay_view(
-    app: Matches, match_id: UUID, movement: int | None, phase: int | None
+    app: Matches,
+    match_id: UUID,
+    movement: int | None,
+    phase: int | None,
+    timeline: int | None = None,
 ) -> ReplayView:
-    """Returns the replay page at (movement, phase): by default the first resolved
-    movement's start; a movement without a phase shows its start (phase 0)."""
+    """Returns the replay page at (movement, phase) of the current timeline or an earlier
+    one of a corrected match: by default the first resolved movement's start; a movement
+    without a phase shows its start (phase 0)."""
     summary = app.summary(match_id)
-    match = app.get_match(match_id)
+    shown = timeline_shown(summary, timeline)
+    match = app.timeline_match(match_id, shown.asked)
     done = resolved_movements(match)
     title = game_title(summary)
     if not done:
-        return ReplayView(summary, title, None, None, None, "", [])
+        return ReplayView(summary, title, None, None, None, "", [], shown)
     at = done[0] if movement is None else movement
-    view = app.state(match_id, at, phase or 0)  # a movement not resolved: its error page
+    view = app.state(match_id, at, phase or 0, timeline=shown.asked)  # not resolved: error page
     run = phases.traced(app, match, at)
     index = done.index(at)
     before = len(phases.traced(app, match, done[index - 1]).phases) if index > 0 else 0
@@ -121,18 +157,21 @@ def replay_view(
         where,
         view.phase_name,
         _board(summary.ruleset, view.state, caption),
-        app.display(match_id, at),
+        app.display(match_id, at, shown.asked),
         [
             PhaseSteps(number, p.name, [step.to_json() for step in p.steps])
             for number, p in enumerate(run.phases, start=1)
         ],
+        shown,
     )
 
 
-def seat_rows(summary: MatchSummary, state: Any) -> list[SeatRow]:
+def seat_rows(summary: MatchSummary, state: Any, now: bool = True) -> list[SeatRow]:
     """Returns the seats with their team (from the state, for a team game), score,
-    strikes, and whether they are out or to move."""
-    scores = (summary.outcome or {}).get("scores", {}) if isinstance(summary.outcome, dict) else {}
+    strikes, and whether they are out or to move (never in a timeline that ended: not
+    `now`)."""
+    outcome = summary.outcome
+    scores = (outcome or {}).get("scores", {}) if isinstance(outcome, dict) else {}
     in_state = state.get("seats") if isinstance(state, dict) else None
     rows = []
     for seat in summary.seats:
@@ -147,7 +186,7 @@ def seat_rows(summary: MatchSummary, state: Any) -> list[SeatRow]:
                 scores.get(str(number), scores.get(number)),
                 int(summary.strikes.get(str(number), 0)),
                 number in summary.eliminated,
-                number in summary.to_move,
+                now and number in summary.to_move,
             )
         )
     return rows

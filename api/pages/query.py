@@ -33,8 +33,15 @@ class PageQueryError(Exception):
         )
 
 
-class ReplayArgsSchema(ma.Schema):
-    """The position of the replay scrubber: a resolved movement and a phase of it."""
+class TimelineArgsSchema(ma.Schema):
+    """The timeline of a corrected match to show (None: the current one)."""
+
+    timeline = QueryInteger(load_default=None, validate=ma.validate.Range(1, 2**31 - 1))
+
+
+class ReplayArgsSchema(TimelineArgsSchema):
+    """The position of the replay scrubber: a resolved movement and a phase of it, in a
+    timeline of a corrected match (None: the current one)."""
 
     movement = QueryInteger(load_default=None, validate=ma.validate.Range(1, 2**31 - 1))
     phase = QueryInteger(load_default=None, validate=ma.validate.Range(0, 10_000))

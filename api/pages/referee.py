@@ -22,6 +22,7 @@ from api.pages.forms import (
     action_arguments,
     flash_outcome,
     load_form,
+    needs_token,
     refusal_text,
 )
 from api.pages.views import shows_errors
@@ -39,12 +40,23 @@ def referee_of_session(match_id: UUID) -> session.SignedIn | None:
     return who if who is not None and who.referee else None
 
 
+def to_sign_in_as_referee(match_id: UUID) -> Response:
+    """Leads to the sign-in form, which says this page needs the referee's token."""
+    return needs_token(match_id, REFEREE_NEEDS)
+
+
+REFEREE_NEEDS = (
+    "The referee's page needs the referee's token of this match (from creating it) or "
+    "the operator's"
+)
+
+
 def acting(match_id: UUID, command: Callable[[str], str]) -> Response:
     """Runs a referee's command with the session's token, flashes its outcome, and leads
     back to the referee's page (to sign in first without a referee session)."""
     who = referee_of_session(match_id)
     if who is None:
-        return session.to_sign_in(match_id)
+        return to_sign_in_as_referee(match_id)
     flash_outcome(lambda: command(who.token))
     return redirect(url_for("referee.desk_page", match_id=match_id), 303)
 
@@ -54,7 +66,7 @@ def desk_page(match_id: UUID) -> Response | str:
     """The referee's page; its open orders are a look, recorded (SecretViewed)."""
     who = referee_of_session(match_id)
     if who is None:
-        return session.to_sign_in(match_id)
+        return to_sign_in_as_referee(match_id)
     return render_template("referee.html", desk=desk.referee_desk(matches(), who))
 
 
@@ -63,7 +75,7 @@ def checks_page(match_id: UUID) -> Response | str:
     """The chain verified and the match re-adjudicated, as /verify and /audit report."""
     who = referee_of_session(match_id)
     if who is None:
-        return session.to_sign_in(match_id)
+        return to_sign_in_as_referee(match_id)
     summary = matches().summary(match_id)
     found = desk.checks(matches(), who)
     return render_template("checks.html", s=summary, checks=found)
@@ -74,7 +86,7 @@ def archive(match_id: UUID) -> Response:
     """The match's archive as a file (the full form while unfinished: a recorded look)."""
     who = referee_of_session(match_id)
     if who is None:
-        return session.to_sign_in(match_id)
+        return to_sign_in_as_referee(match_id)
     return Response(
         desk.archive_json(matches(), who),
         mimetype="application/json",
@@ -127,7 +139,7 @@ def reissue(match_id: UUID) -> Response:
     comes as a file to download, never shown in the page; the old one stops at once."""
     who = referee_of_session(match_id)
     if who is None:
-        return session.to_sign_in(match_id)
+        return to_sign_in_as_referee(match_id)
     try:
         form = load_form(ReissueForm)
         new = matches().reissue_seat_token(match_id, who.token, form["seat"], form["reason"])

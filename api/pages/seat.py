@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from api.context import matches, received_at
 from api.pages import desk, session
-from api.pages.forms import DisputeForm, OrderForm, flash_outcome, load_form
+from api.pages.forms import DisputeForm, OrderForm, flash_outcome, load_form, needs_token
 from api.pages.views import shows_errors
 from domain.errors import DrtsError, DuplicateMessageError
 from service.limits import LimitError
@@ -21,6 +21,7 @@ from service.limits import LimitError
 blueprint = Blueprint("seat", __name__, url_prefix="/ui/matches/<uuid:match_id>/seat")
 blueprint.before_request(session.check_form_post)
 shows_errors(blueprint)
+SEAT_NEEDS = "A seat's page needs the token of one of its seats (from joining the match)"
 ORDER_SOURCE = "web"  # the source recorded with an order sent from this page
 
 
@@ -35,7 +36,7 @@ def desk_page(match_id: UUID) -> Response | str:
     """The seat's page (the sign-in form when not signed in as a seat of the match)."""
     who = seat_of_session(match_id)
     if who is None:
-        return session.to_sign_in(match_id)
+        return needs_token(match_id, SEAT_NEEDS)
     return seat_page(who)
 
 
@@ -47,7 +48,7 @@ def send_order(match_id: UUID) -> Response | tuple[str, int]:
     pending stores nothing and says so (200)."""
     who = seat_of_session(match_id)
     if who is None:
-        return session.to_sign_in(match_id)
+        return needs_token(match_id, SEAT_NEEDS)
     app, form = matches(), load_form(OrderForm)
     try:
         receipt = app.submit_order(
@@ -78,7 +79,7 @@ def file_dispute(match_id: UUID) -> Response:
     """Files a dispute citing events, as POST /matches/{id}/disputes does."""
     who = seat_of_session(match_id)
     if who is None:
-        return session.to_sign_in(match_id)
+        return needs_token(match_id, SEAT_NEEDS)
     token = who.token
 
     def file() -> str:

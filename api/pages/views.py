@@ -12,16 +12,20 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import Blueprint, abort, redirect, render_template, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from api.capacity import RateLimitedError
 from api.context import matches
-from api.errors import STATUS_BY_ERROR
+from api.errors import STATUS_BY_ERROR, http_error_payload
 from api.pages import gamedocs, model
 from api.pages.forms import FormError
-from api.pages.query import PageQueryError, ReplayArgsSchema, declares_query
+from api.pages.query import PageQueryError, ReplayArgsSchema, TimelineArgsSchema, declares_query
 from api.pages.session import CrossSiteRequestError, csrf_token, signed_in_as
 from api.schemas import ListMatchesArgsSchema, StandingsArgsSchema
+from api.strictness import UnknownParameterError
 from domain.errors import DrtsError
 from domain.rules.registry import REGISTRY
 from service.limits import LimitError
@@ -61,16 +65,22 @@ def standings(query: dict[str, Any]) -> str:
 
 
 @blueprint.get("/ui/matches/<uuid:match_id>")
-def match_page(match_id: UUID) -> str:
-    """A match now: board, seats, scores, deadline; followed live by static/live.js."""
-    return render_template("match.html", view=model.live_view(matches(), match_id))
+@declares_query(TimelineArgsSchema)
+def match_page(query: dict[str, Any], match_id: UUID) -> str:
+    """A match now: board, seats, scores, deadline; followed live by static/live.js. With
+    `timeline`, an earlier timeline of a corrected match as it ended."""
+    view = model.live_view(matches(), match_id, query["timeline"])
+    return render_template("match.html", view=view)
 
 
 @blueprint.get("/ui/matches/<uuid:match_id>/replay")
 @declares_query(ReplayArgsSchema)
 def replay(query: dict[str, Any], match_id: UUID) -> str:
-    """The replay at a movement and phase (the first resolved movement's start by default)."""
-    view = model.replay_view(matches(), match_id, query["movement"], query["phase"])
+    """The replay at a movement and phase (the first resolved movement's start by default),
+    of the current timeline or an earlier one of a corrected match (`timeline`)."""
+    view = model.replay_view(
+        matches(), match_id, query["movement"], query["phase"], query["timeline"]
+    )
     return render_template("replay.html", view=view)
 
 
@@ -96,22 +106,54 @@ def session_context() -> dict[str, Any]:
     return {"csrf_token": csrf_token, "signed_in_as": signed_in_as()}
 
 
-def error_page(error: Exception) -> tuple[str, int]:
-    """The pages' own error page: the API's status and code, said in a sentence."""
-    status = getattr(error, "status", None) or next(
-        (s for cls, s in STATUS_BY_ERROR if isinstance(error, cls)), 422
-    )
-    code = getattr(error, "code", "error")
-    return render_template("error.html", status=status, code=code, message=str(error)), status
+def error_page(error: Exception) -> ResponseReturnValue:
+    """The pages' own error page: the API's status and code, said in a sentence (a 429
+    keeps its Retry-After). A reader of the pages never gets the API's JSON."""
+    if isinstance(error, HTTPException):
+        payload, status = http_error_payload(error)
+        code, message = payload["code"], payload["message"]
+    else:
+        status = getattr(error, "status", None) or next(
+            (s for cls, s in STATUS_BY_ERROR if isinstance(error, cls)), 422
+        )
+        code, message = getattr(error, "code", "error"), str(error)
+    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, RateLimitedError) else {}
+    page = render_template("error.html", status=status, code=code, message=message)
+    return page, status, headers
 
 
-PAGE_ERRORS = (DrtsError, LimitError, PageQueryError, FormError, CrossSiteRequestError)
+def bug_page(error: Exception) -> ResponseReturnValue:
+    """A 500 for an error no table maps, a bug: logged with its traceback, and said on the
+    error page without the error's text (as the API's internal_error)."""
+    current_app.logger.exception("unhandled error in a page", exc_info=error)
+    return render_template("error.html", status=500, code="internal_error", message=BUG), 500
+
+
+BUG = "internal error: the page could not be made (the bug is logged)"
+PAGE_ERRORS = (
+    DrtsError,
+    LimitError,
+    PageQueryError,
+    FormError,
+    CrossSiteRequestError,
+    UnknownParameterError,
+    RateLimitedError,
+    HTTPException,
+)
 
 
 def shows_errors(pages: Blueprint) -> None:
-    """Gives a blueprint of pages the error page for every error a page may meet."""
+    """Gives a blueprint of pages the error page for every error a page may meet, a bug
+    (any other exception) included."""
     for error in PAGE_ERRORS:
         pages.register_error_handler(error, error_page)
+    pages.register_error_handler(Exception, bug_page)
+
+
+def is_page_path(path: str) -> bool:
+    """Returns whether a request path is the pages' (under /ui/, or the root leading
+    there): its errors, a URL no page has included, answer the error page."""
+    return path == "/" or path == "/ui" or path.startswith("/ui/")
 
 
 shows_errors(blueprint)

@@ -57,7 +57,9 @@ class MatchPlay(MatchQueries):
         message_id: str | None = None,
         movement: int | None = None,
     ) -> Receipt:
-        """Records an order from the seat holding the token, or records its rejection and raises."""
+        """Records an order from the seat holding the token, or records its rejection and
+        raises; once the match has finished (a late order may first finish it) the
+        rejection is answered only, never recorded (docs/integrity.md)."""
         seat = self.seat_of(token_hash)
         if not self.started:
             raise MatchNotStartedError(
@@ -83,7 +85,8 @@ class MatchPlay(MatchQueries):
             self.check_open(target)
             screened = table.submit_screened(seat, order)
         except REJECTABLE as error:
-            self._record_refusal(meta, order, salt, error, at)
+            if not self.finished:  # a finished match has nothing pending: docs/integrity.md
+                self._record_refusal(meta, order, salt, error, at)
             raise
         dumped = normalized(table.ruleset.dump_order(screened.order))
         digest, sealed = order_seal(dumped, normalized(order), salt)  # kept as sent (issue 17)

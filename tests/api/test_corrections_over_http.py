@@ -63,3 +63,32 @@ def test_a_bad_correction_gets_a_clear_error(client, service):
     unknown_seat = {**C4, "changes": [{"seat": 3, "order": "c4"}]}
     assert_error(client.post(url, json=unknown_seat, headers=referee), 404, "unknown_seat")
     assert client.get(url).get_json()["items"] == []
+
+
+def test_each_timeline_of_a_corrected_match_is_read_movement_by_movement(client, service):
+    """Issue 40: after a correction, /state with a phase answered 409 phases_diverged at
+    the corrected movement, and /state, /movements, /scores and /display took no
+    ?timeline=, so the superseded timeline's positions could not be looked at."""
+    table = drawn(service)
+    made = client.post(f"/matches/{table.id}/corrections", json=C4, headers=bearer(table.referee))
+    assert made.status_code == 201, made.get_json()
+    url = f"/matches/{table.id}"
+    for timeline in ("", "&timeline=1", "&timeline=2"):
+        for movement in (1, 22, 23):
+            phased = client.get(f"{url}/state?movement={movement}&phase=1{timeline}")
+            assert phased.status_code == 200, (movement, timeline, phased.get_json())
+            record = client.get(f"{url}/movements/{movement}?{timeline[1:]}")
+            assert record.status_code == 200, (movement, timeline, record.get_json())
+            assert record.get_json()["state_after"] == phased.get_json()["state"]
+    old = client.get(f"{url}/movements/23?timeline=1").get_json()
+    new = client.get(f"{url}/movements/23").get_json()
+    assert (old["timeline"], new["timeline"]) == (1, 2)
+    assert old["orders"][-1]["sent"] != new["orders"][-1]["sent"]  # bo's d1, then c4
+    assert client.get(f"{url}/scores?timeline=1").get_json()["outcome"]["result"] == "draw"
+    assert client.get(f"{url}/scores").get_json()["outcome"]["result"] == "win"
+    ended = client.get(f"{url}/state?timeline=1").get_json()
+    assert ended["timeline"] == 1 and ended["outcome"]["result"] == "draw"
+    assert "Finished (draw)" in client.get(f"{url}/display?timeline=1").text
+    assert "Finished (win)" in client.get(f"{url}/display").text
+    for path in ("state", "scores", "display", "movements/23"):
+        assert_error(client.get(f"{url}/{path}?timeline=3"), 404, "unknown_timeline")

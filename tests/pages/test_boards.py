@@ -69,7 +69,8 @@ def test_a_board_is_svg_with_a_title_and_every_piece_labelled(game):
         if g.get("class", "").split()[0] in PIECE_CLASSES[game]
     ]  # fmt: skip
     assert len(groups) == pieces_of(game, state) > 0
-    for group in groups:
+    for group in groups:  # what it is, as data the matrix compares with /state (issue 40)
+        assert group.get("data-square") and group.get("data-kind"), group.get("class")
         assert group.find("svg:title", NS).text.strip()
         labels = [t.text for t in group.iter("{http://www.w3.org/2000/svg}text")]
         assert any(label and label.strip() for label in labels), group.get("class")
@@ -143,3 +144,35 @@ def test_shades_marks_water_and_a_razed_tomb():
 def test_a_game_without_a_drawing_or_a_match_not_started_has_no_board():
     assert boards.draw("toy", {"anything": 1}, "t") is None
     assert boards.draw("district_war", None, "t") is None
+
+
+@pytest.mark.parametrize(
+    ("last", "reached", "left"),
+    [("g7", "g7", None), ("b4-a4", "a4", "b4"), ("d7-d6 xg4", "d6", "d7")],
+)
+def test_dris_et_tessa_rings_the_point_the_last_turn_reached(last, reached, left):
+    """DT-1, DT-2: `last` is the last turn's text: a placement (`g7`) or a step from one
+    point to another (`b4-a4`), with the removal after a mill (DT-3); the point the turn
+    reached is ringed, the point a step left marked (issue 40: a step was read as a point)."""
+    state = public_state("dris_et_tessa", 0)
+    state.update(points={reached: 1}, last=last)
+    root = ET.fromstring(boards.draw("dris_et_tessa", state, "t"))
+    circles = root.iter("{http://www.w3.org/2000/svg}circle")
+    rings = {c.get("class"): c for c in circles if c.get("class") in ("last", "left")}
+    groups = root.iter("{http://www.w3.org/2000/svg}g")
+    piece = next(g for g in groups if g.get("class") == "piece seat-1")
+    assert rings["last"].get("cx") == piece.find("svg:circle", NS).get("cx")
+    assert ("left" in rings) == (left is not None)
+
+
+def test_b_chess_labels_each_object_with_its_id_as_orders_name_it():
+    """BC-3: an order names the object by its id (`K3 > 4,5`); the board labels it so, the
+    owner in its colour and its title (issue 40: K3 of seat 1 was drawn "K" and "1")."""
+    state = public_state("b_chess", 0)
+    state["priority_list"] = [{"id": "K3", "owner": 1, "square": [2, 2]},
+                              {"id": "P12", "owner": 2, "square": [3, 3]}]  # fmt: skip
+    root = ET.fromstring(boards.draw("b_chess", state, "t"))
+    objects = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "object" in g.get("class")]
+    labels = [[t.text for t in g.iter("{http://www.w3.org/2000/svg}text")] for g in objects]
+    assert labels == [["K3"], ["P12"]]
+    assert objects[0].find("svg:title", NS).text == "K3: a King of seat 1 on 2,2"

@@ -15,6 +15,7 @@ from api.strictness import accepted_parameters, handler_of
 from service.matches import Matches
 from tests.pages.conftest import pages_app
 from tests.pages.games import GAMES, Played, new_match, played_match
+from tests.service.test_corrections import drts_match
 from tests.service.test_rematch_of_a_draw import play_to_a_draw
 
 PAGES = Path(__file__).resolve().parents[2] / "api" / "pages"
@@ -47,21 +48,21 @@ def test_each_page_declares_exactly_its_query_parameters(client):
         "pages.root": frozenset(),
         "pages.match_list": {"ruleset", "status", "disputes", "limit", "cursor"},
         "pages.standings": {"ruleset", "limit", "cursor"},
-        "pages.match_page": frozenset(),
-        "pages.replay": {"movement", "phase"},
+        "pages.match_page": {"timeline"},
+        "pages.replay": {"movement", "phase", "timeline"},
         "pages.game_docs": frozenset(),
         "pages.static": frozenset(),
     }
 
 
 def test_an_unknown_parameter_is_refused_like_the_apis(client, games):
+    """The API's 400 unknown_parameter, on the error page (issue 40: pages answer HTML)."""
     answer = client.get(f"/ui/matches/{games['shades'].match_id}/replay?movment=2")
-    assert answer.status_code == 400
-    assert answer.get_json()["code"] == "unknown_parameter"
-    assert answer.get_json()["details"] == {
-        "unknown": ["movment"],
-        "accepted": ["movement", "phase"],
-    }
+    assert answer.status_code == 400 and answer.mimetype == "text/html"
+    text = html.unescape(answer.text)
+    assert "400: unknown_parameter" in text
+    accepted = "this endpoint accepts movement, phase, timeline"
+    assert f"unknown query parameter 'movment': {accepted}" in text
 
 
 @pytest.mark.parametrize(
@@ -185,3 +186,64 @@ def test_the_list_finds_the_matches_awaiting_a_ruling(client, service):
     service.file_dispute(disputed.match_id, disputed.referee, [1], "a referee's note")
     page = client.get("/ui/?disputes=open&limit=1").get_data(as_text=True)
     assert str(disputed.match_id)[:8] in page and str(quiet.match_id)[:8] not in page
+
+
+def test_a_dris_et_tessa_match_is_watched_after_its_pieces_move(client, service):
+    """DT-2: after the placements (nine each) pieces step from point to point; the match
+    page and its replay draw the step (issue 40: they answered 500)."""
+    played = played_match(service, "dris_et_tessa", 22, seed="steps")
+    assert "-" in service.state(played.match_id).state["last"]  # a step, not a placement
+    assert client.get(f"/ui/matches/{played.match_id}").status_code == 200
+    answer = client.get(f"/ui/matches/{played.match_id}/replay?movement=21&phase=1")
+    assert answer.status_code == 200 and "<svg" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "code"),
+    [
+        ("/ui/matches/not-a-match", 404, "not_found"),
+        ("/ui/no-such-page", 404, "not_found"),
+        ("/ui/matches/00000000-0000-4000-8000-000000000000/replay?movment=2", 400,
+         "unknown_parameter"),
+    ],
+)  # fmt: skip
+def test_a_page_answers_its_errors_as_a_page_never_as_json(client, path, status, code):
+    """Issue 40: a reader of the pages gets the error page (HTML), never the API's JSON."""
+    answer = client.get(path)
+    assert answer.status_code == status and answer.mimetype == "text/html", answer.data[:200]
+    assert f"{status}: {code}" in answer.text
+
+
+def test_a_page_that_fails_answers_the_error_page_and_logs_the_bug(client, games, monkeypatch):
+    """A bug in a page (here its board) is a 500 with the error page, not a traceback or
+    the API's JSON; the API's own 500 keeps its JSON shape."""
+
+    def broken(*args: object) -> str:
+        raise ValueError("a bug in the board")
+
+    monkeypatch.setattr("api.pages.boards.draw", broken)
+    answer = client.get(f"/ui/matches/{games['shades'].match_id}")
+    assert answer.status_code == 500 and answer.mimetype == "text/html"
+    assert "500: internal_error" in answer.text and "a bug in the board" not in answer.text
+    assert "Traceback" not in answer.text
+
+
+def test_a_corrected_match_replays_every_movement_of_each_timeline(client, service):
+    """Issue 40: after a correction the replay answered 409 phases_diverged at the
+    corrected movement and after it; each timeline is now replayed (?timeline=), its
+    scrubber's links keeping it, and the match page shows where a timeline ended."""
+    new, _ = drts_match(service, service.clock)
+    service.clock.advance(3600)  # movement 4's deadline passes in the new timeline
+    service.correct(new.match_id, new.referee_token, 2, [{"seat": 4, "order": "hold"}], "x")
+    page = f"/ui/matches/{new.match_id}"
+    for query in ("movement=2&phase=1", "movement=3", "movement=4&phase=12"):
+        assert client.get(f"{page}/replay?{query}").status_code == 200, query
+    old = client.get(f"{page}/replay?timeline=1&movement=4&phase=1")
+    assert old.status_code == 200 and "timeline 1 of 2" in old.text
+    assert "replay?movement=4&amp;phase=2&amp;timeline=1" in old.text
+    ended = client.get(f"{page}?timeline=1").text
+    shown = re.search(r'<pre id="display-text" class="display">(.*?)</pre>', ended, re.S)
+    assert shown and html.unescape(shown.group(1)) == service.display(new.match_id, timeline=1)
+    assert "timeline 1 of 2" in ended
+    missing = client.get(f"{page}/replay?timeline=3")
+    assert missing.status_code == 404 and "unknown_timeline" in missing.text

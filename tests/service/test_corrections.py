@@ -234,3 +234,39 @@ def test_a_recorded_duplicate_message_is_played_again_as_it_was_taken(matches, c
     assert len(copies) == 4  # two in each timeline
     report = matches.audit(new.match_id, new.referee_token)
     assert all(t.exact for t in report.timelines)
+
+
+def test_every_movement_and_phase_of_a_corrected_match_reads_in_each_timeline(matches, clock):
+    """Issue 40: after a correction the corrected movement's phases answered
+    phases_diverged (its superseded resolution was taken for the stored one) and the
+    earlier timeline's positions could not be asked for. In each timeline now, for every
+    resolved movement, the state after its last phase, its record's state after and the
+    replay's frame are one position, and the record's phases are those of /state."""
+    new, _ = drts_match(matches, clock)
+    referee = new.referee_token
+    clock.advance(3600)
+    matches.correct(new.match_id, referee, 2, [{"seat": 4, "order": "hold"}], "it sent hold")
+    assert matches.state(new.match_id, 2, 1).phase_name  # answered phases_diverged
+    for timeline in (1, 2):
+        frames = matches.replay(new.match_id, referee, timeline=timeline).frames
+        assert [f.movement for f in frames] == list(range(1, len(frames) + 1))
+        for frame in frames:
+            at = frame.movement
+            record = matches.movement(new.match_id, at, referee, timeline=timeline)
+            assert record.state_after == frame.state and record.state_hash == frame.state_hash
+            assert record.phases is not None, record.phases_note
+            last = len(record.phases)
+            after = matches.state(new.match_id, at, last, referee, timeline=timeline)
+            assert after.state == frame.state, (timeline, at)
+            for phase, shown in enumerate(record.phases, start=1):
+                view = matches.state(new.match_id, at, phase, referee, timeline=timeline)
+                assert view.state == shown.state and view.phase_name == shown.name
+            before = matches.state(new.match_id, at, 0, referee, timeline=timeline)
+            assert before.state == record.state_before
+            assert matches.display(new.match_id, at, timeline=timeline)
+    first = matches.state(new.match_id, timeline=1).state["seats"]["4"]["pieces"]["water"]
+    now = matches.state(new.match_id).state["seats"]["4"]["pieces"]["water"]
+    assert (first, now) == (28, 10)  # timeline 1 as it ended; the current one
+    assert matches.state(new.match_id, timeline=2) == matches.state(new.match_id)
+    with pytest.raises(UnknownTimelineError):
+        matches.state(new.match_id, timeline=3)

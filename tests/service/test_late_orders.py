@@ -109,3 +109,49 @@ def test_a_worker_on_time_waits_out_the_settling_time_before_resolving(matches, 
     assert waited == [SETTLING.total_seconds()] and closing is not None
     closed = next(e for e in matches.event_log(match_id) if e["type"] == "MovementClosed")
     assert [o["seat"] for o in closed["data"]["orders"]] == [1]
+
+
+def test_an_order_after_the_finish_is_refused_and_nothing_is_stored(matches, clock):
+    """Issue 40 (docs/integrity.md, Orders after the finish): nothing is pending once a
+    match has finished, so a refusal then is answered (409 movement_closed) and not
+    recorded: a seat cannot append to a settled log, and verify stays ok."""
+    match_id, (alice, bob) = started_toy(matches, silence="hold", rounds=1, close_early=True)
+    matches.submit_order(match_id, alice, "2")
+    matches.submit_order(match_id, bob, "3")
+    assert matches.summary(match_id).status == "finished"
+    version = matches.get_match(match_id).version
+    with pytest.raises(MovementClosedError, match="is finished"):
+        matches.submit_order(match_id, bob, "1")
+    assert matches.get_match(match_id).version == version
+    assert matches.verify_chain(match_id).ok
+
+
+def test_a_late_order_that_lets_the_last_deadline_pass_stores_the_close_not_its_refusal(
+    matches, clock
+):
+    """The late order first lets the due deadline pass (DESIGN.md, Time): that close, and
+    the finish it gives, are recorded; the order meets a finished match, its refusal not."""
+    match_id, (alice, bob) = started_toy(matches, silence="hold", rounds=1)
+    matches.submit_order(match_id, alice, "2")
+    clock.advance(61)
+    with pytest.raises(MovementClosedError):
+        matches.submit_order(match_id, bob, "3")
+    log = types(matches, match_id)
+    assert log[-1] == "Finished" and "OrderRejected" not in log
+    assert matches.verify_chain(match_id).ok
+
+
+def test_a_refusal_stored_after_the_finish_by_an_earlier_drts_still_verifies(matches, clock):
+    """Stored matches are forever: a log holding an OrderRejected after Finished (as drts
+    recorded one before issue 40) verifies ok; a refusal changes nothing in the match."""
+    match_id, (alice, bob) = started_toy(matches, silence="hold", rounds=1, close_early=True)
+    matches.submit_order(match_id, alice, "2")
+    matches.submit_order(match_id, bob, "3")
+    match = matches.get_match(match_id)
+    meta = {"seat": 2, "movement": 1, "received_at": clock(), "source": "api", "message_id": None}
+    refused = MovementClosedError(f"match {match_id} is finished; movement 1 is closed")
+    match._record_refusal(meta, "1", "ab" * 16, refused, clock())  # as before issue 40
+    matches.save(match)
+    assert types(matches, match_id)[-2:] == ["Finished", "OrderRejected"]
+    report = matches.verify_chain(match_id)
+    assert report.ok, report.problems

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,6 +32,9 @@ TEXT = "  fire 2>8 ;\tteam green \n"  # seat 1's first order, as typed: kept exa
 REPLACEMENT = "fire 2>8; team green"
 JSON_ORDER = {"operations": [{"op": "hold", "piece": "water"}], "team": "yellow"}
 REFUSED = "fire 99"
+MEETING = (
+    Path(__file__).parents[1] / "scenarios/drts_team23_v2/drts_17_a_meeting_broken_by_a_battle.json"
+)
 
 
 def canonical(value: Any) -> bytes:
@@ -298,3 +302,32 @@ def test_a_drts_v2_seats_messages_merged_per_piece_show_as_merged(matches):
         (1, "merged", True),
         (1, "merged", True),
     ]
+
+
+def test_the_phases_of_a_movement_breaking_a_meeting_are_shown_to_everyone_once_finished(
+    matches, clock
+):
+    """Issue 40, DRTS-17: between the battle that breaks a meeting (step 6) and its reset
+    (step 8) a phase's state still lists the meeting; the record showed each phase by
+    loading it again as a state, which refused it (422 invalid_state: the meeting "does
+    not hold"), to every reader but the referee. Each phase is shown as /state shows it."""
+    scenario = json.loads(MEETING.read_text())
+    state = {**scenario["state"], "config": {**scenario["state"]["config"], "movements": 9,
+                                              "max_movements": 9}}  # fmt: skip
+    new = matches.create_match(
+        "drts_team23", state["config"], seats=8, seed=scenario["seed"], version=2
+    )
+    tokens = {n: matches.join(new.match_id, f"seat {n}").token for n in range(1, 9)}
+    matches.start(new.match_id, new.referee_token, state, scenario["movement"])
+    for seat, orders in scenario["movements"][0]["orders"].items():
+        for order in orders:
+            matches.submit_order(new.match_id, tokens[int(seat)], order)
+    clock.advance(21)
+    matches.resolve(new.match_id, 9, clock())
+    assert matches.summary(new.match_id).status == "finished"
+    for token in (None, tokens[1], new.referee_token):
+        record = matches.movement(new.match_id, 9, token)
+        assert record.phases is not None
+        for number, phase in enumerate(record.phases, start=1):
+            shown = matches.state(new.match_id, 9, number, token)
+            assert phase.state == shown.state, (token, number)

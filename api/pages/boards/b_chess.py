@@ -1,6 +1,7 @@
-"""B-Chess's Field (BC-1): 20x20 squares, `0,0` the top left, each object drawn as its
-kind's letter with its owner's number, in its owner's colour; beside it the Priority
-List top first (BC-4) and each seat's macks (BC-7)."""
+"""B-Chess's Field (BC-1): 20x20 squares, `0,0` the top left, each object drawn with its
+id (`K3`: the King numbered 3, as orders name it, BC-3) in its owner's colour; beside it
+the Priority List top first (BC-4), naming each object's seat, and each seat's macks
+(BC-7)."""
 
 from __future__ import annotations
 
@@ -40,24 +41,21 @@ def _rulers() -> list[str]:
 
 
 def _object(item: dict[str, Any]) -> str:
+    """Returns an object labelled with its id, as orders name it (`K3 > 4,5`: BC-3), in its
+    owner's colour, the owner in its title (and the Priority List beside)."""
     row, col = item["square"]
-    owner, letter = int(item["owner"]), str(item["id"])[0]
+    owner, name = int(item["owner"]), str(item["id"])
     x, y = MARGIN + col * CELL, MARGIN + row * CELL
     fill = svg.seat_colour(owner)
+    size = 12 if len(name) <= 2 else 9
+    ink, bold = svg.ink_on(fill), 'font-weight="bold"'
     parts = [
         svg.rect(x + 1.5, y + 1.5, CELL - 3, CELL - 3, fill, extra='rx="5"'),
-        svg.text(
-            x + CELL * 0.4,
-            y + CELL / 2,
-            letter,
-            14,
-            fill=svg.ink_on(fill),
-            extra='font-weight="bold"',
-        ),
-        svg.text(x + CELL - 4, y + CELL - 6, owner, 8, "end", fill=svg.ink_on(fill)),
+        svg.text(x + CELL / 2, y + CELL / 2, name, size, fill=ink, extra=bold),
     ]
-    name = f"{item['id']}: a {KINDS.get(letter, letter)} of seat {owner} on {row},{col}"
-    return svg.group(f"object seat-{owner}", parts, name)
+    title = f"{name}: a {KINDS.get(name[0], name[0])} of seat {owner} on {row},{col}"
+    data = {"kind": name[0], "id": name, "square": f"{row},{col}", "seat": owner}
+    return svg.group(f"object seat-{owner}", parts, title, data)
 
 
 def _priority_list(listed: list[dict[str, Any]], seats: dict[str, Any]) -> list[str]:

@@ -65,4 +65,5 @@ def _troop(cell: str, seat: int, last: bool) -> str:
         f"troop seat-{seat}",
         [ring, svg.token(x, y, CELL * 0.3, svg.seat_colour(seat), seat)],
         label,
+        {"kind": "troop", "square": cell, "seat": seat},
     )

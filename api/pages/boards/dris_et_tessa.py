@@ -1,12 +1,15 @@
 """Dris et-Tessa's board (DT-1): the 24 points of the Nine Men's Morris board on three
 squares and their joining lines, each seat's pieces as discs carrying its number, the
-pieces still in hand counted below."""
+pieces still in hand counted below, and the last turn: the point it reached ringed, the
+point a step (DT-2) left marked with a dashed ring."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from api.pages.boards import svg
+from domain.errors import InvalidOrderError
+from domain.rules.dris_et_tessa.notation import parse_order
 
 STEP = 56
 MARGIN = 34
@@ -29,10 +32,24 @@ def draw(state: dict[str, Any], title: str) -> str:
         )
         for seat, n in sorted(hands.items())
     ]
-    last = state.get("last")
-    if last:
-        body.append(svg.circle(*_xy(last), 22, "none", "#000", 'stroke-width="3" class="last"'))
+    body += _last_turn(state.get("last"))
     return svg.document(2 * MARGIN + 6 * STEP, below + 20, title, body, "dris_et_tessa")
+
+
+def _last_turn(last: object) -> list[str]:
+    """Returns the rings of the last turn (`last`: its text, "g7", "b4-a4" or "d7-d6 xg4"):
+    around the point it reached, and dashed around the point a step left."""
+    if not isinstance(last, str) or not last:
+        return []
+    try:
+        turn = parse_order(last)
+    except InvalidOrderError:  # an unreadable `last` is not drawn (docs/games/dris_et_tessa.md)
+        return []
+    rings = [svg.circle(*_xy(turn.to), 22, "none", "#000", 'stroke-width="3" class="last"')]
+    if turn.origin is not None:
+        dashed = 'stroke-width="2" stroke-dasharray="4 3" class="left"'
+        rings.append(svg.circle(*_xy(turn.origin), 22, "none", "#000", dashed))
+    return rings
 
 
 def _xy(point: str) -> tuple[float, float]:
@@ -72,4 +89,5 @@ def _point(name: str, seat: int | None) -> str:
     if seat is None:
         return svg.group("point", [svg.circle(x, y, 6, "#222")], f"{name}: empty")
     piece = svg.token(x, y, 17, svg.seat_colour(seat), seat)
-    return svg.group(f"piece seat-{seat}", [piece], f"{name}: a piece of seat {seat}")
+    data = {"kind": "piece", "square": name, "seat": seat}
+    return svg.group(f"piece seat-{seat}", [piece], f"{name}: a piece of seat {seat}", data)

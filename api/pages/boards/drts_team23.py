@@ -88,6 +88,7 @@ def _pieces(square: int, pieces: list[Drawn]) -> list[str]:
                     ),
                 ],
                 name + (", a Star" if star else ""),
+                {"kind": kind, "square": square, "seat": seat},
             )
         )
     return drawn
@@ -103,7 +104,8 @@ def _item(item: dict[str, Any]) -> str:
         label, name = f"BH{seat}", f"a Blackhole of seat {seat}"
     mark = svg.rect(x + 3, y + CELL - 20, CELL - 6, 17, "#333", extra='rx="8"')
     words = svg.text(x + CELL / 2, y + CELL - 11.5, label, 11, fill="#fff")
-    return svg.group(f"item {kind}", [mark, words], f"{name} on square {item['square']}")
+    data = {"kind": kind, "square": item["square"], "seat": seat}
+    return svg.group(f"item {kind}", [mark, words], f"{name} on square {item['square']}", data)
 
 
 def _seat_table(seats: dict[str, dict[str, Any]], top: float) -> list[str]:

@@ -57,6 +57,7 @@ def _tomb(tomb: dict[str, Any], cell: float) -> str:
         f"tomb seat-{owner}",
         parts,
         f"tomb {tomb['id']} of seat {owner}, {state}, at ({tomb['x']}, {tomb['y']})",
+        _data("tomb", tomb, owner),
     )
 
 
@@ -68,10 +69,17 @@ def _shade(shade: dict[str, Any], cell: float) -> str:
         f"shade seat-{owner}",
         [piece],
         f"shade {shade['id']} of seat {owner} at ({shade['x']}, {shade['y']})",
+        _data("shade", shade, owner),
     )
 
 
 def _human(human: dict[str, Any], cell: float) -> str:
     x, y = _centre(human, cell)
     piece = svg.token(x, y, cell * 0.28, "#ffffff", "H")
-    return svg.group("human", [piece], f"human {human['id']} at ({human['x']}, {human['y']})")
+    label = f"human {human['id']} at ({human['x']}, {human['y']})"
+    return svg.group("human", [piece], label, _data("human", human, None))
+
+
+def _data(kind: str, thing: dict[str, Any], owner: Any) -> dict[str, object]:
+    """Returns a thing's data attributes: its kind, id, square `x,y` and owner."""
+    return {"kind": kind, "id": thing["id"], "square": f"{thing['x']},{thing['y']}", "seat": owner}

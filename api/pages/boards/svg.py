@@ -2,11 +2,14 @@
 
 Every function returns SVG markup as a string; every text given is escaped. A
 piece never relies on its colour alone: each drawing labels it (a seat number,
-a letter) as well.
+a letter) as well. Each piece's group carries data attributes naming it as the
+state JSON does (`data-square`, `data-seat`, `data-id`, `data-kind`): the
+matrix test (tests/matrix/) reads them back and compares them with /state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 
 # Eight colours told apart by most colour-blind readers (Okabe-Ito, then grey); the
@@ -80,10 +83,22 @@ def text(
     )
 
 
-def group(css_class: str, parts: list[str], label: str | None = None) -> str:
-    """Returns a <g> of parts; a label becomes the group's own <title> (a tooltip)."""
+def group(
+    css_class: str,
+    parts: list[str],
+    label: str | None = None,
+    data: Mapping[str, object] | None = None,
+) -> str:
+    """Returns a <g> of parts; a label becomes the group's own <title> (a tooltip), and
+    `data` its data-* attributes: what a piece is, by the state JSON's own values
+    (`square`, `seat`, `id`, `kind`), for a reader that checks the board against it."""
     title = f"<title>{escape(label)}</title>" if label else ""
-    return f'<g class="{escape(css_class)}">{title}{"".join(parts)}</g>'
+    attributes = "".join(
+        f' data-{escape(name)}="{escape(str(value))}"'
+        for name, value in (data or {}).items()
+        if value is not None
+    )
+    return f'<g class="{escape(css_class)}"{attributes}>{title}{"".join(parts)}</g>'
 
 
 def token(x: float, y: float, r: float, fill: str, label: object, extra: str = "") -> str:

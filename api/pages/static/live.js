@@ -3,7 +3,7 @@
 // fetched again and swapped in. When the server holds all the long polls it lets wait
 // (429 too_many_long_polls), the page reads the feed without waiting, every
 // Retry-After seconds, until a long poll is let in again. The deadline counts down
-// every second.
+// every second ("in 12 min 5 s", "in 23 h 54 min", "in 3 days 4 h").
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -20,8 +20,17 @@
     if (!time) { return; }
     var left = Math.round((Date.parse(time.getAttribute("datetime")) - (Date.now() + offset)) / 1000);
     if (left <= 0) { time.textContent = "passed: the movement is being resolved"; return; }
-    var minutes = Math.floor(left / 60), seconds = left % 60;
-    time.textContent = "in " + (minutes ? minutes + " min " : "") + seconds + " s";
+    time.textContent = "in " + remaining(left);
+  }
+
+  // The time left in words: seconds under an hour, minutes under 48 hours, days past
+  // them (the instant itself, UTC, is the element's title).
+  function remaining(left) {
+    var days = Math.floor(left / 86400), hours = Math.floor(left / 3600);
+    var minutes = Math.floor(left / 60) % 60, seconds = left % 60;
+    if (left >= 48 * 3600) { return days + " days " + (hours % 24) + " h"; }
+    if (left >= 3600) { return hours + " h " + minutes + " min"; }
+    return (minutes ? minutes + " min " : "") + seconds + " s";
   }
 
   async function refresh() {
