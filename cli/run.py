@@ -82,14 +82,13 @@ def beat_command(loglevel: str, extra: Sequence[str] = ()) -> list[str]:
 
 def embedded_worker_command(loglevel: str) -> list[str]:
     """Returns `drts run`'s worker: solo pool, no banner, no warning that it runs as root."""
-    python, *celery = worker_command("solo", None, loglevel, beat=False)
-    return [python, "-W", ROOT_WARNING_FILTER, *celery[:4], "-q", *celery[4:]]
+    subcommand = worker_command("solo", None, loglevel, beat=False)[len(CELERY) :]
+    return [sys.executable, "-W", ROOT_WARNING_FILTER, *CELERY[1:], "-q", *subcommand]
 
 
 def embedded_beat_command(loglevel: str) -> list[str]:
-    """Returns `drts run`'s beat, without its banner."""
-    python, *celery = beat_command(loglevel)
-    return [python, *celery[:4], "-q", *celery[4:]]
+    """Returns `drts run`'s beat, without its banner (celery -q)."""
+    return [*CELERY, "-q", *beat_command(loglevel)[len(CELERY) :]]
 
 
 def api_command(host: str, port: int) -> list[str]:
