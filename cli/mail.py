@@ -36,6 +36,7 @@ def serve(port: int | None) -> None:
     """Runs the SMTP server taking the seats' orders by mail (stop with Ctrl-C or SIGTERM)."""
     prepare_store()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # the store check's own INFO lines
     settings = load_settings()
     desk = MailDesk(matches(), settings.mail_max_bytes)
     port = port or settings.mail_port

@@ -3,11 +3,21 @@
 `drts run` is the embedded default: the API, one Celery worker (solo pool)
 and beat on the SQLite broker `drts-broker.sqlite`, over the SQLite event
 store `drts.sqlite`, all in the working directory unless DRTS_DATABASE_URL /
-DRTS_BROKER_URL say otherwise. The parts are child processes of this one,
-supervised (cli/supervise.py): the broker is asked first, beat starts once
-the worker is ready, a part that exits or a sweep that stops succeeding is
+DRTS_BROKER_URL say otherwise, and the SMTP server for orders by mail. Every
+port it will bind (the API's, the mail server's) is checked first: a taken one
+stops it at once, exit status 1, naming the port and the option that moves it,
+before anything starts or any file is made. The parts are child processes of
+this one, supervised (cli/supervise.py): the broker is asked first, beat starts
+once the worker is ready, a part that exits or a sweep that stops succeeding is
 restarted with a logged line, and a part that keeps failing stops everything
 with exit status 1. Ctrl-C or SIGTERM stops them all.
+
+A start prints what a user needs: the pages' and API's URL, the mail server's,
+where the data lives, and how to stop. Worker and beat log at WARNING unless
+`--loglevel` says otherwise, without Celery's banners (`celery -q`), and the
+worker's warning that it runs as root is not shown: under `drts run` it runs as
+the user who started it, like the API beside it, and accepts only JSON, so the
+warning tells nothing to act on (`drts worker`, for production, still shows it).
 
 `drts api`, `drts worker` and `drts beat` run the parts separately for
 production (docs/operations.md). Each first makes the store ready
@@ -26,6 +36,7 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import click
 
@@ -37,11 +48,17 @@ from service.scheduling import NoScheduler
 from service.settings import (
     BROKER_URL_VARIABLE,
     DEFAULT_BROKER_URL,
+    Settings,
     SettingsError,
     load_settings,
+    sqlite_path,
 )
 
 CELERY = [sys.executable, "-m", "celery", "-A", "workers.app"]
+MAIL_PORT_VARIABLE = "DRTS_MAIL_PORT"
+# Celery warns a worker running as root (celery/platforms.py, check_privileges); -W takes
+# the start of the message, so no module is imported to name the warning's class
+ROOT_WARNING_FILTER = "ignore:You're running the worker with superuser privileges"
 BEAT_SCHEDULE_FILE = "drts-beat-schedule"
 MIN_STALE_SECONDS, STALE_SWEEPS = 10.0, 5  # no sweep for this long: restart worker and beat
 
@@ -63,6 +80,17 @@ def beat_command(loglevel: str, extra: Sequence[str] = ()) -> list[str]:
     return [*CELERY, "beat", "-l", loglevel, "-s", BEAT_SCHEDULE_FILE, *extra]
 
 
+def embedded_worker_command(loglevel: str) -> list[str]:
+    """Returns `drts run`'s worker: solo pool, no banner, no warning that it runs as root."""
+    subcommand = worker_command("solo", None, loglevel, beat=False)[len(CELERY) :]
+    return [sys.executable, "-W", ROOT_WARNING_FILTER, *CELERY[1:], "-q", *subcommand]
+
+
+def embedded_beat_command(loglevel: str) -> list[str]:
+    """Returns `drts run`'s beat, without its banner (celery -q)."""
+    return [*CELERY, "-q", *beat_command(loglevel)[len(CELERY) :]]
+
+
 def api_command(host: str, port: int) -> list[str]:
     """Returns the command line of the API's werkzeug server (`python -m api`)."""
     return [sys.executable, "-m", "api", "--host", host, "--port", str(port)]
@@ -73,8 +101,11 @@ def mail_command() -> list[str]:
     return [sys.executable, "-m", "cli", "mail", "serve"]
 
 
-def embedded_environment(environ: dict[str, str]) -> dict[str, str]:
-    """Returns the parts' environment: the broker made explicit, so commands send countdowns."""
+def embedded_environment(environ: dict[str, str], mail_port: int | None = None) -> dict[str, str]:
+    """Returns the parts' environment: the broker made explicit, so commands send countdowns,
+    and the mail port `--mail-port` gave (None: DRTS_MAIL_PORT's or the default)."""
+    if mail_port is not None:
+        environ = {**environ, MAIL_PORT_VARIABLE: str(mail_port)}
     try:
         load_settings(environ)
     except SettingsError as error:
@@ -85,36 +116,95 @@ def embedded_environment(environ: dict[str, str]) -> dict[str, str]:
     return {**environ, BROKER_URL_VARIABLE: broker}
 
 
+def check_ports(host: str, port: int, mail_port: int | None) -> None:
+    """Raises ClickException naming the first port that `drts run` could not listen on,
+    and the option that moves it (`mail_port` None: no mail server)."""
+    if not can_listen(port, host):
+        raise click.ClickException(
+            f"the API's port {port} on {host} is taken (is drts already running?): "
+            "stop what holds it, or choose another port with --port"
+        )
+    if mail_port is None:
+        return
+    if mail_port == port:
+        raise click.ClickException(f"--port and --mail-port are both {port}: choose two ports")
+    if not can_listen(mail_port):
+        raise click.ClickException(
+            f"the mail port {mail_port} on 127.0.0.1 is taken: stop what holds it, choose "
+            "another port with --mail-port, or leave orders by mail out with --no-mail"
+        )
+
+
+def ready_lines(host: str, port: int, mail_port: int | None, settings: Settings) -> list[str]:
+    """Returns what a start tells the user: where the pages, API and mail server are,
+    where the data lives, how to stop."""
+    base = f"http://{host}:{port}"
+    lines = [f"pages and API on {base}/ (the API's interactive docs: {base}/docs)"]
+    if mail_port is not None:
+        lines.append(f"orders by mail on smtp://127.0.0.1:{mail_port}")
+    lines.append(f"data: {data_location(settings)}")
+    lines.append("Ctrl-C stops everything")
+    return lines
+
+
+def data_location(settings: Settings) -> str:
+    """Returns where the matches are stored (an SQLite file's absolute path, or the
+    PostgreSQL database without its password) and the broker."""
+    if settings.backend == "sqlite":
+        store = f"the SQLite file {sqlite_path(settings.database_url).resolve()}"
+    else:
+        store = f"PostgreSQL {without_password(settings.database_url)}"
+    broker = settings.broker_url
+    if broker.startswith("sqla+sqlite:///"):
+        broker = str(Path(broker.removeprefix("sqla+sqlite:///")).resolve())
+    return f"{store} (the broker: {without_password(broker)})"
+
+
+def without_password(url: str) -> str:
+    """Returns `url` with the password of its user part, if any, left out."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 @click.command("run")
 @click.option("--host", default="127.0.0.1", show_default=True, help="the API's address")
 @click.option("--port", default=8000, show_default=True, type=int, help="the API's port")
-@click.option("--loglevel", default="INFO", show_default=True, help="the worker's log level")
+@click.option(
+    "--mail-port",
+    type=int,
+    default=None,
+    help="the SMTP server's port on 127.0.0.1  [default: DRTS_MAIL_PORT, or 2525]",
+)
+@click.option(
+    "--loglevel",
+    default="WARNING",
+    show_default=True,
+    help="the worker's and beat's log level (INFO: every task)",
+)
 @click.option(
     "--mail/--no-mail",
     default=True,
     show_default=True,
-    help="the SMTP server for orders by mail, on 127.0.0.1:DRTS_MAIL_PORT (docs/mail.md)",
+    help="the SMTP server for orders by mail (docs/mail.md)",
 )
 @reports_errors
-def run(host: str, port: int, loglevel: str, mail: bool) -> None:
+def run(host: str, port: int, mail_port: int | None, loglevel: str, mail: bool) -> None:
     """Starts the whole service: the API, one worker, beat and the SMTP server for orders
     by mail, supervised (stop with Ctrl-C)."""
-    env = embedded_environment(dict(os.environ))
-    prepare_store()
+    env = embedded_environment(dict(os.environ), mail_port)
     settings = load_settings(env)
+    served_mail_port = settings.mail_port if mail else None
+    check_ports(host, port, served_mail_port)  # before any part starts or any file is made
+    prepare_store()
     with connect(settings, scheduler=NoScheduler()) as matches:
         parts = {
-            "worker": worker_command("solo", None, loglevel, beat=False),
-            "beat": beat_command(loglevel),
+            "worker": embedded_worker_command(loglevel),
+            "beat": embedded_beat_command(loglevel),
             "api": api_command(host, port),
         }
-        if mail and not can_listen(settings.mail_port):  # optional: never stops the rest
-            click.echo(
-                f"drts run: 127.0.0.1:{settings.mail_port} is taken: orders by mail are off "
-                "(set DRTS_MAIL_PORT to a free port, or pass --no-mail)",
-                err=True,
-            )
-            mail = False
         if mail:
             parts["mail"] = mail_command()
         supervisor = Supervisor(
@@ -123,21 +213,31 @@ def run(host: str, port: int, loglevel: str, mail: bool) -> None:
             settings.broker_url,
             lambda: last_sweep(matches),
             stale_seconds=max(MIN_STALE_SECONDS, STALE_SWEEPS * settings.sweep_seconds),
+            api_address=(host, port),
+            ready=ready_lines(host, port, served_mail_port, settings),
         )
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, supervisor.stop)
-        supervisor.say(f"API on http://{host}:{port}/ (Ctrl-C stops everything)")
-        if mail:
-            supervisor.say(f"orders by mail on smtp://127.0.0.1:{settings.mail_port}")
         code = supervisor.run()
     sys.exit(code)
 
 
-def can_listen(port: int) -> bool:
-    """Returns whether a server may listen on 127.0.0.1:`port` now (nothing else holds it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+def can_listen(port: int, host: str = "127.0.0.1") -> bool:
+    """Returns whether a server may listen on `host`:`port` now (nothing else listens there).
+
+    The probe binds as the servers do (SO_REUSEADDR, as werkzeug and asyncio set it), so a
+    port a stopped server left in TIME_WAIT counts as free.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as error:
+        raise click.ClickException(f"--host {host}: {error.strerror}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            probe.bind(("127.0.0.1", port))
+            probe.bind(address)
         except OSError:
             return False
     return True

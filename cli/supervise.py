@@ -3,11 +3,14 @@
 - The broker is asked first (service/health.py): one that does not answer within
   BROKER_WAIT_SECONDS stops `drts run` with a clear message and exit status 1.
 - The worker starts next; beat only once the worker is ready (it consumes from
-  the broker: it touches $DRTS_READY_FILE, workers/app.py); then the API.
+  the broker: it touches $DRTS_READY_FILE, workers/app.py); then the API and the
+  optional parts. Once the API answers on its address (or READY_WAIT_SECONDS
+  after it started), the `ready` lines are logged: what a user needs to know.
 - A part that exits is started again, with a logged line. The sweep is watched
   in the database (`sweep_status`): one that has not succeeded for
   stale_seconds, or failed SWEEP_FAILURES times in a row, restarts the worker
-  and beat. A part restarted more than MAX_RESTARTS times within
+  and beat (a beat just started gets START_GRACE_SECONDS more for its first sweep).
+  A part restarted more than MAX_RESTARTS times within
   RESTART_WINDOW_SECONDS stops everything with a message and exit status 1.
 - Every part's output goes to this process's standard error, each line led by
   the part's name (`[worker] ...`).
@@ -16,12 +19,13 @@
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,6 +39,9 @@ STOP_SECONDS = 20.0
 MAX_RESTARTS = 3
 RESTART_WINDOW_SECONDS = 300.0
 SWEEP_FAILURES = 3
+# Celery beat took 11 s to send its first sweep on a busy 2-core machine: no sweep since
+# beat (re)started is stale only after stale_seconds and this
+START_GRACE_SECONDS = 30.0
 READY_FILE_VARIABLE = "DRTS_READY_FILE"
 
 
@@ -69,8 +76,11 @@ class Supervisor:
         sweep_probe: SweepProbe,
         stale_seconds: float,
         out: IO[str] = sys.stderr,
+        api_address: tuple[str, int] | None = None,
+        ready: Sequence[str] = (),
     ) -> None:
         self.parts = {name: Part(name, command) for name, command in parts.items()}
+        self.api_address, self.ready, self.announced = api_address, ready, False
         self.broker_url, self.sweep_probe, self.stale_seconds = (
             broker_url,
             sweep_probe,
@@ -114,7 +124,6 @@ class Supervisor:
         while not self.stopping.is_set() and time.monotonic() < give_up:
             error = broker_reachable(self.broker_url)
             if error is None:
-                self.say("the broker answers")
                 return
             time.sleep(0.5)
         raise GiveUp(f"the broker {self.broker_url} cannot be reached: {error}")
@@ -140,14 +149,27 @@ class Supervisor:
             part.command, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
         part.started_at, part.started_wall = time.monotonic(), datetime.now(UTC)
-        self.say(f"started {name} (pid {part.process.pid}): {' '.join(part.command[1:])}")
+        self.say(f"started {name} (pid {part.process.pid})")
         threading.Thread(target=self._relay, args=(part,), daemon=True).start()
         return part
+
+    def _announce_once_ready(self) -> None:
+        """Logs the ready lines once the API answers (or READY_WAIT_SECONDS after the start,
+        answering or not); called on every turn of the watch, so it never holds it up."""
+        if self.announced:
+            return
+        api = self.parts.get("api")
+        waited = time.monotonic() - (api.started_at if api else 0.0)
+        if self.api_address is None or waited > READY_WAIT_SECONDS or answers(*self.api_address):
+            self.announced = True
+            for line in self.ready:
+                self.say(line)
 
     # -- watching -------------------------------------------------------------------------
 
     def _watch(self) -> None:
         while not self.stopping.wait(0.5):
+            self._announce_once_ready()
             for part in self.parts.values():
                 code = None if part.process is None else part.process.poll()
                 if code is not None and not self.stopping.is_set():
@@ -166,9 +188,12 @@ class Supervisor:
             quiet = min(quiet, (datetime.now(UTC) - last).total_seconds())
         since = beat.started_wall or datetime.now(UTC)
         recent = last_failure is not None and last_failure > since  # not before the restart
+        allowed = self.stale_seconds
+        if last is None or last < since:  # beat's first sweep: it may take a while to start
+            allowed += START_GRACE_SECONDS
         if recent and failures >= SWEEP_FAILURES:
             self._restart(["worker", "beat"], f"the sweep failed {failures} times in a row")
-        elif quiet > self.stale_seconds:
+        elif quiet > allowed:
             self._restart(["worker", "beat"], f"no sweep succeeded for {quiet:.0f} s")
 
     def _restart(self, names: list[str], why: str) -> None:
@@ -223,3 +248,12 @@ class Supervisor:
         with self._write:
             self.out.write(f"[{name}] {line}\n")
             self.out.flush()
+
+
+def answers(host: str, port: int) -> bool:
+    """Returns whether a server accepts connections on host:port now."""
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False

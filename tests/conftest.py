@@ -7,25 +7,64 @@ the project's migrations (`drts db upgrade`), so every test runs on their schema
 
 PostgreSQL tests skip with a message saying what to start when the server is
 not reachable, except in CI (CI=true), where they fail.
+
+Nothing is written into the checkout (issue 39): hypothesis keeps its storage (its
+example database, its caches) under a temporary folder of the session, the mail
+that a test's Matches sends without an outbox of its own goes to the session's
+temporary outbox (DRTS_MAIL_OUTBOX too, for the processes tests start), and the
+plugin tests/support/stray_files.py fails the session on anything a test left in
+the checkout.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 
+import hypothesis.configuration
 import psycopg
 import pytest
 
 from domain.rules import registry
 from service import schema
 from service.clock import ManualClock
+from service.lobby import Lobby
+from service.mail.outbox import MaildirOutbox
 from service.matches import Matches
 from service.scheduling import RecordingScheduler
 from service.settings import Settings
 from tests.support.postgres import PG_HINT, PG_HOST, PG_PORT, new_pg_database, pg_admin, pg_url
 from tests.support.toy_ruleset import TOYS
+
+pytest_plugins = ["tests.support.stray_files"]
+HYPOTHESIS_STORAGE = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Moves hypothesis' storage (example database, caches) out of the working directory."""
+    storage = tempfile.mkdtemp(prefix="drts-hypothesis-")
+    config.stash[HYPOTHESIS_STORAGE] = storage
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = storage  # for the processes tests start
+    hypothesis.configuration.set_hypothesis_home_dir(storage)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    storage = config.stash.get(HYPOTHESIS_STORAGE, None)
+    if storage is not None:
+        shutil.rmtree(storage, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def outbox_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Sends the mail of a Matches without an outbox of its own (whose default is
+    `drts-outbox` in the working directory) to a temporary maildir of the session."""
+    outbox = str(tmp_path_factory.mktemp("session-outbox"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Lobby, "outbox", MaildirOutbox(outbox))
+        patch.setenv("DRTS_MAIL_OUTBOX", outbox)
+        yield
 
 
 def in_ci() -> bool:

@@ -33,7 +33,8 @@ def start_run(tmp_path: Path, port: int, log: Path, **env_overrides: str) -> sub
     )
     with log.open("wb") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "run", "--port", str(port)],
+            # INFO: the parts' own lines, relayed with their names (tested below)
+            [sys.executable, "-m", "cli.main", "run", "--port", str(port), "--loglevel", "INFO"],
             cwd=tmp_path,
             env=env,
             stdout=out,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 from collections.abc import Iterator, Mapping, Sequence
@@ -32,6 +33,10 @@ def gunicorn(
     and stops it afterwards. `settings` are DRTS_* variables for the server (no broker by
     default); `options` are more gunicorn options. Another `app` must answer GET /rulesets.
 
+    The server runs in a temporary working directory (the checkout on its Python path),
+    so that what it writes by default (the maildir `drts-outbox` of confirmation mail)
+    never lands in the checkout.
+
     Raises RuntimeError when gunicorn exits or does not answer within `boot_seconds`.
     """
     port = free_port()
@@ -55,17 +60,20 @@ def gunicorn(
         f"127.0.0.1:{port}",
         "--log-level",
         log_level,
+        "--pythonpath",
+        str(ROOT),
         *options,
         app,
     ]
-    server = subprocess.Popen(command, env=env, cwd=ROOT)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_until_up(base, server, boot_seconds)
-        yield base
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with tempfile.TemporaryDirectory(prefix="drts-gunicorn-") as workdir:
+        server = subprocess.Popen(command, env=env, cwd=workdir)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_until_up(base, server, boot_seconds)
+            yield base
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
 
 
 def wait_until_up(base: str, server: subprocess.Popen[bytes], seconds: float = 60) -> None:

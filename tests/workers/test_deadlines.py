@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -120,12 +121,14 @@ def test_a_sweep_racing_a_countdown_task_gives_one_resolution(cluster: Cluster):
     assert service.verify_chain(new.match_id).ok
 
 
-def test_a_lost_countdown_task_changes_nothing_beat_sweeps_the_movement(cluster: Cluster):
+def test_a_lost_countdown_task_changes_nothing_beat_sweeps_the_movement(
+    cluster: Cluster, tmp_path: Path
+):
     service = cluster.matches()  # sends no countdown task, as if the broker had lost it
     new, _ = new_toy(service, deadline=1)
     with cluster.workers(1) as (app,):
         app.conf.beat_schedule["sweep-due"]["schedule"] = 0.5
-        beat = EmbeddedService(app, thread=True)
+        beat = EmbeddedService(app, thread=True, schedule_filename=str(tmp_path / "beat-schedule"))
         beat.start()
         try:
             wait_for(lambda: resolutions(service, new.match_id), timeout=30)
@@ -191,7 +194,7 @@ def test_district_war_strikes_and_extends_when_its_clock_runs_out(cluster: Clust
 
 
 def test_a_movement_that_re_arms_is_never_queued_empty_and_resolves_at_the_firing_after_an_order(
-    cluster: Cluster,
+    cluster: Cluster, tmp_path: Path
 ):
     """Issue 11 (B-Chess's Turn of the Field): beat sweeps a waiting movement for several
     periods and nothing is written; the first order arms the firing that resolves it."""
@@ -203,7 +206,7 @@ def test_a_movement_that_re_arms_is_never_queued_empty_and_resolves_at_the_firin
         service.join(new.match_id, "bob")
         service.start(new.match_id, str(new.referee_token))
         before = service.event_log(new.match_id)
-        beat = EmbeddedService(app, thread=True)
+        beat = EmbeddedService(app, thread=True, schedule_filename=str(tmp_path / "beat-schedule"))
         beat.start()
         try:
             time.sleep(3.2)  # three empty periods, swept
