@@ -83,22 +83,18 @@ class Borrowed:
 
 
 @pytest.fixture(scope="session")
-def cli_on() -> Iterator[Any]:
+def cli_on() -> Any:
     """Returns a context manager under which `drts` commands open a stage's application
-    (cli/store.py's `connect`, lent for the session)."""
-    lent: dict[str, Matches] = {}
+    (cli/store.py's `connect`, lent while the block runs: a patch left for the session
+    would reach the tests run after the matrix)."""
 
     @contextlib.contextmanager
     def on(stage: Stage) -> Iterator[None]:
-        lent["app"] = stage.app
-        try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("cli.store.connect", lambda *args, **kwargs: Borrowed(stage.app))
             yield
-        finally:
-            lent.pop("app", None)
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("cli.store.connect", lambda *args, **kwargs: Borrowed(lent["app"]))
-        yield on
+    return on
 
 
 @pytest.fixture(scope="session", autouse=True)
