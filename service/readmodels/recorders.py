@@ -57,6 +57,7 @@ from service.readmodels.tables import (
     imported_matches,
     match_failures,
     metadata,
+    page_sessions,
     projection_quarantine,
     sweep_status,
 )
@@ -72,7 +73,7 @@ SHARED = (
     FAILURES,
     SWEEP_STATUS,
     IMPORTED,
-    *(table.name for table in (*MAIL_TABLES, *FORUM_TABLES)),
+    *(table.name for table in (*MAIL_TABLES, *FORUM_TABLES, page_sessions)),
 )
 MAX_ERROR_CHARS = 1000
 # The database cannot be used now: raised, never a reason to leave a match out.
