@@ -160,6 +160,13 @@ class UnmappedForumUserError(DrtsError, LookupError):
     code = "unmapped_author"
 
 
+class ForumIdentityMismatchError(DrtsError):
+    """Raised when a forum post's author is mapped with an identity (the forum's user id,
+    an mbox sender's address) and the post does not carry it (docs/forum.md)."""
+
+    code = "forum_identity_mismatch"
+
+
 class UnknownForumCodeError(DrtsError, LookupError):
     """Raised when a post is signed with a code no seat of the match was given."""
 
