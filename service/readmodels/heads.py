@@ -13,6 +13,12 @@ instead of applied, with the reason:
 - `truncated` too: a version past the next one (the events between never reached the
   read model: they were deleted).
 
+The link is recomputed for the first event of a match in each batch, the one that
+continues the head read from the table (what the read model recorded before); the
+events after it in the same batch are compared by version, their links being the log's
+own (the chain that every load and `verify` check): one SHA-256 a match a batch, not
+one an event.
+
 Quarantined here means: the match list keeps the row as it was (the recorded head is the
 evidence `verify` checks the log against) and takes no more of the match's events
 (`projection_quarantine`, its error "truncated: ..." or "rewritten: ..."), and the
@@ -55,9 +61,12 @@ def recorded_heads(view: View, match_ids: Iterable[UUID]) -> dict[UUID, Head | N
     return heads
 
 
-def break_in_chain(domain_event: Any, recorded: Head | None) -> str | None:
+def break_in_chain(domain_event: Any, recorded: Head | None, linked: bool = False) -> str | None:
     """Returns why the event does not continue the recorded head ("truncated: ..." or
-    "rewritten: ..."), None when it does (or nothing is recorded to compare with)."""
+    "rewritten: ..."), None when it does (or nothing is recorded to compare with).
+    `linked`: the head is the event taken just before in the same batch, read from the
+    same log, so only its version is compared (its link is the log's own, which loading
+    and verify check); a head read from the table has its link recomputed."""
     version, match_id = domain_event.originator_version, domain_event.originator_id
     if recorded is None or recorded[0] is None:
         if version != 1:
@@ -77,6 +86,8 @@ def break_in_chain(domain_event: Any, recorded: Head | None) -> str | None:
                 f"{head} that the match list recorded: versions {head + 1} to {version - 1} "
                 "were removed before the read model took them"
             )
+    if linked:
+        return None
     item = public_item(domain_event, with_sealed=False)
     if next_chain(previous, {key: item[key] for key in BODY_KEYS}) == domain_event.chain:
         return None

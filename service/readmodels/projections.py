@@ -130,13 +130,15 @@ class MatchList(ReadModel):
     reads_every_event = True
     _heads: dict[UUID, heads.Head | None] | None = None  # a batch's, read before it
     _broken: set[UUID] = frozenset()  # type: ignore[assignment]  # the batch's broken logs
+    _taken: set[UUID] = frozenset()  # type: ignore[assignment]  # an event taken this batch
 
     def before_batch(self, events: Sequence[tuple[Any, Tracking]]) -> None:
         self._heads = heads.recorded_heads(self.view, (e.originator_id for e, _ in events))
-        self._broken = set()
+        self._broken, self._taken = set(), set()
 
     def after_batch(self) -> None:
-        self._heads, self._broken = None, frozenset()  # type: ignore[assignment]
+        self._heads = None
+        self._broken = self._taken = frozenset()  # type: ignore[assignment]
 
     def refused(self, domain_event: Any, tracking: Tracking) -> list[Statement] | None:
         """Refuses an event that does not continue the recorded head: the match is then
@@ -147,10 +149,11 @@ class MatchList(ReadModel):
         known = self._heads
         if known is None or match_id not in known:
             known = heads.recorded_heads(self.view, [match_id])  # outside a batch
-        reason = heads.break_in_chain(domain_event, known[match_id])
+        reason = heads.break_in_chain(domain_event, known[match_id], match_id in self._taken)
         if reason is None:
             if self._heads is not None:
                 self._heads[match_id] = (domain_event.originator_version, domain_event.chain)
+                self._taken.add(match_id)
             return None
         logger.error("match list quarantines match %s: %s", match_id, reason)
         if self._heads is not None:
