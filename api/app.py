@@ -46,6 +46,7 @@ from api import matches as matches_resource
 from api.capacity import Capacity
 from api.context import CAPACITY, EXTENSION, capacity, matches
 from api.pages import referee, seat, signin
+from api.pages.headers import protect_pages
 from api.pages.session import COOKIE_NAME, PageSessionInterface, session_token
 from api.pages.views import blueprint as pages
 from api.pages.views import error_page, is_page_path
@@ -134,6 +135,7 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
     )
     app.config.update(config or {})
     app.session_interface = PageSessionInterface()
+    protect_pages(app)  # CSP, no framing, nosniff, no-store: /ui and /docs (api/pages/headers.py)
     limit_capacity(app)
     refuse_unknown_parameters(app)
     if matches is None:

@@ -42,7 +42,14 @@ class Posts(MethodView):
         """Takes a forum post (operator token: a forum integration's) as its seat's order:
         the author's, mapped by the referee, or the seat whose one-time code signs it.
         Returns the reply to post back; a refused post is kept with its reason."""
-        post = Post(body["author"], body["post_id"], body["time"], body["body"], body["movement"])
+        post = Post(
+            body["author"],
+            body["post_id"],
+            body["time"],
+            body["body"],
+            body["movement"],
+            body["identity"],
+        )
         reply = matches().take_forum_post(match_id, bearer_token(), post, received_at())
         return reply, 200 if reply.replayed else 201
 
@@ -69,7 +76,9 @@ class ForumUsers(MethodView):
         """Maps a forum user to a seat, or clears the user's mapping (`seat` null): the
         referee's (or operator's), recorded as a ForumUserMapped event."""
         service = matches()
-        service.map_forum_user(match_id, bearer_token(), body["user"], body["seat"])
+        service.map_forum_user(
+            match_id, bearer_token(), body["user"], body["seat"], body["identity"]
+        )
         return forum_users_json(match_id)
 
     @blp.response(200, ForumUsersSchema)
@@ -97,5 +106,8 @@ def forum_users_json(match_id: UUID) -> dict[str, Any]:
     users = matches().forum_users(match_id)
     return {
         "match_id": match_id,
-        "users": [{"user": user, "seat": seat} for user, seat in sorted(users.items())],
+        "users": [
+            {"user": user, "seat": mapped.seat, "identity": mapped.identity}
+            for user, mapped in sorted(users.items())
+        ],
     }

@@ -8,6 +8,7 @@ import marshmallow as ma
 from api.fields import PlayerName, QueryInteger, StrictInteger
 from service import limits
 from service.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS
+from service.forum.users import MAX_IDENTITY_CHARS
 
 
 class PostSchema(ma.Schema):
@@ -40,6 +41,16 @@ class PostSchema(ma.Schema):
         allow_none=True,
         validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
         metadata={"description": "the movement the order is for (none: the open one)"},
+    )
+    identity = ma.fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=ma.validate.Length(min=1, max=MAX_IDENTITY_CHARS),
+        metadata={
+            "description": "the author's identity as the forum guarantees it (its user id, "
+            "or the sender address of a mail export); a user mapped with an identity is "
+            "taken only from posts carrying it"
+        },
     )
 
 
@@ -109,11 +120,26 @@ class ForumUserRequestSchema(ma.Schema):
         validate=ma.validate.Range(1, limits.MAX_SEATS),
         metadata={"description": "the seat whose orders the user's posts are; null clears"},
     )
+    identity = ma.fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=ma.validate.Length(min=1, max=MAX_IDENTITY_CHARS),
+        metadata={
+            "description": "the user's identity as the forum guarantees it (its user id, or "
+            "the sender address of a mail export): posts must carry it to be the seat's; "
+            "null maps by the user name alone"
+        },
+    )
 
 
 class ForumUserSchema(ma.Schema):
     user = ma.fields.String(required=True)
     seat = ma.fields.Integer(required=True)
+    identity = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the identity its posts must carry; null: by name alone"},
+    )
 
 
 class ForumUsersSchema(ma.Schema):

@@ -8,8 +8,13 @@ store, `read_models.rebuild(name)` for every projection, and one `catch_up()` of
 them after every projection is emptied. Prints events applied, seconds and events per
 second; never fails.
 
-Run: .venv/bin/python bench/bench_catchup.py [--mixes 4 --count 20]
-Figures of record: bench/catchup.md (issues 30, 31).
+With `--burst N` it measures instead the catch-up after a burst (issue 42): N District
+War matches created, seated and started (caught up), then their first movements all due
+at once and resolved together (`resolve_batch`, 25 at a time, as the workers do), and the
+time every projection takes to catch up on the burst's events, the match list first.
+
+Run: .venv/bin/python bench/bench_catchup.py [--mixes 4 --count 20] [--burst 1000]
+Figures of record: bench/catchup.md (issues 30, 31, 42).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,15 +88,48 @@ def measure(label: str, url: str, mixes: int, count: int) -> None:
         app.close()
 
 
+def burst(label: str, url: str, size: int) -> None:
+    """Resolves `size` District War movements due together, then times the catch-up of the
+    match list, then of every other projection, over the burst's events."""
+    schema.upgrade(Settings(url))
+    clock = ManualClock()
+    app = Matches(env=Settings(url).event_store_env(), clock=clock)
+    try:
+        started = []
+        for n in range(size):
+            new = app.create_match("district_war", seats=2, seed=f"burst {n}")
+            for name in ("ann", "bo"):
+                app.join(new.match_id, name)
+            app.start(new.match_id, str(new.referee_token))
+            started.append(new.match_id)
+        models = app.read_models
+        models.catch_up()
+        before = app.recorder.max_notification_id() or 0
+        clock.reach(max(app.get_match(m).deadline for m in started) + timedelta(seconds=1))
+        due = app.due_movements()
+        for first in range(0, size, 25):
+            app.resolve_batch(due[first : first + 25])
+        events = (app.recorder.max_notification_id() or 0) - before
+        print(f"{label}: a burst of {size} resolutions wrote {events} events")
+        timed("catch_up match_list", lambda: models.catch_up(["match_list"]))
+        timed("catch_up the others", lambda: models.catch_up())
+    finally:
+        app.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mixes", type=int, default=4, help="random mixes played")
     parser.add_argument("--count", type=int, default=20, help="matches per mix")
+    parser.add_argument("--burst", type=int, default=0, help="matches resolved in one burst")
     args = parser.parse_args()
     for toy in TOYS:
         registry.REGISTRY[toy.info.name] = {toy.info.version: toy}
     for label, url in stores():
-        measure(label, url, args.mixes, args.count)
+        if args.burst:
+            burst(label, url, args.burst)
+        else:
+            measure(label, url, args.mixes, args.count)
 
 
 if __name__ == "__main__":

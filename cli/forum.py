@@ -70,14 +70,29 @@ def list_outgoing(match_id: str, after: int) -> None:
 @click.argument("user")
 @click.argument("seat", type=int, required=False)
 @click.option("--clear", is_flag=True, help="clear the user's mapping (give no SEAT)")
+@click.option(
+    "--identity",
+    default=None,
+    help="the user's identity as the forum guarantees it (its user id, or the sender "
+    "address of a mail export): only posts carrying it are the seat's",
+)
 @click.option("--referee-token", envvar="DRTS_REFEREE_TOKEN", required=True, help="the referee's")
 @reports_errors
-def forum_user(match_id: str, user: str, seat: int | None, clear: bool, referee_token: str) -> None:
-    """Maps forum USER to SEAT (referee): the user's posts are the seat's orders."""
+def forum_user(
+    match_id: str,
+    user: str,
+    seat: int | None,
+    clear: bool,
+    identity: str | None,
+    referee_token: str,
+) -> None:
+    """Maps forum USER to SEAT (referee): the user's posts are the seat's orders (only
+    those carrying --identity, when given)."""
     if clear == (seat is not None):
         raise click.UsageError("give either a SEAT or --clear")
-    matches().map_forum_user(match_id, referee_token, user, seat)
-    click.echo(f"forum user {user} " + ("cleared" if clear else f"is seat {seat}"))
+    matches().map_forum_user(match_id, referee_token, user, seat, identity)
+    known = f" as {identity}" if identity and not clear else ""
+    click.echo(f"forum user {user} " + ("cleared" if clear else f"is seat {seat}{known}"))
 
 
 @click.command("forum-code")
@@ -96,15 +111,23 @@ def forum_code(match_id: str, token: str) -> None:
 @click.option("--author", required=True, help="the forum user who posted it")
 @click.option("--post-id", required=True, help="the forum's id of the post")
 @click.option("--time", "posted_at", type=datetime.fromisoformat, default=None, help="ISO 8601")
+@click.option("--identity", default=None, help="the author's identity as the forum gives it")
 @click.option("--token", envvar="DRTS_OPERATOR_TOKEN", required=True, help="the operator token")
 @reports_errors
 def forum_post(
-    match_id: str, body: str, author: str, post_id: str, posted_at: datetime | None, token: str
+    match_id: str,
+    body: str,
+    author: str,
+    post_id: str,
+    posted_at: datetime | None,
+    identity: str | None,
+    token: str,
 ) -> None:
     """Takes one forum post as POST /matches/{id}/posts does (operator token); prints the
     reply (JSON)."""
     app = matches()
-    _echo(app.take_forum_post(match_id, token, Post(author, post_id, posted_at, body), app.clock()))
+    post = Post(author, post_id, posted_at, body, identity=identity)
+    _echo(app.take_forum_post(match_id, token, post, app.clock()))
 
 
 def _resolved(match_id: str) -> int:

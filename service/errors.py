@@ -91,6 +91,19 @@ class TamperedLogError(DrtsError):
         self.details = {"version": version, "type": type_name, "reason": reason}
 
 
+class TruncatedLogError(TamperedLogError):
+    """Raised when a command would write to a match whose log ends before the head the
+    match list read model recorded (its last events were deleted), or that the read
+    models quarantined for a broken log: the match is quarantined, and takes no write
+    (service/logguard.py, docs/integrity.md)."""
+
+    def __init__(self, match_id: object, log_end: int, recorded: int | None, reason: str) -> None:
+        super().__init__(
+            match_id, recorded or log_end, "log", f"{reason}; the match is quarantined"
+        )
+        self.log_end, self.recorded = log_end, recorded
+
+
 class MatchImportedError(DrtsError):
     """Raised when a command would change an imported match, which is read-only."""
 
@@ -158,6 +171,13 @@ class UnmappedForumUserError(DrtsError, LookupError):
     with a one-time code (docs/forum.md)."""
 
     code = "unmapped_author"
+
+
+class ForumIdentityMismatchError(DrtsError):
+    """Raised when a forum post's author is mapped with an identity (the forum's user id,
+    an mbox sender's address) and the post does not carry it (docs/forum.md)."""
+
+    code = "forum_identity_mismatch"
 
 
 class UnknownForumCodeError(DrtsError, LookupError):

@@ -192,6 +192,7 @@ def check_read_model(log: Log, row: Mapping[str, Any] | None) -> list[Discrepanc
         READ_MODEL,
         "the match list read model recorded",
     )
+    found += _broken_log(row)
     finished = row.get("finished_version")
     if finished is None:
         return found
@@ -206,6 +207,16 @@ def check_read_model(log: Log, row: Mapping[str, Any] | None) -> list[Discrepanc
         )
         found.append(Discrepancy(READ_MODEL, "finish", int(finished), message))
     return found
+
+
+def _broken_log(row: Mapping[str, Any]) -> list[Discrepancy]:
+    """Returns the broken log the match list quarantined the match for (its error
+    "truncated: ..." or "rewritten: ...", service/readmodels/heads.py), if any."""
+    kind, _, reason = str(row.get("quarantine") or "").partition(": ")
+    if kind not in ("truncated", "rewritten"):
+        return []  # none, or an event its tables refused: not a fault of the log
+    message = f"the match list read model quarantined the match: {reason}"
+    return [Discrepancy(READ_MODEL, kind, int(row["head_version"]), message)]
 
 
 def check_finish(log: Log) -> list[Discrepancy]:

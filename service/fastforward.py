@@ -19,47 +19,65 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresAggregateRecorder
 from psycopg.sql import SQL, Identifier
 
+from service.logguard import Recorded
+from service.readmodels.heads import BROKEN_LOG
+
 if TYPE_CHECKING:
     from service.store import MatchStore
 
 
 @dataclass(frozen=True)
 class ReadAhead:
-    """The rows a match had stored after `version` when they were read."""
+    """The rows a match had stored after `version` when they were read, and what the read
+    models had recorded of it then (its head, a broken-log quarantine: service/logguard.py)."""
 
     version: int
     rows: list[StoredEvent]
+    recorded: Recorded | None = None
 
 
 QUERY = SQL(
-    "SELECT e.originator_id, e.originator_version, e.topic, e.state "
-    "FROM {table} e JOIN unnest(%s::uuid[], %s::bigint[]) AS k(id, version) "
-    "ON e.originator_id = k.id AND e.originator_version > k.version "
-    "ORDER BY e.originator_id, e.originator_version"
+    "SELECT k.id AS match_id, l.head_version AS recorded, f.message AS broken, "
+    "(SELECT MAX(m.originator_version) FROM {table} AS m WHERE m.originator_id = k.id) "
+    "AS log_end, e.originator_version, e.topic, e.state "
+    "FROM unnest(%s::uuid[], %s::bigint[]) AS k(id, version) "
+    "LEFT JOIN {list} AS l ON l.match_id = k.id "
+    "LEFT JOIN {failures} AS f ON f.match_id = k.id AND f.error = %s "
+    "AND f.quarantined_at IS NOT NULL "
+    "LEFT JOIN {table} AS e ON e.originator_id = k.id AND e.originator_version > k.version "
+    "ORDER BY k.id, e.originator_version"
 )
 
 
-def rows_after(
-    app: MatchStore, versions: Mapping[UUID, int]
-) -> dict[UUID, list[StoredEvent]] | None:
+def rows_after(app: MatchStore, versions: Mapping[UUID, int]) -> dict[UUID, ReadAhead] | None:
     """Returns the rows stored after each match's version, by match (empty lists
-    included), in one query; None when the store cannot (not PostgreSQL)."""
+    included), with what the read models recorded of it, in one query; None when the
+    store cannot (not PostgreSQL)."""
     recorder = app.recorder
     if not versions or not isinstance(recorder, PostgresAggregateRecorder):
         return None
     if recorder.datastore.originator_id_type != "uuid":
         return None
-    table = Identifier(recorder.datastore.schema, recorder.events_table_name)
+    schema = recorder.datastore.schema
+    query = QUERY.format(
+        table=Identifier(schema, recorder.events_table_name),
+        list=Identifier(schema, "match_list"),
+        failures=Identifier(schema, "match_failures"),
+    )
     found: dict[UUID, list[StoredEvent]] = {match_id: [] for match_id in versions}
+    recorded: dict[UUID, Recorded] = {}
     with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
-        cursor.execute(QUERY.format(table=table), (list(versions), list(versions.values())))
+        cursor.execute(query, (list(versions), list(versions.values()), BROKEN_LOG))
         for row in cursor.fetchall():
-            found[row["originator_id"]].append(
-                StoredEvent(
-                    originator_id=row["originator_id"],
-                    originator_version=row["originator_version"],
-                    topic=row["topic"],
-                    state=bytes(row["state"]),
+            match_id = row["match_id"]
+            recorded.setdefault(match_id, Recorded(row["recorded"], row["broken"], row["log_end"]))
+            if row["originator_version"] is not None:
+                found[match_id].append(
+                    StoredEvent(
+                        originator_id=match_id,
+                        originator_version=row["originator_version"],
+                        topic=row["topic"],
+                        state=bytes(row["state"]),
+                    )
                 )
-            )
-    return found
+    return {m: ReadAhead(versions[m], rows, recorded.get(m)) for m, rows in found.items()}

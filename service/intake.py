@@ -21,7 +21,7 @@ from service import limits
 from service.forum import codes as forum_codes
 from service.forum.desk import ForumDesk, PostReply
 from service.forum.posts import Post
-from service.forum.users import forum_users
+from service.forum.users import ForumUser, forum_identity, forum_mapping
 from service.resolution import Resolution
 from service.results import Head, OrderReceipt
 from service.settings import DEFAULT_FORUM_MAX_DELAY_SECONDS
@@ -112,16 +112,24 @@ class Intake(Resolution):
         )
 
     def map_forum_user(
-        self, match_id: UUID | str, referee_token: str | None, user: str, seat: int | None
+        self,
+        match_id: UUID | str,
+        referee_token: str | None,
+        user: str,
+        seat: int | None,
+        identity: str | None = None,
     ) -> None:
         """Maps forum user `user` to `seat` (None clears the mapping), as the referee (or
-        the operator): recorded as a ForumUserMapped event (docs/forum.md)."""
+        the operator): recorded as a ForumUserMapped event (docs/forum.md). `identity`: the
+        forum's stable identity of the user (its user id, an mbox sender's address) that
+        the user's posts must carry; None maps by the name alone."""
         user = limits.player_name(user, "user")
+        known = forum_identity(identity)
         by, now = self.tokens.referee_name(referee_token), self.clock()
         self._retrying(
             match_id,
             lambda m: m.map_forum_user(
-                self.tokens.referee_hash(m, referee_token), user, seat, by, now
+                self.tokens.referee_hash(m, referee_token), user, seat, by, now, known
             ),
         )
 
@@ -134,9 +142,9 @@ class Intake(Resolution):
         self.tokens.check_operator(operator_token)
         return self.forum.receive(match_id, post, receipt)
 
-    def forum_users(self, match_id: UUID | str) -> dict[str, int]:
-        """Returns the match's mapping of forum users to seats (public)."""
-        return forum_users(self.events.get(self.get_match(match_id).id))
+    def forum_users(self, match_id: UUID | str) -> dict[str, ForumUser]:
+        """Returns the match's mapping of forum users to seats and identities (public)."""
+        return forum_mapping(self.events.get(self.get_match(match_id).id))
 
     def forum_code(self, match_id: UUID | str, token: str | None) -> tuple[int, str]:
         """Issues a one-time code for the token's seat, to sign one forum post with; returns

@@ -27,7 +27,7 @@ import hashlib
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -47,6 +47,8 @@ TRUSTED_SNAPSHOTS = 20_000  # snapshots remembered as checked, per process
 # stand-in (domain/match/values.py), so they are not compared. {shape: attributes}
 UNKNOWN_BEFORE_SHAPE = {3: frozenset({"closed_at"})}
 NOT_COMPARED = frozenset({"_pending_events"})
+# reads a match's rows as the recorder's `select_events(id, gt=, lte=, limit=)` does
+Select = Callable[..., Sequence[StoredEvent]]
 
 
 def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
@@ -114,12 +116,14 @@ def checked_events(
     after: tuple[int, str, str | None] | None = None,
     upto: int | None = None,
     limit: int | None = None,
+    select: Select | None = None,
 ) -> list[Any]:
     """Returns the stored events after `after` = (version, its chain, the seed commitment)
     (from the first event for None), up to version `upto`, at most `limit`: decoded and
-    checked (consecutive versions, chain links, seals); raises TamperedLogError."""
+    checked (consecutive versions, chain links, seals); raises TamperedLogError. `select`
+    reads the rows in place of the recorder (a command's guard: service/logguard.py)."""
     gt = None if after is None else after[0]
-    rows = app.recorder.select_events(match_id, gt=gt or None, lte=upto, limit=limit)
+    rows = (select or app.recorder.select_events)(match_id, gt=gt or None, lte=upto, limit=limit)
     return checked_rows(app, match_id, rows, after)
 
 
@@ -155,13 +159,16 @@ def fold(match_id: UUID, events: list[Any], match: Match | None = None) -> Match
     return match
 
 
-def load(app: MatchStore, match_id: UUID, version: int | None = None) -> Match:
+def load(
+    app: MatchStore, match_id: UUID, version: int | None = None, select: Select | None = None
+) -> Match:
     """Returns the match (at `version` if given) from its stored rows, checked (module
-    docstring); raises MatchNotFoundError or TamperedLogError."""
+    docstring); raises MatchNotFoundError or TamperedLogError. `select` reads the events
+    folded last (those after the snapshot used) in place of the recorder."""
     stored = _latest_snapshot(app, match_id, version)
-    match = None if stored is None else _from_trusted(app, match_id, stored, version)
+    match = None if stored is None else _from_trusted(app, match_id, stored, version, select)
     if match is None:
-        match = _from_checked(app, match_id, version, stored)
+        match = _from_checked(app, match_id, version, stored, select)
     if not isinstance(match, Match):
         raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
     return match
@@ -196,12 +203,16 @@ def _latest_snapshot(app: MatchStore, match_id: UUID, version: int | None) -> St
 
 
 def _from_trusted(
-    app: MatchStore, match_id: UUID, stored: StoredEvent, version: int | None
+    app: MatchStore,
+    match_id: UUID,
+    stored: StoredEvent,
+    version: int | None,
+    select: Select | None,
 ) -> Match | None:
     """Returns the match from a snapshot this process checked whose chain is still the
     stored event's at its version; None when the snapshot may not be used."""
     start = _trusted_start(app, match_id, stored)
-    return None if start is None else _folded_on(app, match_id, start, [], version)
+    return None if start is None else _folded_on(app, match_id, start, [], version, select)
 
 
 def _trusted_start(app: MatchStore, match_id: UUID, stored: StoredEvent) -> Match | None:
@@ -222,14 +233,18 @@ def _trusted_start(app: MatchStore, match_id: UUID, stored: StoredEvent) -> Matc
 
 
 def _from_checked(
-    app: MatchStore, match_id: UUID, version: int | None, stored: StoredEvent | None
+    app: MatchStore,
+    match_id: UUID,
+    version: int | None,
+    stored: StoredEvent | None,
+    select: Select | None,
 ) -> Match | None:
     """Returns the match folded from the nearest snapshot below `stored` this process
     trusts (from the first event when there is none, or it may not be used); checks
     `stored` and the untrusted snapshots between on the way (module docstring)."""
     unchecked, base = ([], None) if stored is None else _untrusted_run(app, match_id, stored)
     start = None if base is None else _trusted_start(app, match_id, base)
-    return _folded_on(app, match_id, start, unchecked, version)
+    return _folded_on(app, match_id, start, unchecked, version, select)
 
 
 def _untrusted_run(
@@ -251,12 +266,13 @@ def _folded_on(
     start: Match | None,
     unchecked: list[StoredEvent],
     version: int | None,
+    select: Select | None = None,
 ) -> Match | None:
     """Returns `start` (None: nothing) with the stored events after it up to `version`
     folded on, checked; each snapshot of `unchecked` (oldest first) is checked against
     the fold at its version: used and trusted if it agrees, logged if not."""
     after = None if start is None else (start.version, start.chain, start.seed_commitment)
-    events = checked_events(app, match_id, after, version)
+    events = checked_events(app, match_id, after, version, select=select)
     match, done = start, 0
     for stored in unchecked:
         at = stored.originator_version

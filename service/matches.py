@@ -38,6 +38,7 @@ from service.reads import MatchReads
 from service.refereeing import Refereeing
 from service.resolution import Resolution
 from service.scheduling import Scheduler, scheduler_for
+from service.sessions import PageSessions
 from service.settings import Settings, load_settings
 from service.store import SNAPSHOT_INTERVAL, utc_now
 
@@ -47,6 +48,11 @@ __all__ = ["SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now
 
 class Matches(Lobby, Refereeing, Intake, Resolution, MatchReads):
     """Creates matches, seats players, takes orders, resolves movements, serves replays."""
+
+    @property
+    def page_sessions(self) -> PageSessions:
+        """Returns the web pages' signed-in sessions, kept on the server (service/sessions.py)."""
+        return PageSessions(self.read_models, self.clock)
 
 
 def connect(

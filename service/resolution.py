@@ -27,7 +27,12 @@ from domain.errors import MovementClosedError
 from domain.match import Match
 from domain.table import DeadlinePassed
 from service import batches, quarantine
-from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
+from service.errors import (
+    ConcurrentWriteError,
+    MatchImportedError,
+    MatchNotFoundError,
+    TruncatedLogError,
+)
 from service.fastforward import ReadAhead
 from service.readmodels.recorders import OUTAGES, error_text
 from service.reads import MatchReads
@@ -255,6 +260,8 @@ class Resolution(MatchReads):
             return self.resolve(match_id, movement, now)
         except NOT_THE_MATCHS_FAULT:
             raise
+        except TruncatedLogError:
+            return None  # quarantined, and logged, when the log was found cut short
         except Exception as error:
             self._count_failure(self.match_id(match_id), movement, error)
             return None

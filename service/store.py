@@ -27,6 +27,7 @@ from domain.match import Match
 from service import fastforward, imported, loading, schema
 from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
 from service.fastforward import ReadAhead
+from service.logguard import LogGuard
 from service.matchcache import MatchCache, cache_size
 from service.pastreads import PastReads, past_cache_size
 from service.readmodels.recorders import OUTAGES
@@ -241,17 +242,23 @@ class MatchStore(Application[UUID]):
     ) -> Match:
         """Returns the match for a command: the kept one fast-forwarded over the events
         stored since (checked; those in `ahead` when they were read after its version),
-        or, if none is kept or `may_use_kept` is false, the match loaded from the store."""
-        kept = self.kept.take(match_id)
+        or, if none is kept or `may_use_kept` is false, the match loaded from the store.
+        The same read tells what the read models recorded of the match: TruncatedLogError
+        for a log that ends before the recorded head (service/logguard.py)."""
+        kept, guard = self.kept.take(match_id), LogGuard(self, match_id)
         if kept is None or not may_use_kept:
-            return self._load(match_id)
-        after = (kept.version, kept.chain, kept.seed_commitment)
-        if ahead is not None and ahead.version == kept.version:
-            newer = loading.checked_rows(self, match_id, ahead.rows, after)
+            match = loading.load(self, match_id, select=guard.select)
         else:
-            newer = loading.checked_events(self, match_id, after)
-        match = loading.fold(match_id, newer, kept)
-        assert match is not None  # folding onto a match gives a match
+            after = (kept.version, kept.chain, kept.seed_commitment)
+            if ahead is not None and ahead.version == kept.version:
+                newer = loading.checked_rows(self, match_id, ahead.rows, after)
+                guard.recorded = ahead.recorded
+            else:
+                newer = loading.checked_events(self, match_id, after, select=guard.select)
+            folded = loading.fold(match_id, newer, kept)
+            assert folded is not None  # folding onto a match gives a match
+            match = folded
+        guard.check(match)  # a log cut short takes no write (service/logguard.py)
         return match
 
     def warm(self, match_ids: Iterable[UUID], until: datetime) -> int:
@@ -282,10 +289,7 @@ class MatchStore(Application[UUID]):
         """Returns the rows stored after each kept match's version, read in one query
         where the store can (service/fastforward.py); empty where it cannot."""
         versions = {m: v for m in match_ids if (v := self.kept.version_of(m)) is not None}
-        found = fastforward.rows_after(self, versions)
-        if found is None:
-            return {}
-        return {m: ReadAhead(versions[m], rows) for m, rows in found.items()}
+        return fastforward.rows_after(self, versions) or {}
 
     def _at_version(self, match: Match, version: int) -> Match:
         """Returns the match as it was at `version` (itself when that is its latest)."""

@@ -1,13 +1,15 @@
-"""Signed-in pages: a seat's or referee's token exchanged for a session cookie
-(docs/pages.md, Signing in).
+"""Signed-in pages: a seat's or referee's token exchanged for a session kept on the
+server (docs/pages.md, Signing in).
 
-The cookie is Flask's signed session, keyed by the app's secret key (DRTS_SESSION_SECRET,
-or a key drawn per process when unset: docs/operations.md). It holds the match id, the
-token and who holds it, and the CSRF token; it is HttpOnly, SameSite=Strict, Secure when
-the request came over HTTPS, and is refused once older than DRTS_SESSION_HOURS. Holding
-the token itself, a session has the token's authority and no more: every view passes it
-to the same service calls as the API, which check it each time (a reissued token stops
-its sessions at once). Signing out clears the cookie.
+The session is a row the service keeps (service/sessions.py: the match, the token,
+sealed, and who holds it); the browser's cookie holds only its random key and the CSRF
+token, in Flask's signed session, keyed by the app's secret key (DRTS_SESSION_SECRET,
+or a key drawn per process when unset: docs/operations.md). The cookie is signed, not
+encrypted, so it carries no token: whoever reads it finds the session's key, which
+signing out (or the session's end, DRTS_SESSION_HOURS) makes worthless. It is HttpOnly,
+SameSite=Strict, Secure when the request came over HTTPS. Holding the token, a session
+has the token's authority and no more: every view passes it to the same service calls as
+the API, which check it each time (a reissued token stops its sessions at once).
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 from uuid import UUID
 
-from flask import Flask, redirect, request, session, url_for
+from flask import Flask, current_app, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.wrappers import Response
 
+from api.context import matches
 from service.results import Viewer
+from service.sessions import PageSession
 
 COOKIE_NAME = "drts_session"
 CSRF_FIELD = "csrf"
+KEY_FIELD = "key"  # the cookie's field holding the server-side session's key
 
 
 class CrossSiteRequestError(Exception):
@@ -77,24 +82,44 @@ def check_form_post() -> None:
 
 
 def sign_in(match_id: UUID, token: str, holder: Viewer) -> None:
-    """Starts a new session (a new CSRF token too) holding `token` for the match."""
+    """Starts a new session (a new CSRF token too) holding `token` for the match: a row
+    on the server, whose key alone the cookie holds."""
+    end_session()
     session.clear()
     session.permanent = True  # its cookie expires with PERMANENT_SESSION_LIFETIME
-    session.update(
-        match=str(match_id),
-        token=token,
-        seat=holder.seat,
-        referee=holder.referee,
-        name=holder.name if holder.referee else f"seat {holder.seat}",
+    name = holder.name if holder.referee else f"seat {holder.seat}"
+    lasting = current_app.permanent_session_lifetime
+    session[KEY_FIELD] = matches().page_sessions.open(
+        match_id, token, holder.seat, holder.referee, name, lasting
     )
     csrf_token()
 
 
 def sign_out() -> str | None:
-    """Ends the session: the cookie is cleared. Returns the match it was signed in to."""
-    match = session.get("match")
+    """Ends the session: its row is deleted and the cookie cleared. Returns the match it
+    was signed in to."""
+    held = current_session()
+    end_session()
     session.clear()
-    return match if isinstance(match, str) else None
+    return None if held is None else str(held.match_id)
+
+
+def end_session() -> None:
+    """Deletes the server's row of the cookie's session, if any."""
+    key = session.get(KEY_FIELD)
+    if isinstance(key, str):
+        matches().page_sessions.end(key)
+    g.pop("page_session", None)
+
+
+def current_session() -> PageSession | None:
+    """Returns the server's session of the cookie's key (None: none, or ended), read once
+    a request; a request without the cookie opens no session at all."""
+    if "page_session" not in g:
+        key = session.get(KEY_FIELD) if COOKIE_NAME in request.cookies else None
+        g.page_session = matches().page_sessions.find(key) if isinstance(key, str) else None
+    found: PageSession | None = g.page_session
+    return found
 
 
 def to_sign_in(match_id: UUID) -> Response:
@@ -104,22 +129,19 @@ def to_sign_in(match_id: UUID) -> Response:
 
 def signed_in(match_id: UUID) -> SignedIn | None:
     """Returns the session's holder in the match, None when not signed in to it."""
-    token = session.get("token")
-    if session.get("match") != str(match_id) or not isinstance(token, str):
+    held = current_session()
+    if held is None or held.match_id != match_id:
         return None
-    return SignedIn(match_id, token, session.get("seat"), bool(session.get("referee")))
+    return SignedIn(match_id, held.token, held.seat, held.referee)
 
 
 def session_token() -> str | None:
     """Returns the token the session holds (for the per-token rate limit), if any."""
-    if COOKIE_NAME not in request.cookies:
-        return None  # not a signed-in page: the session is not even opened
-    token = session.get("token")
-    return token if isinstance(token, str) else None
+    held = current_session()
+    return None if held is None else held.token
 
 
 def signed_in_as() -> tuple[str, str] | None:
     """Returns (who, match id) of the session's holder for the page header, if any."""
-    if session_token() is None:
-        return None
-    return str(session.get("name", "")), str(session.get("match", ""))
+    held = current_session()
+    return None if held is None else (held.name, str(held.match_id))

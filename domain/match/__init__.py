@@ -544,12 +544,16 @@ class Match(MatchCorrections, MatchForum, MatchQuarantine, Aggregate):
     class ForumUserMapped(Aggregate.Event):
         """The referee (`by`: "referee" or "operator") mapped forum user `user` to `seat`,
         or cleared the user's mapping (`seat` None): the user's forum posts are then that
-        seat's orders (domain/match/forum.py, docs/forum.md)."""
+        seat's orders (domain/match/forum.py, docs/forum.md). `identity`: the forum's stable
+        identity of the user (its user id, or the sender address of an mbox), which a post
+        must carry to be taken as the seat's; None maps by the user name alone, as every
+        mapping stored before the field existed does (issue 42)."""
 
         user: str
         seat: int | None
         by: str
         chain: str
+        identity: str | None = None  # None for events stored before it: mapped by name
 
         def apply(self, match: Match) -> None:
             match.chain = self.chain

@@ -19,15 +19,22 @@ class MatchForum(MatchQueries):
     """The referee's command of forum play: mapping a forum user to a seat."""
 
     def map_forum_user(
-        self, referee_token_hash: str, user: str, seat: int | None, by: str, at: datetime
+        self,
+        referee_token_hash: str,
+        user: str,
+        seat: int | None,
+        by: str,
+        at: datetime,
+        identity: str | None,
     ) -> None:
         """Maps forum user `user` to `seat` (None clears the user's mapping), as the
-        referee (`by`: "referee" or "operator"). A user maps to one seat at a time; a seat
-        may have several users. Raises InvalidTokenError (NotRefereeError) and
-        UnknownSeatError for a seat the match does not have."""
+        referee (`by`: "referee" or "operator"); `identity` is the forum's stable identity
+        of the user that its posts must carry (None: by name alone). A user maps to one
+        seat at a time; a seat may have several users. Raises InvalidTokenError
+        (NotRefereeError) and UnknownSeatError for a seat the match does not have."""
         self.check_referee(referee_token_hash)
         if seat is not None and not 1 <= seat <= len(self.seats):
             raise UnknownSeatError(
                 f"match {self.id} has no seat {seat} (seats 1..{len(self.seats)})"
             )
-        self._record(self.ForumUserMapped, at, user=user, seat=seat, by=by)
+        self._record(self.ForumUserMapped, at, user=user, seat=seat, by=by, identity=identity)

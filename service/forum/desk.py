@@ -3,11 +3,13 @@
 
 A post is a seat's order when it is signed with one of the seat's one-time codes (a
 line `code: <code>`), or else when its author is a forum user the referee mapped to the
-seat (ForumUserMapped events). The order is stored like any other (source "forum", the
-post id as its message id, the received time of service/forum/posts.py), or its refusal
-as the match records refusals. A post no seat can be found for (an unmapped author, an
-unknown or used code) is refused with its reason and kept in `forum_posts` with its
-body: nothing is lost, though no seat's log can hold it. Each post is kept with its
+seat (ForumUserMapped events): by the identity the post carries when a mapping names it,
+else by the author's name when the name's mapping names no identity (`author_seat`).
+The order is stored like any other (source "forum", the post id as its message id, the
+received time of service/forum/posts.py), or its refusal as the match records refusals.
+A post no seat can be found for (an unmapped author, an identity that is not the
+mapping's, an unknown or used code) is refused with its reason and kept in `forum_posts`
+with its body: nothing is lost, though no seat's log can hold it. Each post is kept with its
 first reply; a post seen before (same post id in the match) stores nothing new and
 gets its first reply again. The order events are the record: a post stored just before
 a crash, whose row was never written, is found among them.
@@ -22,15 +24,21 @@ copy whose first was refused is refused again (a refusal changes nothing in the 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.errors import DrtsError, DuplicateMessageError
-from service.errors import ConcurrentWriteError, UnmappedForumUserError
+from service.errors import (
+    ConcurrentWriteError,
+    ForumIdentityMismatchError,
+    UnmappedForumUserError,
+)
 from service.forum import codes, replies
 from service.forum.posts import Post, post_key, received_time
+from service.forum.users import ForumUser, forum_identity
 from service.mail.addresses import VIEW
 from service.mail.reading import order_text
 from service.readmodels.recorders import OUTAGES
@@ -97,13 +105,7 @@ class ForumDesk:
         """Returns the seat whose order the post is: its code's, or its author's."""
         if code is not None:
             return codes.claim(self.models, match, code, key, at)
-        seat = self.matches.forum_users(match).get(post.author)
-        if seat is None:
-            raise UnmappedForumUserError(
-                f"forum user {post.author!r} is mapped to no seat of match {match}: the "
-                "referee maps forum users to seats, or sign the post with a one-time code"
-            )
-        return seat
+        return author_seat(self.matches.forum_users(match), post, match)
 
     def _take(self, match: UUID, seat: int, post: Post, text: str, at: datetime) -> PostReply:
         """Submits the post's order text as the seat's order (source "forum")."""
@@ -215,6 +217,32 @@ class ForumDesk:
             },
         )
         return reply
+
+
+def author_seat(mapping: Mapping[str, ForumUser], post: Post, match: UUID) -> int:
+    """Returns the seat of a post's author: the one mapped to the post's identity, else
+    the one mapped to its author's name when that mapping names no identity. Raises
+    ForumIdentityMismatchError when the name's mapping names an identity the post does
+    not carry (a display name anyone can write: `"alice" <evil@attacker.example>`), and
+    UnmappedForumUserError when neither is mapped."""
+    identity = forum_identity(post.identity)
+    by_identity = [m.seat for m in mapping.values() if identity and m.identity == identity]
+    if by_identity:
+        return by_identity[-1]
+    mapped = mapping.get(post.author)
+    if mapped is None:
+        raise UnmappedForumUserError(
+            f"forum user {post.author!r} is mapped to no seat of match {match}: the "
+            "referee maps forum users to seats, or sign the post with a one-time code"
+        )
+    if mapped.identity is not None:
+        carried = "carries no identity" if identity is None else f"comes from {identity!r}"
+        raise ForumIdentityMismatchError(
+            f"forum user {post.author!r} is mapped to seat {mapped.seat} of match {match} "
+            f"as {mapped.identity!r}, and this post {carried}: a post is that seat's only "
+            "from that identity, or signed with a one-time code"
+        )
+    return mapped.seat
 
 
 def posts_of(matches: Matches, match_id: UUID | str) -> list[dict[str, Any]]:

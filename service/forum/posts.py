@@ -24,14 +24,16 @@ MAX_BODY_CHARS = 8000
 @dataclass(frozen=True)
 class Post:
     """A forum post: who posted it (the forum's user name), the forum's id of it, its
-    time as the forum reports it (None: unknown), its text, and the movement it names
-    (None: the open one)."""
+    time as the forum reports it (None: unknown), its text, the movement it names
+    (None: the open one), and its author's identity as the forum guarantees it (its user
+    id, or an mbox sender's address; None: the forum gave none)."""
 
     author: str
     post_id: str
     posted_at: datetime | None
     body: str
     movement: int | None = None
+    identity: str | None = None
 
 
 def received_time(posted_at: datetime | None, receipt: datetime, max_delay: timedelta) -> datetime:

@@ -2,10 +2,12 @@
 digest: one message a post), or a JSON list of posts.
 
 JSON: `[{"author": "...", "post_id": "...", "time": "2026-12-01T10:00:00+00:00",
-"body": "...", "movement": 4}, ...]`: `time` (ISO 8601 with its offset) and `movement`
-are optional. mbox: the author is the From: display name (else its address), the post id
-the Message-ID, the time the Date: header (one without a zone is UTC), the body the
-text/plain part (else the HTML as text), the movement any "movement N" in the subject.
+"body": "...", "movement": 4, "identity": "..."}, ...]`: `time` (ISO 8601 with its
+offset), `movement` and `identity` (the forum's user id of the author) are optional.
+mbox: the author is the From: display name (else its address), its identity the From:
+address, the post id the Message-ID, the time the Date: header (one without a zone is
+UTC), the body the text/plain part (else the HTML as text), the movement any "movement
+N" in the subject.
 A file that is neither, or a post missing a field, is refused whole (InvalidPostsError
 naming the post and field): nothing of it is taken.
 """
@@ -24,6 +26,7 @@ from typing import Any
 
 from service.errors import InvalidPostsError
 from service.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS, Post
+from service.forum.users import MAX_IDENTITY_CHARS
 from service.mail.reading import (
     MOVEMENT,
     UnreadableMailError,
@@ -70,6 +73,7 @@ def json_post(item: Any, where: str) -> Post:
         posted_at=_time(item.get("time"), where),
         body=_text(item, "body", where, MAX_BODY_CHARS),
         movement=movement,
+        identity=_identity(item, where),
     )
 
 
@@ -88,6 +92,7 @@ def mbox_post(raw: bytes) -> Post:
         posted_at=_date(header(message, "Date")),
         body=body,
         movement=int(found.group(1)) if found else None,
+        identity=_sender(message),
     )
 
 
@@ -105,6 +110,19 @@ def _author(message: EmailMessage) -> str:
     if addresses:
         return (addresses[0].display_name or addresses[0].addr_spec)[:MAX_AUTHOR_CHARS]
     return header(message, "From")[:MAX_AUTHOR_CHARS] or "(no author)"
+
+
+def _sender(message: EmailMessage) -> str | None:
+    """Returns the From: address (what an mbox says of who sent the post), if any."""
+    addresses: tuple[Address, ...] = getattr(message.get("From"), "addresses", ())
+    return (addresses[0].addr_spec[:MAX_IDENTITY_CHARS] or None) if addresses else None
+
+
+def _identity(item: Mapping[str, Any], where: str) -> str | None:
+    """Returns a JSON post's `identity` (the forum's user id of its author), if given."""
+    if item.get("identity") is None:
+        return None
+    return _text(item, "identity", where, MAX_IDENTITY_CHARS)
 
 
 def _date(text: str) -> datetime | None:

@@ -3,6 +3,8 @@ scoreboards, standings), kept up to date by catch-up, a live follower or a timer
 
 - tables.py: the tables, as SQLAlchemy metadata (what the migrations create);
 - projections.py: what each event writes, per projection;
+- heads.py: the match list's recorded heads, moved only along the chain (a break
+  quarantines the match);
 - recorders.py: the views (eventsourcing tracking recorders, PostgreSQL and SQLite);
 - runner.py: catch-up, rebuild, the live follower and the timer;
 - queries.py: the service's queries over the tables.

@@ -15,7 +15,8 @@ is worth WIN_POINTS, a draw DRAW_POINTS, a loss nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
@@ -27,9 +28,11 @@ from eventsourcing.utils import get_topic
 
 from domain.match import Match
 from domain.rules.contract import asks_rematch
+from service.readmodels import heads
 from service.readmodels.recorders import Statement, View
 
 WIN_POINTS, DRAW_POINTS = 3, 1
+logger = logging.getLogger(__name__)
 # the Match's own event classes (not the base class `Event` eventsourcing nests in it)
 MATCH_EVENTS: tuple[type, ...] = tuple(
     cls
@@ -89,6 +92,9 @@ class ReadModel(Projection[View]):
             return
 
         def statements() -> list[Statement]:
+            refused = self.refused(domain_event, tracking)
+            if refused is not None:
+                return refused
             own = [] if handler is None else handler(self, domain_event, tracking)
             return own + self.every_event(domain_event)
 
@@ -100,16 +106,63 @@ class ReadModel(Projection[View]):
         """Returns what every Match event writes (when `reads_every_event`): nothing here."""
         return []
 
+    def before_batch(self, events: Sequence[tuple[Any, Tracking]]) -> None:
+        """Reads, in the batch's transaction, what applying its events needs: nothing here."""
+
+    def after_batch(self) -> None:
+        """Forgets what `before_batch` read: nothing here."""
+
+    def refused(self, domain_event: Any, tracking: Tracking) -> list[Statement] | None:
+        """Returns what the projection writes instead of the event's statements when it
+        refuses the event; None: it takes it (always, here)."""
+        return None
+
 
 class MatchList(ReadModel):
     """One row per match (ruleset, status, clock, movement, head, disputes open and ruled)
-    and one per seat (its name). The head is the last event applied (it only moves
-    forward: a log cut short and written again does not move it back) and, once finished,
+    and one per seat (its name). The head is the last event applied and, once finished,
     the Finished event's, kept from the first: what `verify` checks the log against
-    (docs/integrity.md)."""
+    (docs/integrity.md). The head moves only along the chain: an event that does not
+    continue it quarantines the match instead, its row kept (service/readmodels/heads.py).
+    """
 
     name = "match_list"
     reads_every_event = True
+    _heads: dict[UUID, heads.Head | None] | None = None  # a batch's, read before it
+    _broken: set[UUID] = frozenset()  # type: ignore[assignment]  # the batch's broken logs
+    _taken: set[UUID] = frozenset()  # type: ignore[assignment]  # an event taken this batch
+
+    def before_batch(self, events: Sequence[tuple[Any, Tracking]]) -> None:
+        self._heads = heads.recorded_heads(self.view, (e.originator_id for e, _ in events))
+        self._broken, self._taken = set(), set()
+
+    def after_batch(self) -> None:
+        self._heads = None
+        self._broken = self._taken = frozenset()  # type: ignore[assignment]
+
+    def refused(self, domain_event: Any, tracking: Tracking) -> list[Statement] | None:
+        """Refuses an event that does not continue the recorded head: the match is then
+        quarantined, its row kept; its later events in the batch write nothing."""
+        match_id = domain_event.originator_id
+        if match_id in self._broken:
+            return []
+        known = self._heads
+        if known is None or match_id not in known:
+            known = heads.recorded_heads(self.view, [match_id])  # outside a batch
+        reason = heads.break_in_chain(domain_event, known[match_id], match_id in self._taken)
+        if reason is None:
+            if self._heads is not None:
+                self._heads[match_id] = (domain_event.originator_version, domain_event.chain)
+                self._taken.add(match_id)
+            return None
+        logger.error("match list quarantines match %s: %s", match_id, reason)
+        if self._heads is not None:
+            self._broken.add(match_id)
+        movement = getattr(domain_event, "movement", 0) or 0
+        kind = type(domain_event).__qualname__
+        return list(
+            heads.quarantine_statements(match_id, movement, tracking.notification_id, kind, reason)
+        )
 
     def every_event(self, domain_event: Any) -> list[Statement]:
         return [

@@ -70,11 +70,14 @@ def match_row(models: ReadModels, match_id: UUID) -> dict[str, JSON] | None:
 def match_head(models: ReadModels, match_id: UUID) -> dict[str, Any] | None:
     """Returns the heads the match list recorded for a match: its last (`head_version`,
     `head_chain`) and, once finished, its Finished event's (`finished_version`,
-    `finished_chain`); None if the list has no such match."""
+    `finished_chain`), and why it quarantined the match (`quarantine`, None: it did not);
+    None if the list has no such match."""
     models.catch_up(["match_list"])
     rows = models.view("match_list").query(
-        "SELECT head_version, head_chain, finished_version, finished_chain "
-        "FROM {match_list} WHERE match_id = :match_id",
+        "SELECT l.head_version, l.head_chain, l.finished_version, l.finished_chain, "
+        "q.error AS quarantine FROM {match_list} AS l LEFT JOIN {projection_quarantine} AS q "
+        "ON q.match_id = l.match_id AND q.projection = 'match_list' "
+        "WHERE l.match_id = :match_id",
         {"match_id": match_id},
     )
     return rows[0] if rows else None

@@ -57,6 +57,7 @@ from service.readmodels.tables import (
     imported_matches,
     match_failures,
     metadata,
+    page_sessions,
     projection_quarantine,
     sweep_status,
 )
@@ -72,7 +73,7 @@ SHARED = (
     FAILURES,
     SWEEP_STATUS,
     IMPORTED,
-    *(table.name for table in (*MAIL_TABLES, *FORUM_TABLES)),
+    *(table.name for table in (*MAIL_TABLES, *FORUM_TABLES, page_sessions)),
 )
 MAX_ERROR_CHARS = 1000
 # The database cannot be used now: raised, never a reason to leave a match out.
@@ -244,6 +245,17 @@ class View(TrackingRecorder):
                 for row in cursor.fetchall()
             ]
 
+    def select(self, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Returns the rows of a SELECT run in this thread's batch transaction (in its own
+        outside a batch), decoded as `query` decodes them: what a batch reads of the rows
+        it is about to change."""
+        with self._cursor() as cursor:
+            self._execute(cursor, sql, params or {})
+            return [
+                {key: self._decode(key, value) for key, value in dict(row).items()}
+                for row in cursor.fetchall()
+            ]
+
     def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Runs one statement in its own transaction and commits; returns the rows of its
         RETURNING clause (none without one), decoded as `query` decodes them."""
@@ -406,12 +418,18 @@ class View(TrackingRecorder):
 
     @contextmanager
     def _cursor(self) -> Iterator[Any]:
-        cursor = getattr(self._local, "cursor", None)
+        """Yields this thread's batch cursor, or the cursor of the transaction this thread
+        has open here (a handler's read within `apply`), or a new transaction's."""
+        cursor = getattr(self._local, "cursor", None) or getattr(self._local, "inner", None)
         if cursor is not None:
             yield cursor
             return
         with self._transaction(commit=True) as cursor:
-            yield cursor
+            self._local.inner = cursor
+            try:
+                yield cursor
+            finally:
+                self._local.inner = None
 
     def _execute(self, cursor: Any, sql: str, params: Mapping[str, Any]) -> None:
         cursor.execute(

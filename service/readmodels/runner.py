@@ -206,8 +206,17 @@ class _Decoded:
 
 
 def _process_all(projection: Projection[View], events: list[tuple[Any, Tracking]]) -> None:
-    for domain_event, tracking in events:
-        projection.process_event(domain_event, tracking)
+    """Applies a batch's events in order, after what the projection reads for them
+    (`ReadModel.before_batch`: the match list's recorded heads)."""
+    model = projection if isinstance(projection, ReadModel) else None
+    if model is not None:
+        model.before_batch(events)
+    try:
+        for domain_event, tracking in events:
+            projection.process_event(domain_event, tracking)
+    finally:
+        if model is not None:
+            model.after_batch()
 
 
 def _view(datastore: PostgresDatastore | SQLiteDatastore, projection: str) -> View:

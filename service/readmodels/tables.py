@@ -40,6 +40,10 @@ The `forum_*` tables are the forum desk's (service/forum/, docs/forum.md): the s
 one-time codes known by their SHA-256, each with the post that used it, and the posts
 received, each with its first reply (those refused before any seat was known too). A
 rebuild leaves them.
+
+`page_sessions` is no projection either: the web pages' signed-in sessions
+(service/sessions.py, docs/pages.md), each known by the SHA-256 of its cookie's key. A
+rebuild leaves it.
 """
 
 from __future__ import annotations
@@ -422,6 +426,31 @@ forum_posts = sa.Table(
 )
 
 FORUM_TABLES = (forum_codes, forum_posts)
+
+page_sessions = sa.Table(
+    "page_sessions",
+    metadata,
+    Column(
+        "key_hash",
+        String(64),
+        primary_key=True,
+        comment="SHA-256 of the session key its cookie holds, hex",
+    ),
+    Column("match_id", Uuid, nullable=False),
+    Column(
+        "sealed_token",
+        sa.Text(),
+        nullable=False,
+        comment="the token XOR a pad drawn from the session key, hex",
+    ),
+    Column("seat", Integer, nullable=True, comment="the token's seat; NULL: the referee"),
+    Column("referee", Boolean, nullable=False),
+    Column("name", String(200), nullable=False, comment="who, for the header"),
+    Column("created_at", utc(), nullable=False),
+    Column("expires_at", utc(), nullable=False),
+    Index("ix_page_sessions_expires_at", "expires_at"),
+    comment="the web pages' signed-in sessions, known by the hash of their key (docs/pages.md)",
+)
 
 PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {
     "match_list": (match_list, match_seats),

@@ -78,7 +78,7 @@ def events(client: FlaskClient, match: HttpMatch, kinds: str) -> list[dict[str, 
 def test_a_mapped_users_post_is_its_seats_order_and_the_reply_its_receipt(client):
     match = HttpMatch(client)
     assert map_user(client, match, "Alice_F", 1).get_json()["users"] == [
-        {"user": "Alice_F", "seat": 1}
+        {"user": "Alice_F", "seat": 1, "identity": None}
     ]
     response = post(client, match, "Alice_F", "t1-p1", "> quoted\n1\n-- \nAlice")
     assert response.status_code == 201, response.get_json()
@@ -190,10 +190,10 @@ def test_the_referee_maps_and_clears_forum_users(client):
     map_user(client, match, "alice", 1)
     map_user(client, match, "bob", 2)
     assert map_user(client, match, "alice", None).get_json()["users"] == [
-        {"user": "bob", "seat": 2}
+        {"user": "bob", "seat": 2, "identity": None}
     ]
     assert client.get(f"/matches/{match.id}/forum-users").get_json()["users"] == [
-        {"user": "bob", "seat": 2}
+        {"user": "bob", "seat": 2, "identity": None}
     ]
     assert post(client, match, "alice", "p-1", "1").get_json()["code"] == "unmapped_author"
     seat_token = client.post(
@@ -236,3 +236,26 @@ def test_a_b_chess_match_is_played_from_forum_posts_to_the_end(client, service, 
     assert client.get(f"/matches/{match.id}/posts/outgoing?after=1").get_json()["items"] == []
     over = post(client, match, "alice", "f-3", "R3 to 15,16").get_json()
     assert over["outcome"] == "refused"  # the match is over
+
+
+def test_a_user_mapped_by_identity_takes_only_posts_carrying_it(client):
+    """Issue 42: `identity` in the mapping and in the post; a post with the mapped name but
+    another identity, or none, is refused (`forum_identity_mismatch`) and stores nothing."""
+    match = HttpMatch(client)
+    mapped = client.post(
+        f"/matches/{match.id}/forum-users",
+        json={"user": "alice", "seat": 1, "identity": "forum-id-17"},
+        headers=bearer(match.referee),
+    )
+    assert mapped.status_code == 200
+    assert mapped.get_json()["users"] == [{"user": "alice", "seat": 1, "identity": "forum-id-17"}]
+    spoofed = post(client, match, "alice", "p-1", "1", identity="forum-id-99").get_json()
+    bare = post(client, match, "alice", "p-2", "1").get_json()
+    real = post(client, match, "alice (renamed)", "p-3", "1", identity="forum-id-17").get_json()
+    assert [(r["outcome"], r["code"]) for r in (spoofed, bare)] == [
+        ("refused", "forum_identity_mismatch"),
+        ("refused", "forum_identity_mismatch"),
+    ]
+    assert (real["outcome"], real["seat"]) == ("accepted", 1)
+    too_long = post(client, match, "alice", "p-4", "1", identity="x" * 321)
+    assert_error(too_long, 422, "validation_error")

@@ -140,3 +140,57 @@ def test_posts_and_replies_are_printed_terminal_safe_and_decode_to_the_text(drts
     assert (row["body"], row["outcome"]) == (body, "refused")
     (reply,) = lines(drts("forum", "import", str(posts), "--match", match_id))
     assert reply["replayed"] and reply["code"] == "unmapped_author"
+
+
+def test_a_user_mapped_by_address_is_not_taken_from_a_spoofed_display_name(drts, tmp_path):
+    """Issue 42: `drts match forum-user --identity` maps by the sender address, and an mbox
+    post showing the user's name from another address is refused, naming why."""
+    match_id, referee, _ = started_toy(drts)
+    said = drts(
+        "match",
+        "forum-user",
+        match_id,
+        "al",
+        "1",
+        "--identity",
+        "Al@Players.Example",
+        "--referee-token",
+        referee,
+    ).output
+    assert said == "forum user al is seat 1 as Al@Players.Example\n"
+    box = mailbox.mbox(tmp_path / "posts.mbox")
+    for sender, message_id in (
+        ('"al" <evil@attacker.example>', "<spoof@attacker>"),
+        ('"Al" <al@players.example>', "<real@forum>"),
+    ):
+        message = EmailMessage()
+        message["From"], message["Message-ID"] = sender, message_id
+        message["Date"] = "Mon, 01 Jan 2001 00:00:00 +0000"
+        message.set_content("1")
+        box.add(message)
+    box.close()
+
+    replies = lines(drts("forum", "import", str(tmp_path / "posts.mbox"), "--match", match_id))
+
+    assert [(r["outcome"], r["seat"], r["code"]) for r in replies[:2]] == [
+        ("refused", None, "forum_identity_mismatch"),
+        ("accepted", 1, None),
+    ]
+    assert "evil@attacker.example" in replies[0]["reply"]
+    posted = lines(
+        drts(
+            "match",
+            "forum-post",
+            match_id,
+            "2",
+            "--author",
+            "al",
+            "--post-id",
+            "p-9",
+            "--identity",
+            "someone@else.example",
+            "--token",
+            OPERATOR,
+        )
+    )
+    assert posted[0]["code"] == "forum_identity_mismatch"

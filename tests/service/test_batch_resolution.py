@@ -16,6 +16,7 @@ import pytest
 from domain.rules import registry
 from service import batches
 from service.clock import ManualClock
+from service.logguard import LogGuard
 from service.matches import Matches
 from service.readmodels.recorders import FAILURES
 from service.resolution import SETTLING
@@ -284,16 +285,16 @@ def test_kept_matches_are_fast_forwarded_from_one_read_ahead_on_postgresql(
         other.close()
     assert matches.kept.version_of(first.match_id) is not None
     selects: list[UUID] = []
-    select = matches.recorder.select_events
+    select = LogGuard.select  # a command's read of its match's newest rows (issue 42)
 
-    def counted(originator_id: Any, **kwargs: Any) -> Any:
+    def counted(guard: LogGuard, originator_id: Any, **kwargs: Any) -> Any:
         selects.append(originator_id)
-        return select(originator_id, **kwargs)
+        return select(guard, originator_id, **kwargs)
 
     batch = due_batch(matches, clock)
-    monkeypatch.setattr(matches.recorder, "select_events", counted)
+    monkeypatch.setattr(LogGuard, "select", counted)
     closings = matches.resolve_batch(batch)
-    monkeypatch.setattr(matches.recorder, "select_events", select)
+    monkeypatch.setattr(LogGuard, "select", select)
     assert all(closing is not None and closing.resolved for closing in closings)
     steps = [str(step["text"]) for step in matches.movement(first.match_id, 1).steps]
     assert "seat 1 picks 3" in steps
