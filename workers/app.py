@@ -20,6 +20,7 @@ from celery.signals import worker_ready
 from service.mail.notices import SEND_NOTICES
 from service.scheduling import QUEUE, SWEEP_DUE, transport_options
 from service.settings import Settings, load_settings
+from workers.broker import RESILIENCE, install_outage_log
 
 BEAT_SCHEDULE_FILE = "drts-beat-schedule"
 NOTICE_SECONDS = 10.0  # the outbox's passes: results and reminders need not be sooner
@@ -28,7 +29,10 @@ NOTICE_SECONDS = 10.0  # the outbox's passes: results and reminders need not be 
 def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
     """Returns a Celery app for `settings` (read from the environment by default)."""
     settings = settings or load_settings()
-    app = Celery("drts", broker=settings.broker_url, set_as_current=False)
+    # workers.broker: a broker that restarts or is down at start is waited for, said once
+    app = Celery(
+        "drts", broker=settings.broker_url, set_as_current=False, amqp="workers.broker:AMQP"
+    )
     app.conf.update(
         drts_settings=settings,
         task_acks_late=True,
@@ -38,7 +42,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
         task_default_queue=QUEUE,
         enable_utc=True,
         timezone="UTC",
-        broker_connection_retry_on_startup=True,
+        **RESILIENCE,
         broker_transport_options=transport_options(settings),
         beat_schedule={
             "sweep-due": {
@@ -54,9 +58,12 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
             },
         },
         beat_schedule_filename=BEAT_SCHEDULE_FILE,
+        beat_scheduler="workers.beat:Scheduler",
+        worker_consumer="workers.broker:Consumer",
         worker_hijack_root_logger=False,
     )
     app.conf.update(overrides)
+    install_outage_log()
     import workers.tasks  # noqa: F401  (registers the named tasks on every app)
 
     return app

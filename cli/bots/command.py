@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from cli.bots.confine import probe
 from cli.bots.process import Limits
 from cli.bots.runner import MatchPlan, MatchResult, Program, play_match
 from cli.bots.series import play_series, series_plans, tally
@@ -53,7 +54,10 @@ def bots() -> None:
 @click.option(
     "--preset",
     type=click.Choice(["contest"]),
-    help="the contest server's options (razing one, normalised scoring)",
+    help=(
+        "the contest server's options (razing one, normalised scoring, the sequential "
+        "elimination bonus, a contested human to the first shade found)"
+    ),
 )
 @click.option("--config", "config_text", help="more config as JSON, e.g. '{\"turns\": 50}'")
 @click.option(
@@ -86,6 +90,19 @@ def bots() -> None:
     help="open files per bot",
 )
 @click.option(
+    "--max-processes",
+    type=click.IntRange(1),
+    default=Limits.max_processes,
+    show_default=True,
+    help="processes per bot, itself included (threads too, where a cgroup holds the cap)",
+)
+@click.option(
+    "--cgroups/--no-cgroups",
+    default=True,
+    show_default=True,
+    help="a cgroup per seat where the machine allows it; off: the subreaper alone",
+)
+@click.option(
     "--log-bytes",
     type=click.IntRange(0),
     default=Limits.log_bytes,
@@ -116,6 +133,8 @@ def run(
     cpu_seconds: int,
     memory_mb: int,
     open_files: int,
+    max_processes: int,
+    cgroups: bool,
     log_bytes: int,
     log_dir: Path,
     plain: bool,
@@ -134,7 +153,16 @@ def run(
         log_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise click.UsageError(f"--log-dir {log_dir}: {error.strerror or error}") from None
-    limits = Limits(cpu_seconds, memory_mb << 20, open_files, Limits.reply_bytes, log_bytes)
+    limits = Limits(
+        cpu_seconds,
+        memory_mb << 20,
+        open_files,
+        Limits.reply_bytes,
+        log_bytes,
+        max_processes,
+        cgroups,
+    )
+    click.echo(probe(cgroups).describe(max_processes), err=True)
     plan = MatchPlan(
         tuple(Program(p) for p in programs),
         maps[0],

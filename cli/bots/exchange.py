@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from cli.bots.process import Bot, BotFailure, exited
+from cli.bots.process import Bot, BotFailure
 
 POLL = 0.05  # seconds between looks at bots that may have exited
 LATE = "did not reply in time"
@@ -91,7 +91,7 @@ class Round:
             for seat in [s for s, bot in waiting.items() if bot.exit_status() is not None]:
                 status = waiting.pop(seat).exit_status()
                 self._unwatch(seat, ("stdin", "stdout"))
-                yield self._failed(seat, exited(status or 0))
+                yield self._failed(seat, self.bots[seat].ended(status or 0))
         for seat, bot in waiting.items():
             bot.drain_stderr()
             yield self._failed(seat, LATE)

@@ -8,11 +8,12 @@ the bots' pipes at once (`exchange.Round`), and submits each reply the
 moment it arrives as that seat's order (source `bot`, received at the
 instant it was read), so every order is a stored event with its receipt.
 The last reply closes the turn early (SH-10). A bot that crashes, exits,
-sends what is not the protocol's JSON or is late is killed at once with its
-process group and sends nothing more; its silent seat is eliminated at the
-turn's deadline (SH-4), the runner then resolving the turn itself through
-the service (`Matches.resolve`, at the deadline's instant, so no worker is
-needed and the result does not depend on when one ran).
+sends what is not the protocol's JSON or is late is killed at once with
+every process it started (cli/bots/process.py) and sends nothing more; its
+silent seat is eliminated at the turn's deadline (SH-4), the runner then
+resolving the turn itself through the service (`Matches.resolve`, at the
+deadline's instant, so no worker is needed and the result does not depend
+on when one ran).
 
 Before turn 0 each bot gets the init message and the turn's time to answer
 it; the referee then gives turn 0 its full time again (a DeadlineSet of the
@@ -311,7 +312,7 @@ class BotMatch:
         return receipt.closing is not None
 
     def _out(self, seat: int, reason: str) -> None:
-        """Puts a seat's bot out of play: killed with its process group, the reason kept."""
+        """Puts a seat's bot out of play: killed with all it started, the reason kept."""
         self.bots[seat].kill(reason)
         result = self.seats[seat]
         if result.out is None:
