@@ -138,3 +138,47 @@ def test_every_layer_imports_only_inwards():
 )
 def test_the_rules_refuse_what_points_outwards(layer, name, allowed):
     assert (refusal(layer, name) is None) == allowed
+
+
+def suite_modules() -> list[Path]:
+    """Returns every Python module under tests/ (test modules, conftest, support)."""
+    return sorted((ROOT / "tests").rglob("*.py"))
+
+
+def names_a_test_module(name: str) -> bool:
+    """Returns whether an imported dotted name runs through a `test_*` module of tests/:
+    `from tests.a.test_b import x`, `import tests.a.test_b`, `from tests.a import test_b`."""
+    return within(name, "tests") and any(part.startswith("test_") for part in name.split("."))
+
+
+def test_no_module_imports_from_a_test_module():
+    """Shared fixtures live in a conftest.py, shared helpers in tests/support/ (or a
+    suite's own helper module such as tests/matrix/cells.py): a test module is never
+    imported, so that running, moving or deleting one test file never changes another's
+    fixtures, and no fixture is imported under a `noqa` (issue 44)."""
+    assert len(suite_modules()) > 100, "no test modules found: the test reads the wrong folder"
+    found = []
+    for path in suite_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        found += [
+            f"{path.relative_to(ROOT)}:{line}: {name}"
+            for line, name in imported(tree)
+            if names_a_test_module(name)
+        ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("name", "refused"),
+    [
+        ("tests.service.test_matches.started", True),
+        ("tests.unit.test_match", True),
+        ("tests.cli.test_match", True),  # `from tests.cli import test_match`
+        ("tests.support.matches.started", False),
+        ("tests.cli.conftest.drts", False),
+        ("tests.matrix.cells.NOT_RUN", False),
+        ("service.test_support", False),  # not under tests/
+    ],
+)
+def test_the_check_names_every_form_of_importing_a_test_module(name, refused):
+    assert names_a_test_module(name) == refused
