@@ -12,6 +12,11 @@ count too) and each import is checked against what its layer may import:
   never the persistence libraries that only service/ knows.
 
 Imports are absolute: a relative import is refused (packages have generic names).
+
+No import circle either, inside a layer or between modules of one package
+(docs/architecture.md): every import counts, at module level, under
+`if TYPE_CHECKING:` and inside a function alike, since a type-only or deferred
+import hides a circle but leaves it there (issue 44). Tests import no test module.
 """
 
 from __future__ import annotations
@@ -107,6 +112,81 @@ def violations() -> list[str]:
 def test_every_layer_imports_only_inwards():
     assert modules(), "no modules found: the test reads the wrong folder"
     assert violations() == []
+
+
+def module_name(path: Path) -> str:
+    """Returns the dotted name of a module of the layers (a package by its `__init__`)."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Returns, for each module of the layers, the modules of the layers it imports: an
+    imported name is taken to the longest module it names (`from a.b import c` names the
+    module `a.b.c` when there is one, else `a.b`)."""
+    paths = {module_name(path): path for path in modules()}
+    graph: dict[str, set[str]] = {name: set() for name in paths}
+    for name, path in paths.items():
+        for _, imported_name in imported(ast.parse(path.read_text(encoding="utf-8"))):
+            target = imported_name
+            while target and target not in paths:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                graph[name].add(target)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Returns the graph's circles: each set of two or more modules that reach each other
+    (a strongly connected component, Tarjan's algorithm), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while not component or component[-1] != node:
+                component.append(stack.pop())
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_import_circle_in_any_layer():
+    graph = import_graph()
+    assert len(graph) > 200, "no modules found: the test reads the wrong folder"
+    assert circles(graph) == []
+
+
+def test_a_circle_is_found_however_long():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"f"}, "f": {"e"}}
+    assert circles(graph) == [["a", "b", "c"], ["e", "f"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_counts_type_only_and_function_level_imports():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from service.store import MatchStore\n"
+        "def late():\n    from service.scenario_driver import matches_driver\n"
+    )
+    names = [name for _, name in imported(ast.parse(source))]
+    assert "service.store.MatchStore" in names
+    assert "service.scenario_driver.matches_driver" in names
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from uuid import UUID
 import psycopg
 
 from domain.integrity import next_chain
-from service.loading import public_item
+from service.eventjson import public_item
 from service.matches import Matches
 from service.settings import Settings, sqlite_path
 
