@@ -157,6 +157,8 @@ REFUSALS: tuple[Refusal, ...] = (
             "a protocol message is a seat's: the referee names the seat (read too)"),
     Refusal("api:getLegalOrders", ("referee", "operator"), 422, "seat_needed",
             "legal orders are a seat's: the referee names the seat (read too)"),
+    Refusal("cli:legal-orders", ("referee", "operator"), 1, "seat_needed",
+            "legal orders are a seat's: the referee names the seat (read too)"),
     Refusal("api:getProtocolMessage", ("seat", "referee", "operator"), 409, "match_not_started",
             "a protocol message is built from the state, which a match has once started",
             not_started),
