@@ -29,6 +29,10 @@ class CommandSchema(OrderFormsSchema):
         required=True,
         metadata={"description": "what the command takes from the seat's stock (DRTS-21)"},
     )
+    note = ma.fields.String(
+        required=True,
+        metadata={"description": "why it is legal where a rule needs saying (DRTS-6), or ''"},
+    )
 
 
 class PieceCommandsSchema(ma.Schema):

@@ -119,18 +119,19 @@ def _listed(ruleset: AnyRuleset, state: Any, seat: int) -> dict[str, Any]:
     if ruleset.legal_commands is None:
         return {"orders": orders, "pieces": None, "combining": None}
     pieces = [
-        {"piece": piece, "commands": [_command(ruleset, c) for c in commands]}
+        {"piece": piece, "commands": [_command(ruleset, state, seat, c) for c in commands]}
         for piece, commands in ruleset.legal_commands(state, seat).items()
     ]
     combining = ruleset.combining_of(state, seat).to_json()
     return {"orders": orders, "pieces": pieces, "combining": combining}
 
 
-def _command(ruleset: AnyRuleset, command: Any) -> dict[str, JSON]:
+def _command(ruleset: AnyRuleset, state: Any, seat: int, command: Any) -> dict[str, JSON]:
     assert ruleset.order_of_commands is not None
     forms = _forms(ruleset, ruleset.order_of_commands([command]))
     spends = {} if ruleset.command_spends is None else dict(ruleset.command_spends(command))
-    return {**forms, "spends": spends}
+    note = "" if ruleset.command_note is None else ruleset.command_note(state, seat, command)
+    return {**forms, "spends": spends, "note": note}
 
 
 def _forms(ruleset: AnyRuleset, order: Any) -> dict[str, JSON]:

@@ -42,7 +42,9 @@ The functions, in contract order:
   with every command legal for it now, in a fixed order; empty for a seat
   that owes no order. `combining(state, seat) -> Combining` (optional, with
   `command_spends(command) -> {resource: n}`) says how listed commands combine
-  into one order now; without it, an order takes at most one listed command a
+  into one order now (`command_note(state, seat, command) -> str`, optional,
+  says why a command is legal where a rule needs saying, "" elsewhere);
+  without it, an order takes at most one listed command a
   piece, of any number of pieces. Any combination the rule allows passes
   `check_order`; where `Combining.snapshot` holds (every command judged
   against one state, Shades, DRTS) it also resolves without setting one of
@@ -427,6 +429,8 @@ class Ruleset(Generic[StateT, OrderT]):
     # how listed commands combine (issue 48): None, ONE_COMMAND_A_PIECE; spendings: none
     combining: Callable[[StateT, int], Combining] | None = None
     command_spends: Callable[[Any], Mapping[str, int]] | None = None
+    # why a listed command is legal, where the rule needs saying (DRTS-6's diagonal cases)
+    command_note: Callable[[StateT, int, Any], str] | None = None
     display: Callable[[StateT], str] | None = None  # None: the public view as indented JSON
     # order policy (issue 11): required under OrderPolicy.MERGE, unused otherwise
     merge_orders: Callable[[OrderT, OrderT], OrderT] | None = None

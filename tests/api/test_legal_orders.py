@@ -74,6 +74,9 @@ def test_drts_v1_lists_whole_orders_and_each_pieces_moves_diagonals_included(cli
     body = listed(client, match, 1)
     assert body["lists"] == ["orders", "commands"]
     assert piece(body, "water") == ["water hold", "water 1>2", "water 1>7", "water 1>8"]
+    notes = {c["text"]: c["note"] for p in body["pieces"] for c in p["commands"]}
+    assert notes["water 1>8"] == "diagonal, attacking a capturable enemy piece (DRTS-6)"
+    assert notes["water 1>7"] == "" and notes["team green"] == ""
     counts = [len(p["commands"]) for p in body["pieces"] if p["piece"] != "team"]
     singles = sum(counts)
     pairs = sum(a * b for i, a in enumerate(counts) for j, b in enumerate(counts) if i != j)

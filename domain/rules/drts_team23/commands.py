@@ -23,8 +23,15 @@ from collections.abc import Mapping, Sequence
 
 from domain.errors import InvalidOrderError
 from domain.rules.contract import Combining, check_seat_number
-from domain.rules.drts_team23.board import CORNERS
-from domain.rules.drts_team23.moves import Action, Operation, legal_operations
+from domain.rules.drts_team23.board import CORNERS, is_diagonal_step
+from domain.rules.drts_team23.moves import (
+    DIAGONAL_TEXT,
+    Action,
+    Diagonal,
+    Operation,
+    diagonal_case,
+    legal_operations,
+)
 from domain.rules.drts_team23.orders import MAX_OPERATIONS, Order
 from domain.rules.drts_team23.scoring import is_finished
 from domain.rules.drts_team23.state import KINDS, SEATS, TEAMS, Item, State, Team
@@ -82,6 +89,24 @@ def command_spends(command: Command) -> Mapping[str, int]:
         assert command.item is not None
         return {command.item.value: 1}
     return {}
+
+
+def command_note(state: State, seat: int, command: Command) -> str:
+    """Returns why a listed diagonal step is legal (DRTS-6's case: an own or ally piece on
+    the target, a capturable enemy on it or orthogonally next to it, Star status), "" for
+    every other command."""
+    if not isinstance(command, Operation) or command.action is not Action.MOVE:
+        return ""
+    piece = state.piece(seat, command.piece)
+    if piece.square is None or command.square is None:
+        return ""
+    if not is_diagonal_step(piece.square, command.square):
+        return ""
+    case = diagonal_case(state, state.squares, piece, command.square)
+    if case is None:
+        return ""
+    rules = "DRTS-6, DRTS-16" if case is Diagonal.STAR else "DRTS-6"
+    return f"diagonal, {DIAGONAL_TEXT[case]} ({rules})"
 
 
 def order_of_commands(commands: Sequence[Command]) -> Order:

@@ -29,6 +29,7 @@ from domain.rules.drts_team23.board import start_squares
 from domain.rules.drts_team23.commands import (
     combining,
     combining_v2,
+    command_note,
     command_spends,
     commands_of_order,
     legal_commands,
@@ -189,6 +190,7 @@ RULESET_V1: Ruleset[State, Order] = Ruleset(
     order_of_commands=order_of_commands,
     commands_of_order=commands_of_order,
     combining=combining,
+    command_note=command_note,
     display=display,
     resolve_phases=resolve_phases,
 )

@@ -32,6 +32,12 @@ def test_drts_6_each_diagonal_case_is_listed_and_a_bare_diagonal_is_not():
     listed = RULESET_V1.legal_commands(state, 1)
     assert moves(listed, FIRE) == {8, 13, 15, 20, 7, 21, 9}
     assert 19 not in moves(listed, FIRE)
+    notes = {op.square: RULESET_V1.command_note(state, 1, op) for op in listed["fire"]}
+    assert notes[7] == "diagonal, attacking a capturable enemy piece (DRTS-6)"
+    assert notes[21] == (
+        "diagonal, predicted attack on a capturable enemy piece next to it (DRTS-6)"
+    )
+    assert notes[9] == "diagonal, towards an ally piece (DRTS-6)" and notes[8] == ""
 
 
 def test_drts_6_star_status_opens_every_diagonal_in_v2_but_not_the_star_invoked_now():
@@ -46,6 +52,8 @@ def test_drts_6_star_status_opens_every_diagonal_in_v2_but_not_the_star_invoked_
     )
     assert moves(RULESET_V2.legal_commands(bare, 1), FIRE) == {8, 13, 15, 20}
     assert moves(RULESET_V2.legal_commands(star, 1), FIRE) == {7, 8, 9, 13, 15, 19, 20, 21}
+    step = Operation(Action.MOVE, FIRE, 19, 14)
+    assert RULESET_V2.command_note(star, 1, step) == "diagonal, as a Star (DRTS-6, DRTS-16)"
     invoked = Operation(Action.MOVE, FIRE, 19, 14, Item.STAR)
     assert invoked not in RULESET_V2.legal_commands(bare, 1)["fire"]
 
