@@ -56,7 +56,7 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-PARSE_DEPTH = 256  # json.loads recurses this deep safely; check_json then names the field
+PARSE_DEPTH = limits.PARSE_DEPTH  # parsed to this depth, so that check_json names the field
 PARSE_DIGITS = 4000  # Python converts this many digits quickly; check_json bounds the value
 
 

@@ -55,6 +55,7 @@ MAX_MOVEMENT = 1_000_000
 MAX_SECONDS = MAX_DEADLINE_SECONDS  # a year and a day
 MAX_SEATS = 64
 MAX_JSON_DEPTH = 32
+PARSE_DEPTH = 256  # json.loads recurses this deep safely; deeper text is refused unparsed
 MAX_JSON_INT = 2**53 - 1
 MAX_ORDER_CHARS = DEFAULT_MAX_ORDER_CHARS  # unless a game says more (Shades' bot replies)
 LONGEST_ORDER_CHARS = 60_000  # what any game may take: under the 64 KiB body limit
@@ -253,6 +254,20 @@ def check_json_text(text: str, field: str) -> None:
     before any parser recurses into it)."""
     if nesting_depth(text) > MAX_JSON_DEPTH:
         raise LimitError(field, JSON_RULE, f"it nests deeper than {MAX_JSON_DEPTH} levels")
+
+
+def parse_json(text: str, field: str) -> Any:
+    """Returns the value of JSON text a caller gave (a file, an argument, a body); raises
+    LimitError for text nested past PARSE_DEPTH (measured on the text, before json.loads
+    recurses: a RecursionError otherwise) and ValueError for text that is not JSON. The
+    value is then the use case's to hold to MAX_JSON_DEPTH (`check_json`)."""
+    if nesting_depth(text) > PARSE_DEPTH:
+        raise LimitError(
+            field,
+            f"JSON nested at most {PARSE_DEPTH} levels",
+            f"it nests deeper than {PARSE_DEPTH} levels",
+        )
+    return json.loads(text)
 
 
 def json_int(digits: str) -> int:
