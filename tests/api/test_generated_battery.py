@@ -1,10 +1,13 @@
 """The generated hostile battery (issue 41; its cases: tests/support/generated_battery.py),
 through the Flask app on SQLite and on PostgreSQL: every config field of every registered
 ruleset version, its order forms, every referee action and argument, every forum field,
-and every mail field, each given each hostile value.
+every mail field, and every field of every JSON body the API takes (its OpenAPI
+document), each given each hostile value.
 
 Expected of each: never a 5xx; an error (4xx) in the one error shape, naming the field
-(413 for a body over the 64 KiB limit says so itself); a mail answered 250 (stored, or
+for a schema's or a limit's refusal (validation_error; 413 for a body over the 64 KiB
+limit says so itself; a game's or a match's refusal of a value the schema took, such as
+invalid_action or a 409, names the value); a mail answered 250 (stored, or
 refused as an order) or 5xx with its reason, never 4xx (the relay would retry forever);
 whatever was stored answers in every view (state, display, events, replay, verify,
 archive, pages); and the same answers on both stores. The coverage tests fail when a
@@ -70,11 +73,16 @@ class Run:
         self.last: Any = None
         self.started = time.perf_counter()
 
-    def post(self, case: gb.Case, path: str, token: str | None = None) -> int:
+    def put(self, case: gb.Case, path: str, token: str | None = None) -> int:
+        """Sends the case's body with PUT; judges the answer; returns its status."""
+        return self.post(case, path, token, method="PUT")
+
+    def post(self, case: gb.Case, path: str, token: str | None = None, method: str = "POST") -> int:
         """Sends the case's body; judges the answer; returns its status."""
         headers = bearer(token) if token else {}
-        response = self.client.post(
+        response = self.client.open(
             path,
+            method=method,
             data=case.body.encode("utf-8", "surrogatepass"),
             content_type="application/json",
             headers=headers,
@@ -127,8 +135,8 @@ def judged(status: int, body: Any, field: str) -> str | None:
     if status < 400 or status == 413:
         return None
     problem = shape_problem(status, body)
-    if problem:
-        return problem
+    if problem or body["code"] != "validation_error":  # the schema took it; the game or
+        return problem  # the match refused it (invalid_action, 409...), naming the value
     names = [part for part in field.split(".") if part]
     if not any(name in json.dumps(body) for name in names):
         return f"the error does not name {field}: {str(body)[:200]}"
@@ -193,6 +201,15 @@ def test_every_field_read_from_a_mail_has_cases() -> None:
     assert set(read_from) == {f.name for f in dataclasses.fields(Letter)}
     assert set(read_from.values()) <= set(gb.MAIL_FIELDS)
     assert {field for field, _ in gb.mail_cases()} == set(gb.MAIL_FIELDS)
+
+
+def test_every_json_body_of_the_api_has_a_valid_base_and_each_field_cases(
+    client: FlaskClient,
+) -> None:
+    routes = gb.body_routes(client.get("/openapi.json").get_json())
+    assert {route.schema for route in routes} == set(gb.BASES)
+    for route in routes:
+        assert {c.field for c in gb.body_cases(route)} == set(route.fields), route
 
 
 def test_every_value_kind_the_issue_names_is_tried() -> None:
@@ -278,6 +295,34 @@ def test_mail_fields(client: FlaskClient, service: Matches, database_url: str) -
         if answer.smtp[:1] not in "25" or not answer.smtp.isascii():
             run.problems.append(f"{case_id} -> {answer.smtp[:200]}")
     run.finish()
+
+
+def test_every_json_body_field(client: FlaskClient, database_url: str) -> None:
+    """Every field of every JSON body the API takes (its OpenAPI document), on a started
+    toy match of its own per operation (a new one after any case that was taken)."""
+    run = Run(client, "body", store_of(database_url))
+    for route in gb.body_routes(client.get("/openapi.json").get_json()):
+        table = HttpMatch(client)
+        for case in gb.body_cases(route):
+            path = route.path.format(match_id=table.id, seat=1, number=1)
+            token = token_for(route, table)
+            if route.method == "PUT":
+                status = run.put(case, path, token)
+            else:
+                status = run.post(case, path, token)
+            if status < 300:
+                run.touched.add(table.id)
+                table = HttpMatch(client)
+    run.finish()
+
+
+def token_for(route: gb.Route, table: HttpMatch) -> str:
+    """Returns the token an operation takes: a seat's, the operator's or the referee's."""
+    if route.path.endswith(("/orders", "/disputes", "/seats/result-address")):
+        return table.seats[0]
+    if route.path.endswith("/posts"):
+        return OPERATOR
+    return table.referee
 
 
 # -- helpers --------------------------------------------------------------------------------

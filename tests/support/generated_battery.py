@@ -2,7 +2,8 @@
 and schemas rather than written by hand: every config field of every registered ruleset
 version, its order forms (text and JSON), every referee action and its arguments (the
 game's and the referee's own), every field of a forum post and of a forum-user mapping,
-and every field drts reads from a mail. A field added to any of them gets its cases
+every field drts reads from a mail, and every field of every JSON body in the API's
+OpenAPI document (`body_routes`; each schema needs a valid base body in `BASES`). A field added to any of them gets its cases
 without a change here; `covered_*` say what the cases cover, for the coverage tests.
 
 Each case is one request body (or one mail) with one hostile value in one field:
@@ -187,3 +188,70 @@ def mail_cases() -> Iterator[tuple[str, str]]:
     for field in MAIL_FIELDS:
         for value in values():
             yield field, value
+
+
+# -- every JSON body field of the API (from its OpenAPI document) ---------------------------
+
+# a valid body of each request schema, so that each case makes one field hostile; a new
+# schema without one here fails the coverage test
+BASES: dict[str, dict[str, Any]] = {
+    "CreateMatch": {"ruleset": "toy"},
+    "Start": {},
+    "ExtendDeadline": {"seconds": 60},
+    "Join": {"name": "zed"},
+    "ReissueRequest": {},
+    "ResultAddress": {"address": "player@example.org"},
+    "ConfirmAddress": {"code": "x"},
+    "OrderRequest": {"order": "1"},
+    "ActionRequest": {"action": "pause", "reason": "r"},
+    "CorrectionRequest": {"movement": 1, "changes": [{"seat": 1, "order": "1"}], "reason": "r"},
+    "FileDispute": {"cites": [1], "text": "t"},
+    "Ruling": {"ruling": "dismissed", "reason": "r"},
+    "Post": {"author": "alice", "post_id": "p", "body": "1"},
+    "ForumUserRequest": {"user": "alice", "seat": 1},
+    "VerifyRequest": {"receipts": [], "heads": []},
+}
+
+
+@dataclass(frozen=True)
+class Route:
+    """An operation of the API that takes a JSON body: its method, path, schema, fields."""
+
+    method: str
+    path: str
+    schema: str
+    fields: tuple[str, ...]
+
+
+def body_routes(spec: dict[str, Any]) -> list[Route]:
+    """Returns every operation of an OpenAPI document that takes a JSON body."""
+    schemas = spec["components"]["schemas"]
+    routes = []
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            content = (
+                operation.get("requestBody", {}).get("content", {})
+                if isinstance(operation, dict)
+                else {}
+            )
+            schema = content.get("application/json", {}).get("schema")
+            if schema:
+                name = schema.get("$ref", "").rsplit("/", 1)[-1]
+                fields = tuple(schemas.get(name, schema).get("properties", {}))
+                routes.append(Route(method.upper(), path, name, fields))
+    return routes
+
+
+def body_cases(route: Route) -> Iterator[Case]:
+    """Each field of a route's body, each hostile value."""
+    base = BASES[route.schema]
+    for field in route.fields:
+        for value in values():
+            yield Case(
+                f"{route.method} {route.path}",
+                "toy",
+                1,
+                field,
+                value,
+                body_with(base, field, value),
+            )
