@@ -3,8 +3,9 @@ and schemas rather than written by hand: every config field of every registered 
 version, its order forms (text and JSON), every referee action and its arguments (the
 game's and the referee's own), every field of a forum post and of a forum-user mapping,
 every field drts reads from a mail, and every field of every JSON body in the API's
-OpenAPI document (`body_routes`; each schema needs a valid base body in `BASES`). A field added to any of them gets its cases
-without a change here; `covered_*` say what the cases cover, for the coverage tests.
+OpenAPI document (`body_routes`; each schema needs a valid base body in `BASES`). A
+field added to any of them gets its cases without a change here; the coverage tests of
+tests/api/test_generated_battery.py compare the cases with the registries and schemas.
 
 Each case is one request body (or one mail) with one hostile value in one field:
 control characters, lone surrogates, right-to-left and zero-width characters, a 1 MB
