@@ -3,8 +3,10 @@
 The corpus (tests/corpus/README.md) is test data that every later version
 of drts must read as it is: regenerating it with later code would only test
 that code against itself. This script is kept as the record of how the
-corpus was made; it refuses to overwrite the corpus files, and later code
-need not keep it running.
+corpus was made; it refuses to overwrite any corpus file (it writes into a
+temporary folder and links each file into place, which never replaces one).
+It still plays with later code (the plays pin the ruleset versions of the
+day), but a new run makes a new set in a new folder, never this one.
 
     python -m tests.corpus.generate [--out DIR] [--postgres URL]
 
@@ -25,9 +27,11 @@ import argparse
 import base64
 import hashlib
 import json
+import os
 import random
 import sqlite3
 import subprocess
+import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -176,24 +180,39 @@ def make_postgres(dump: Path, admin_url: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Generates the corpus files into --out (refusing to overwrite any)."""
+    """Generates the corpus files into --out, refusing to overwrite any."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=CORPUS)
     parser.add_argument("--postgres", default=ADMIN_URL, help="a maintenance database URL")
     args = parser.parse_args(argv)
-    paths = [args.out / f.name for f in (SQLITE_FILE, POSTGRES_DUMP, EXPECTED_FILE)]
-    existing = [str(p) for p in paths if p.exists()]
+    names = [f.name for f in (SQLITE_FILE, POSTGRES_DUMP, EXPECTED_FILE)]
+    refuse_existing(args.out, names)
+    with tempfile.TemporaryDirectory(dir=args.out, prefix=".generating-") as work:
+        sqlite_path, dump_path, expected_path = (Path(work) / name for name in names)
+        on_sqlite = make_sqlite(sqlite_path)
+        on_postgres = make_postgres(dump_path, args.postgres)
+        if on_sqlite != on_postgres:
+            raise SystemExit("the two stores show different matches: the run is not reproducible")
+        expected_path.write_text(json.dumps(on_sqlite, indent=2, sort_keys=True) + "\n")
+        for path in (sqlite_path, dump_path, expected_path):
+            publish(path, args.out / path.name)
+
+
+def refuse_existing(out: Path, names: list[str]) -> None:
+    """Exits, writing nothing, if `out` holds any of the corpus files `names` (or an
+    SQLite journal of one): a corpus is generated once and never overwritten."""
+    journals = [f"{name}{tail}" for name in names for tail in ("-wal", "-shm", "-journal")]
+    existing = [str(out / name) for name in (*names, *journals) if (out / name).exists()]
     if existing:
-        raise SystemExit(f"refusing to regenerate the frozen corpus: {', '.join(existing)} exist")
-    sqlite_path, dump_path, expected_path = paths
-    on_sqlite = make_sqlite(sqlite_path)
-    on_postgres = make_postgres(dump_path, args.postgres)
-    if on_sqlite != on_postgres:
-        raise SystemExit("the two stores show different matches: the run is not reproducible")
-    expected_path.write_text(json.dumps(on_sqlite, indent=2, sort_keys=True) + "\n")
-    for path in paths:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        print(f"{path.name}: {path.stat().st_size} bytes, sha256 {digest}")
+        raise SystemExit(f"refusing to overwrite a frozen corpus: {', '.join(existing)} exist")
+
+
+def publish(made: Path, target: Path) -> None:
+    """Moves a generated file to its place by a hard link, which never replaces a file
+    (FileExistsError if one appeared meanwhile), and prints its size and digest."""
+    os.link(made, target)
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    print(f"{target.name}: {target.stat().st_size} bytes, sha256 {digest}")
 
 
 def _git_head() -> str:
