@@ -25,3 +25,11 @@ def test_the_generator_refuses_the_frozen_corpus_itself() -> None:
     with pytest.raises(SystemExit, match="refusing to overwrite"):
         generate.main([])
     assert {p.name: p.stat().st_mtime_ns for p in CORPUS.iterdir() if p.is_file()} == before
+
+
+def test_the_generator_refuses_the_set_2026_12() -> None:
+    folder = CORPUS / "2026-12"
+    before = {p.name: p.stat().st_mtime_ns for p in folder.iterdir() if p.is_file()}
+    with pytest.raises(SystemExit, match="refusing to overwrite"):
+        generate.main(["--set", "2026-12"])
+    assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir() if p.is_file()} == before
