@@ -34,6 +34,7 @@ from domain.errors import DrtsError
 from domain.rules.contract import ConfigKind
 from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions
 from service.demo import play_demo
+from service.scenario_driver import matches_driver
 from service.scenarios import ScenarioError, run_scenario
 
 
@@ -76,7 +77,7 @@ def scenario_run(files: tuple[Path, ...]) -> None:
     failed = 0
     for path in files:
         try:
-            report = run_scenario(path)
+            report = run_scenario(path, matches_driver())
         except ScenarioError as error:
             click.echo(f"ERROR {error}")
             failed += 1

@@ -6,38 +6,14 @@ import json
 import os
 import re
 
-import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from cli.main import main
 from domain.match import Match
 from service.matches import Matches
 from service.settings import Settings
-from tests.service.test_rematch_of_a_draw import draw_orders, new_draw
-
-
-@pytest.fixture
-def drts(tmp_path, monkeypatch):
-    monkeypatch.setenv("DRTS_DATABASE_URL", f"sqlite:///{tmp_path}/cli.sqlite")
-    monkeypatch.delenv("DRTS_REFEREE_TOKEN", raising=False)
-    monkeypatch.delenv("DRTS_SEAT_TOKEN", raising=False)
-    runner = CliRunner()
-
-    def run(*args: str, ok: bool = True) -> Result:
-        result = runner.invoke(main, ["match", *args])
-        assert (result.exit_code == 0) == ok, result.output
-        return result
-
-    return run
-
-
-def created(drts) -> tuple[str, str, str, str]:
-    out = drts("create", "district_war", "--config", '{"troops": 2}', "--seed", "cli").output
-    match_id = re.search(r"^match (\S+)", out, re.M).group(1)
-    referee = re.search(r"^referee token (\S+)", out, re.M).group(1)
-    alice = drts("join", match_id, "alice").output.split()[-1]
-    bob = drts("join", match_id, "bob").output.split()[-1]
-    return match_id, referee, alice, bob
+from tests.support.cli import created
+from tests.support.draws import draw_orders, new_draw
 
 
 def test_a_district_war_match_is_played_replayed_and_verified_from_the_cli(drts):
