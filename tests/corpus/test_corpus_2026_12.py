@@ -35,7 +35,7 @@ from tests.corpus.expect_2026_12 import digest, movement_records
 from tests.corpus.features import PROMISED, features_of
 from tests.corpus.store import CORPUS, ClientToolMissingError, client_tool, restore_postgres
 from tests.pages.conftest import pages_app
-from tests.pages.test_sessions import csrf_of
+from tests.support.pages import csrf_of
 
 SET = CORPUS / "2026-12"
 SQLITE_FILE, POSTGRES_DUMP, EXPECTED_FILE = (
