@@ -37,18 +37,20 @@ The functions, in contract order:
 - `legal_commands(state, seat) -> {piece: (command, ...)}`, with
   `order_of_commands(commands) -> order` and `commands_of_order(order) ->
   (command, ...)`: optional, all three or none, for a game whose order is a
-  free combination of one command a piece (Shades), so that its orders are too
-  many to list: each piece the seat may command now (by a JSON-native id)
-  with every command legal for it now, in a fixed order; empty for a seat
-  that owes no order. `combining(state, seat) -> Combining` (optional, with
-  `command_spends(command) -> {resource: n}`) says how listed commands combine
-  into one order now (`command_note(state, seat, command) -> str`, optional,
-  says why a command is legal where a rule needs saying, "" elsewhere);
-  without it, an order takes at most one listed command a
-  piece, of any number of pieces. Any combination the rule allows passes
-  `check_order`; where `Combining.snapshot` holds (every command judged
-  against one state, Shades, DRTS) it also resolves without setting one of
-  its commands aside (a step whose data holds a `refused` list);
+  combination of commands, one a piece (Shades, DRTS, B-Chess), so that its
+  orders are too many to list: each piece the seat may command now (by a
+  JSON-native id) with every command legal for it now, in a fixed order;
+  empty for a seat that owes no order;
+- `combining(state, seat) -> Combining`: optional, beside `legal_commands`,
+  how the listed commands combine into one order now (the pieces at most,
+  the repeats, a stock spent by `command_spends(command) -> {resource: n}`);
+  without it, at most one listed command a piece, of any number of pieces.
+  Any combination the rule allows passes `check_order`; where
+  `Combining.snapshot` holds (every command judged against one state:
+  Shades, DRTS) it also resolves without setting one of its commands aside
+  (a step whose data holds a `refused` list). `command_note(state, seat,
+  command) -> str`, optional, says why a listed command is legal where a
+  rule needs saying (DRTS-6's diagonal cases), "" elsewhere;
 - `display(state)`: the plain-text Public Display for mail and forum posts
   (None: the public view as indented JSON);
 - `merge_orders(earlier, later) -> order`: only under `OrderPolicy.MERGE`

@@ -18,6 +18,7 @@ parts of the contract that no registered game uses yet.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -324,6 +325,41 @@ def test_random_combinations_the_rule_allows_are_legal_and_none_is_set_aside(rul
                 orders.append((seat, order))
             if all(ruleset.combining_of(table.state, s).snapshot for s, _ in orders):
                 _assert_resolves_untouched(ruleset, table, orders)
+
+
+def test_where_a_game_lists_both_its_orders_are_its_allowed_combinations(ruleset):
+    """Issue 48: a game listing whole orders and per-piece commands (DRTS Team 23 v1) lists
+    the same thing twice: every combination its rule allows (DRTS-4: up to two pieces in
+    either order, the team request free) is a listed order, and no other."""
+    if ruleset.legal_orders is None or ruleset.legal_commands is None:
+        pytest.skip(f"{ruleset.name} does not list both orders and commands")
+    for n, table in enumerate(playout(ruleset, SEEDS[7])):
+        if n % 5 or table.outcome().finished:
+            continue
+        seat = table.to_move().seats[0]
+        combined = {
+            ruleset.order_of_commands(commands)
+            for commands in _allowed_combinations(ruleset, table.state, seat)
+        }
+        assert combined == set(ruleset.legal_orders(table.state, seat)), table.movement
+
+
+def _allowed_combinations(ruleset, state, seat):
+    """Yields every combination the seat's rule allows: the counted pieces in every order,
+    up to `max_pieces`, each with each of its commands, then at most one command of each
+    free piece (a rule with `max_pieces` and no repeats)."""
+    listed = ruleset.legal_commands(state, seat)
+    rule = ruleset.combining_of(state, seat)
+    assert rule.max_pieces is not None and not rule.repeats
+    counted = [p for p in listed if p not in rule.free]
+    free = [[(), *((c,) for c in listed[p])] for p in listed if p in rule.free]
+    for size in range(rule.max_pieces + 1):
+        for pieces in itertools.permutations(counted, size):
+            for commands in itertools.product(*(listed[p] for p in pieces)):
+                for extra in itertools.product(*free):
+                    combination = [*commands, *(c for part in extra for c in part)]
+                    if not rule.fault(listed, combination, ruleset.command_spends):
+                        yield combination
 
 
 def test_combinations_the_rule_forbids_are_refused_or_set_aside(ruleset):
