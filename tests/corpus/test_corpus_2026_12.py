@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eventsourcing.utils import resolve_topic
 
 from service import schema
 from service.matches import Matches
@@ -117,6 +118,11 @@ def test_the_set_holds_every_game_and_version_with_its_features() -> None:
         assert set(PROMISED[entry["key"]]) <= set(entry["features"]), entry["key"]
     presets = {e["key"] for e in MATCHES if e["key"].startswith("shades")}
     assert presets == {f"shades{v}-{c}" for v in (1, 2) for c in ("default", "contest")}
+
+
+def test_every_stored_topic_still_resolves_to_its_class() -> None:
+    for topic in EXPECTED["topics"]:
+        assert resolve_topic(topic).__qualname__ == topic.split(":", 1)[1], topic
 
 
 @pytest.mark.parametrize("key", KEYS)
