@@ -123,7 +123,18 @@ class RulesetSchema(ma.Schema):
         metadata={"description": "the longest order, as text or compact JSON, the game takes"},
     )
     lists_legal_orders = ma.fields.Boolean(
-        required=True, metadata={"description": "whether the game can list a seat's legal orders"}
+        required=True,
+        metadata={
+            "description": "whether the game lists a seat's whole legal orders "
+            "(`orders` of GET /matches/{id}/legal-orders)"
+        },
+    )
+    lists_legal_commands = ma.fields.Boolean(
+        required=True,
+        metadata={
+            "description": "whether the game lists each piece's legal commands and the rule "
+            "combining them (`pieces` and `combining` of GET /matches/{id}/legal-orders)"
+        },
     )
     config = ma.fields.List(ma.fields.Nested(ConfigFieldSchema), required=True)
     presets = ma.fields.List(

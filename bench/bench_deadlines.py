@@ -47,8 +47,8 @@ from service.matches import Matches  # noqa: E402
 from service.results import DueMovement  # noqa: E402
 from service.scheduling import CeleryScheduler, producer_app  # noqa: E402
 from service.settings import Settings  # noqa: E402
+from service.workpolicy import BATCH_SIZE  # noqa: E402
 from tests.support.postgres import new_pg_database, pg_url  # noqa: E402
-from workers.tasks import BATCH_SIZE  # noqa: E402
 
 BROKER = "redis://127.0.0.1:6379/13"
 POLL = 0.05  # seconds between two reads of the store for resolutions

@@ -21,6 +21,7 @@ from cli.corrections import register as register_correction_commands
 from cli.db import register as register_db_commands
 from cli.disputes import register as register_dispute_commands
 from cli.forum import register as register_forum_commands
+from cli.legal import register as register_legal_command
 from cli.mail import register as register_mail_commands
 from cli.maps import register as register_map_commands
 from cli.match import match
@@ -33,6 +34,7 @@ from domain.errors import DrtsError
 from domain.rules.contract import ConfigKind
 from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions
 from service.demo import play_demo
+from service.scenario_driver import matches_driver
 from service.scenarios import ScenarioError, run_scenario
 
 
@@ -75,7 +77,7 @@ def scenario_run(files: tuple[Path, ...]) -> None:
     failed = 0
     for path in files:
         try:
-            report = run_scenario(path)
+            report = run_scenario(path, matches_driver())
         except ScenarioError as error:
             click.echo(f"ERROR {error}")
             failed += 1
@@ -104,6 +106,7 @@ register_audit_commands(match)
 register_archive_commands(match)
 register_correction_commands(match)
 register_protocol_command(match)
+register_legal_command(match)
 register_movement_commands(match)
 register_dispute_commands(match)
 main.add_command(match)

@@ -35,7 +35,7 @@ from domain.rules.contract import JSON
 from service import corrections, imported
 from service.archive_events import rebuilt_events
 from service.errors import InvalidArchiveError, MatchExistsError, TamperedArchiveError
-from service.loading import public_item
+from service.eventjson import public_item
 from service.results import Document, ImportedMatch
 from service.store import SNAPSHOT_INTERVAL
 

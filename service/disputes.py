@@ -16,6 +16,7 @@ from domain.match import Dispute, Match
 from domain.match.disputes import Uncitable
 from domain.rules.contract import JSON
 from service import loading, views
+from service.eventjson import public_item
 
 if TYPE_CHECKING:
     from service.store import MatchStore
@@ -83,7 +84,5 @@ def dispute_with_events(app: MatchStore, match: Match, dispute: Dispute) -> Docu
     """Returns a dispute's public form with `events`: each cited event as anyone may see
     it (sealed values only once revealed)."""
     cited = [event_at(app, match, version) for version in dispute.cites]
-    events: list[JSON] = [
-        loading.public_item(event, views.is_revealed(match, event)) for event in cited
-    ]
+    events: list[JSON] = [public_item(event, views.is_revealed(match, event)) for event in cited]
     return {**dispute_json(dispute), "events": events}

@@ -12,18 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresAggregateRecorder
 from psycopg.sql import SQL, Identifier
 
+from service.loading import StoreParts
 from service.logguard import Recorded
 from service.readmodels.heads import BROKEN_LOG
-
-if TYPE_CHECKING:
-    from service.store import MatchStore
 
 
 @dataclass(frozen=True)
@@ -49,7 +46,7 @@ QUERY = SQL(
 )
 
 
-def rows_after(app: MatchStore, versions: Mapping[UUID, int]) -> dict[UUID, ReadAhead] | None:
+def rows_after(app: StoreParts, versions: Mapping[UUID, int]) -> dict[UUID, ReadAhead] | None:
     """Returns the rows stored after each match's version, by match (empty lists
     included), with what the read models recorded of it, in one query; None when the
     store cannot (not PostgreSQL)."""

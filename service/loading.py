@@ -28,18 +28,18 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, EventStore, Mapper, StoredEvent
 
-from domain.integrity import first_broken_link, iso, jsonable
-from domain.match import Match, event_data
-from domain.rules.contract import JSON
+from domain.integrity import first_broken_link
+from domain.match import Match
 from service.errors import MatchNotFoundError, TamperedLogError
+from service.eventjson import public_item
 
 if TYPE_CHECKING:
-    from service.store import MatchStore
+    from service.readmodels.runner import ReadModels
 
 logger = logging.getLogger(__name__)
 TRUSTED_SNAPSHOTS = 20_000  # snapshots remembered as checked, per process
@@ -51,19 +51,19 @@ NOT_COMPARED = frozenset({"_pending_events"})
 Select = Callable[..., Sequence[StoredEvent]]
 
 
-def public_item(domain_event: Any, with_sealed: bool) -> dict[str, JSON]:
-    """Returns an event in its public JSON form (docs/integrity.md)."""
-    item: dict[str, JSON] = {
-        "type": type(domain_event).__name__,
-        "version": domain_event.originator_version,
-        "timestamp": iso(domain_event.timestamp),
-        "data": jsonable(event_data(domain_event)),
-        "chain": getattr(domain_event, "chain", None),
-    }
-    sealed = getattr(domain_event, "sealed", None)
-    if with_sealed and sealed:
-        item["sealed"] = jsonable(sealed)
-    return item
+class StoreParts(Protocol):
+    """What loading, the fast-forward (service/fastforward.py) and the log guard
+    (service/logguard.py) read of the store: service/store.py's MatchStore is one. The
+    helpers name this, never the store, so that they sit below it (issue 44)."""
+
+    recorder: ApplicationRecorder
+    mapper: Mapper[UUID]
+    snapshots: EventStore[UUID] | None
+    snapshot_trust: SnapshotTrust
+
+    @property
+    def read_models(self) -> ReadModels:
+        """The store's read models (opened on first use)."""
 
 
 class SnapshotTrust:
@@ -96,7 +96,7 @@ def row_digest(stored: StoredEvent) -> str:
     return hashlib.sha256(bytes(stored.state)).hexdigest()
 
 
-def decoded(app: MatchStore, stored: StoredEvent) -> Any:
+def decoded(app: StoreParts, stored: StoredEvent) -> Any:
     """Returns the domain event (or snapshot) of a stored row; raises TamperedLogError
     naming the row when it does not decode."""
     try:
@@ -111,7 +111,7 @@ def decoded(app: MatchStore, stored: StoredEvent) -> Any:
 
 
 def checked_events(
-    app: MatchStore,
+    app: StoreParts,
     match_id: UUID,
     after: tuple[int, str, str | None] | None = None,
     upto: int | None = None,
@@ -128,7 +128,7 @@ def checked_events(
 
 
 def checked_rows(
-    app: MatchStore,
+    app: StoreParts,
     match_id: UUID,
     rows: Sequence[StoredEvent],
     after: tuple[int, str, str | None] | None = None,
@@ -160,7 +160,7 @@ def fold(match_id: UUID, events: list[Any], match: Match | None = None) -> Match
 
 
 def load(
-    app: MatchStore, match_id: UUID, version: int | None = None, select: Select | None = None
+    app: StoreParts, match_id: UUID, version: int | None = None, select: Select | None = None
 ) -> Match:
     """Returns the match (at `version` if given) from its stored rows, checked (module
     docstring); raises MatchNotFoundError or TamperedLogError. `select` reads the events
@@ -195,7 +195,7 @@ def snapshot_differences(snapshot: Any, folded: Match) -> list[str]:
 _MISSING = object()
 
 
-def _latest_snapshot(app: MatchStore, match_id: UUID, version: int | None) -> StoredEvent | None:
+def _latest_snapshot(app: StoreParts, match_id: UUID, version: int | None) -> StoredEvent | None:
     if app.snapshots is None:
         return None
     rows = app.snapshots.recorder.select_events(match_id, lte=version, desc=True, limit=1)
@@ -203,7 +203,7 @@ def _latest_snapshot(app: MatchStore, match_id: UUID, version: int | None) -> St
 
 
 def _from_trusted(
-    app: MatchStore,
+    app: StoreParts,
     match_id: UUID,
     stored: StoredEvent,
     version: int | None,
@@ -215,7 +215,7 @@ def _from_trusted(
     return None if start is None else _folded_on(app, match_id, start, [], version, select)
 
 
-def _trusted_start(app: MatchStore, match_id: UUID, stored: StoredEvent) -> Match | None:
+def _trusted_start(app: StoreParts, match_id: UUID, stored: StoredEvent) -> Match | None:
     """Returns the match of a snapshot this process checked, if its chain is still the
     stored event's at its version; None (logged if the chains differ) if not."""
     if not app.snapshot_trust.trusted(stored):
@@ -233,7 +233,7 @@ def _trusted_start(app: MatchStore, match_id: UUID, stored: StoredEvent) -> Matc
 
 
 def _from_checked(
-    app: MatchStore,
+    app: StoreParts,
     match_id: UUID,
     version: int | None,
     stored: StoredEvent | None,
@@ -248,7 +248,7 @@ def _from_checked(
 
 
 def _untrusted_run(
-    app: MatchStore, match_id: UUID, stored: StoredEvent
+    app: StoreParts, match_id: UUID, stored: StoredEvent
 ) -> tuple[list[StoredEvent], StoredEvent | None]:
     """Returns `stored` and the snapshots below it down to the nearest one this process
     trusts, oldest first, and that trusted one (None: none is), one query a snapshot."""
@@ -261,7 +261,7 @@ def _untrusted_run(
 
 
 def _folded_on(
-    app: MatchStore,
+    app: StoreParts,
     match_id: UUID,
     start: Match | None,
     unchecked: list[StoredEvent],
@@ -284,7 +284,7 @@ def _folded_on(
 
 
 def _checked_snapshot(
-    app: MatchStore, match_id: UUID, stored: StoredEvent, folded: Match
+    app: StoreParts, match_id: UUID, stored: StoredEvent, folded: Match
 ) -> Match | None:
     """Returns the snapshot's match if it agrees with the match folded from the events
     (and trusts it from now on); logs it and returns None if it does not."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
@@ -31,10 +31,8 @@ from psycopg.sql import SQL, Identifier
 
 from domain.match import Match
 from service.errors import TruncatedLogError
+from service.loading import StoreParts
 from service.readmodels.heads import BROKEN_LOG, broken_log_statement
-
-if TYPE_CHECKING:
-    from service.store import MatchStore
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +73,7 @@ class LogGuard:
     """Reads a command's rows of one match with what the read models recorded of it, and
     refuses a write to a log that ends before the recorded head (module docstring)."""
 
-    def __init__(self, app: MatchStore, match_id: UUID) -> None:
+    def __init__(self, app: StoreParts, match_id: UUID) -> None:
         self.app, self.match_id = app, match_id
         self.recorded: Recorded | None = None
 
@@ -154,7 +152,7 @@ class LogGuard:
         ]
 
 
-def quarantine_broken_log(app: MatchStore, match_id: UUID, movement: int, reason: str) -> None:
+def quarantine_broken_log(app: StoreParts, match_id: UUID, movement: int, reason: str) -> None:
     """Quarantines a match for a broken log (no event can be written to it: the failures
     table says it), and logs why."""
     logger.error("match %s is quarantined: %s", match_id, reason)
@@ -162,7 +160,7 @@ def quarantine_broken_log(app: MatchStore, match_id: UUID, movement: int, reason
     app.read_models.view("deadlines").execute(sql, params)
 
 
-def _read_model_record(app: MatchStore, match_id: UUID) -> Recorded:
+def _read_model_record(app: StoreParts, match_id: UUID) -> Recorded:
     rows = app.read_models.view("match_list").query(
         "SELECT l.head_version AS recorded, f.message AS broken FROM {match_list} AS l "
         "LEFT JOIN {match_failures} AS f ON f.match_id = l.match_id AND f.error = :error "

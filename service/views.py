@@ -29,7 +29,7 @@ from domain.rules.contract import JSON, asks_rematch
 from service import corrections, evidence, loading
 from service.errors import MatchNotFoundError, MovementNotFoundError
 from service.eventfilter import EVERY_EVENT, EventFilter
-from service.loading import public_item
+from service.eventjson import public_item
 from service.readmodels import queries
 from service.results import (
     ChainReport,

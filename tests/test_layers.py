@@ -12,6 +12,11 @@ count too) and each import is checked against what its layer may import:
   never the persistence libraries that only service/ knows.
 
 Imports are absolute: a relative import is refused (packages have generic names).
+
+No import circle either, inside a layer or between modules of one package
+(docs/architecture.md): every import counts, at module level, under
+`if TYPE_CHECKING:` and inside a function alike, since a type-only or deferred
+import hides a circle but leaves it there (issue 44). Tests import no test module.
 """
 
 from __future__ import annotations
@@ -109,6 +114,81 @@ def test_every_layer_imports_only_inwards():
     assert violations() == []
 
 
+def module_name(path: Path) -> str:
+    """Returns the dotted name of a module of the layers (a package by its `__init__`)."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Returns, for each module of the layers, the modules of the layers it imports: an
+    imported name is taken to the longest module it names (`from a.b import c` names the
+    module `a.b.c` when there is one, else `a.b`)."""
+    paths = {module_name(path): path for path in modules()}
+    graph: dict[str, set[str]] = {name: set() for name in paths}
+    for name, path in paths.items():
+        for _, imported_name in imported(ast.parse(path.read_text(encoding="utf-8"))):
+            target = imported_name
+            while target and target not in paths:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                graph[name].add(target)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Returns the graph's circles: each set of two or more modules that reach each other
+    (a strongly connected component, Tarjan's algorithm), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while not component or component[-1] != node:
+                component.append(stack.pop())
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_import_circle_in_any_layer():
+    graph = import_graph()
+    assert len(graph) > 200, "no modules found: the test reads the wrong folder"
+    assert circles(graph) == []
+
+
+def test_a_circle_is_found_however_long():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"f"}, "f": {"e"}}
+    assert circles(graph) == [["a", "b", "c"], ["e", "f"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_counts_type_only_and_function_level_imports():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from service.store import MatchStore\n"
+        "def late():\n    from service.scenario_driver import matches_driver\n"
+    )
+    names = [name for _, name in imported(ast.parse(source))]
+    assert "service.store.MatchStore" in names
+    assert "service.scenario_driver.matches_driver" in names
+
+
 @pytest.mark.parametrize(
     ("layer", "name", "allowed"),
     [
@@ -138,3 +218,47 @@ def test_every_layer_imports_only_inwards():
 )
 def test_the_rules_refuse_what_points_outwards(layer, name, allowed):
     assert (refusal(layer, name) is None) == allowed
+
+
+def suite_modules() -> list[Path]:
+    """Returns every Python module under tests/ (test modules, conftest, support)."""
+    return sorted((ROOT / "tests").rglob("*.py"))
+
+
+def names_a_test_module(name: str) -> bool:
+    """Returns whether an imported dotted name runs through a `test_*` module of tests/:
+    `from tests.a.test_b import x`, `import tests.a.test_b`, `from tests.a import test_b`."""
+    return within(name, "tests") and any(part.startswith("test_") for part in name.split("."))
+
+
+def test_no_module_imports_from_a_test_module():
+    """Shared fixtures live in a conftest.py, shared helpers in tests/support/ (or a
+    suite's own helper module such as tests/matrix/cells.py): a test module is never
+    imported, so that running, moving or deleting one test file never changes another's
+    fixtures, and no fixture is imported under a `noqa` (issue 44)."""
+    assert len(suite_modules()) > 100, "no test modules found: the test reads the wrong folder"
+    found = []
+    for path in suite_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        found += [
+            f"{path.relative_to(ROOT)}:{line}: {name}"
+            for line, name in imported(tree)
+            if names_a_test_module(name)
+        ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("name", "refused"),
+    [
+        ("tests.service.test_matches.started", True),
+        ("tests.unit.test_match", True),
+        ("tests.cli.test_match", True),  # `from tests.cli import test_match`
+        ("tests.support.matches.started", False),
+        ("tests.cli.conftest.drts", False),
+        ("tests.matrix.cells.NOT_RUN", False),
+        ("service.test_support", False),  # not under tests/
+    ],
+)
+def test_the_check_names_every_form_of_importing_a_test_module(name, refused):
+    assert names_a_test_module(name) == refused

@@ -27,7 +27,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
 from domain.errors import DrtsError, DuplicateMessageError
@@ -42,14 +42,40 @@ from service.forum.users import ForumUser, forum_identity
 from service.mail.addresses import VIEW
 from service.mail.reading import order_text
 from service.readmodels.recorders import OUTAGES
-from service.results import Result
+from service.results import Document, OrderReceipt, Result
+from service.store import MatchStore
 
 if TYPE_CHECKING:
-    from service.intake import Intake
-    from service.matches import Matches
+    from domain.match import Match
+    from service.readmodels.runner import ReadModels
 
 TRANSIENT: tuple[type[Exception], ...] = (*OUTAGES, ConcurrentWriteError)
 ORDER_EVENTS = ("OrderSubmitted", "OrderRejected")
+
+
+class ForumIntake(Protocol):
+    """What the desk asks of the intake use case (service/intake.py's Intake is one, and
+    gives itself): passed in, so that the desk never imports it (issue 44)."""
+
+    @property
+    def read_models(self) -> ReadModels: ...
+
+    def get_match(self, match_id: UUID | str, version: int | None = None) -> Match: ...
+
+    def event_log(self, match_id: UUID | str) -> list[Document]: ...
+
+    def forum_users(self, match_id: UUID | str) -> dict[str, ForumUser]: ...
+
+    def submit_seat_order(
+        self,
+        match_id: UUID,
+        seat: int,
+        order: str,
+        source: str,
+        message_id: str,
+        received_at: datetime,
+        movement: int | None = None,
+    ) -> OrderReceipt: ...
 
 
 @dataclass(frozen=True)
@@ -74,7 +100,7 @@ class PostReply(Result):
 class ForumDesk:
     """Takes a match's forum posts as orders and says what to post back."""
 
-    def __init__(self, matches: Intake, max_delay: timedelta) -> None:
+    def __init__(self, matches: ForumIntake, max_delay: timedelta) -> None:
         self.matches, self.max_delay = matches, max_delay
 
     def receive(self, match_id: UUID | str, post: Post, receipt: datetime) -> PostReply:
@@ -247,7 +273,7 @@ def author_seat(mapping: Mapping[str, ForumUser], post: Post, match: UUID) -> in
     return mapped.seat
 
 
-def posts_of(matches: Matches, match_id: UUID | str) -> list[dict[str, Any]]:
+def posts_of(matches: MatchStore, match_id: UUID | str) -> list[dict[str, Any]]:
     """Returns the posts received for a match, in the order received (the operator's
     record: refused ones too, with their bodies)."""
     return matches.read_models.view(VIEW).query(

@@ -35,7 +35,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.integrity import BODY_KEYS, genesis, next_chain
-from service.loading import public_item
+from service.eventjson import public_item
 from service.readmodels.recorders import FAILURES, MAX_ERROR_CHARS, QUARANTINE, Statement, View
 
 BROKEN_LOG = "TamperedLogError"  # the failures table's error of a broken-log quarantine

@@ -12,7 +12,7 @@ from domain.rules import registry
 from domain.rules.registry import get_ruleset
 from domain.rules.rng import Rng
 from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
-from tests.service.test_tamper import tamper, version_of
+from tests.support.tamper import tamper, version_of
 
 KEYS = {
     "match_id",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from tests.api.conftest import assert_error, bearer
-from tests.service.test_rematch_of_a_draw import play_to_a_draw
+from tests.support.draws import play_to_a_draw
 
 C4 = {"movement": 23, "changes": [{"seat": 2, "order": "c4"}], "reason": "bo's mail said c4"}
 

@@ -11,23 +11,9 @@ import json
 from typing import Any
 
 from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
+from tests.support.disputes import TEXT, file, rule
 
 ALICE_ORDER = {"pick": 3}
-TEXT = "bob's order was received after the deadline"
-
-
-def file(client, table: HttpMatch, token: str | None, cites: Any, text: str = TEXT):
-    return client.post(
-        f"/matches/{table.id}/disputes", json={"cites": cites, "text": text}, headers=bearer(token)
-    )
-
-
-def rule(client, table: HttpMatch, token: str | None, number: int, ruling: str, reason: str):
-    return client.post(
-        f"/matches/{table.id}/disputes/{number}/ruling",
-        json={"ruling": ruling, "reason": reason},
-        headers=bearer(token),
-    )
 
 
 def events(client, table: HttpMatch, query: str = "", token: str | None = None) -> list[Any]:

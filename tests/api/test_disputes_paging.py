@@ -10,7 +10,7 @@ from typing import Any
 from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
 from service.disputes import MAX_PAGE_SIZE, PAGE_SIZE
 from tests.api.conftest import HttpMatch, assert_error, bearer
-from tests.api.test_disputes import file, rule
+from tests.support.disputes import file, rule
 
 
 def listed(client, table: HttpMatch, query: str = "") -> Any:

@@ -11,13 +11,7 @@ import pytest
 
 from service.eventfilter import EVENT_TYPES
 from tests.api.conftest import HttpMatch, assert_error, bearer
-
-TEAM23_SEATS = tuple(f"p{n}" for n in range(1, 9))
-TEAM23_FIRST = [
-    "fire 2>8; team green",
-    "team yellow",
-    *["hold"] * 6,
-]  # as tests/service/test_phases.py
+from tests.support.team23_orders import TEAM23_FIRST, TEAM23_SEATS
 
 
 def events(client: Any, table: HttpMatch, query: str = "", token: str | None = None) -> Any:

@@ -9,7 +9,7 @@ from api.app import create_app
 from service.matches import Matches
 from service.settings import Settings
 from tests.api.conftest import assert_error, bearer
-from tests.service.test_mutations import Rows, flip_text, rechain_from
+from tests.support.mutations import Rows, flip_text, rechain_from
 
 
 def played(service: Any, client: Any) -> tuple[str, list[dict[str, Any]]]:

@@ -15,7 +15,7 @@ from service.health import record_sweep
 from service.matches import Matches
 from service.settings import Settings
 from tests.api.conftest import OPERATOR
-from tests.service.test_match_quarantine import BROKEN
+from tests.support.quarantine import BROKEN
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 
 from domain.rules import registry
 from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
-from tests.service.test_match_quarantine import BROKEN
+from tests.support.quarantine import BROKEN
 
 
 @pytest.fixture

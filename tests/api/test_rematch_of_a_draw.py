@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from api.app import create_app
-from tests.service.test_rematch_of_a_draw import draw_orders
+from tests.support.draws import draw_orders
 
 
 def test_the_http_receipt_of_the_last_order_names_the_rematch(tmp_path):

@@ -12,7 +12,7 @@ import pytest
 from domain.match import Match
 from service.readmodels.projections import Scoreboards
 from tests.api.conftest import HttpMatch, assert_error
-from tests.api.test_event_filters import TEAM23_FIRST, TEAM23_SEATS
+from tests.support.team23_orders import TEAM23_FIRST, TEAM23_SEATS
 
 
 @pytest.fixture

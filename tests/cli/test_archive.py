@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import main
-from tests.cli.test_match import created
+from tests.support.cli import created
 
 
 @pytest.fixture

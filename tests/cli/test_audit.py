@@ -12,10 +12,10 @@ from domain.rules import registry
 from domain.rules.contract import Step
 from domain.rules.registry import get_ruleset
 from domain.rules.rng import Rng
-from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
+from tests.support.cli import created
 
 
-def played(drts) -> tuple[str, str]:  # noqa: F811
+def played(drts) -> tuple[str, str]:
     match_id, referee, alice, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)
     drts("order", match_id, "first 1", "--token", bob)
@@ -24,7 +24,7 @@ def played(drts) -> tuple[str, str]:  # noqa: F811
     return match_id, referee
 
 
-def test_a_finished_match_re_adjudicates_exactly(drts):  # noqa: F811
+def test_a_finished_match_re_adjudicates_exactly(drts):
     match_id, _ = played(drts)
     out = drts("audit", match_id).output
     assert f"match {match_id} under district_war v1: 5 resolved movement(s)" in out
@@ -33,7 +33,7 @@ def test_a_finished_match_re_adjudicates_exactly(drts):  # noqa: F811
     assert report["exact"] and report["divergence"] is None and report["movements"] == 5
 
 
-def test_a_running_match_needs_the_referee_token(drts):  # noqa: F811
+def test_a_running_match_needs_the_referee_token(drts):
     match_id, referee, alice, _ = created(drts)
     drts("start", match_id, "--referee-token", referee)
     assert "missing_token" in drts("audit", match_id, ok=False).output
@@ -42,7 +42,7 @@ def test_a_running_match_needs_the_referee_token(drts):  # noqa: F811
     assert "SecretViewed" in drts("events", match_id).output
 
 
-def test_the_event_lines_are_terminal_safe_and_mark_a_cut(drts):  # noqa: F811
+def test_the_event_lines_are_terminal_safe_and_mark_a_cut(drts):
     """A dispute's text with a bidi override and a zero-width space is shown escaped in
     `drts match events`; data cut at 150 characters ends with `…`, and the JSON form
     holds it whole. (ESC sequences and C1 controls are refused when filed since issue 41;
@@ -65,7 +65,7 @@ def test_the_event_lines_are_terminal_safe_and_mark_a_cut(drts):  # noqa: F811
     assert filed["data"]["text"] == text
 
 
-def test_a_divergence_is_named_and_exits_1(drts, monkeypatch):  # noqa: F811
+def test_a_divergence_is_named_and_exits_1(drts, monkeypatch):
     match_id, _ = played(drts)
     original = get_ruleset("district_war")
 

@@ -7,10 +7,8 @@ from __future__ import annotations
 import json
 import re
 
-from tests.cli.test_match import drts  # noqa: F401  (the fixture)
 
-
-def started(drts) -> tuple[str, str, str]:  # noqa: F811
+def started(drts) -> tuple[str, str, str]:
     out = drts("create", "b_chess", "--preset", "live", "--seed", "cli-bchess").output
     match_id = re.search(r"^match (\S+)", out, re.M).group(1)
     referee = re.search(r"^referee token (\S+)", out, re.M).group(1)
@@ -20,7 +18,7 @@ def started(drts) -> tuple[str, str, str]:  # noqa: F811
     return match_id, referee, alice
 
 
-def test_a_forum_post_its_public_orders_a_grant_a_late_seat_and_the_display(drts):  # noqa: F811
+def test_a_forum_post_its_public_orders_a_grant_a_late_seat_and_the_display(drts):
     match_id, referee, alice = started(drts)
     state = json.loads(drts("state", match_id).output)["state"]
     king = next(p for p in state["priority_list"] if p["owner"] == 1)

@@ -12,12 +12,11 @@ from api.app import create_app
 from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
 from service.matches import Matches
 from service.settings import Settings
-from tests.cli.test_match import drts  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
 
-def toy_match(drts) -> tuple[str, str, list[str]]:  # noqa: F811
+def toy_match(drts) -> tuple[str, str, list[str]]:
     out = drts("create", "toy", "--seed", "cli").output
     match_id, referee = out.split()[1], out.split()[-1]
     seats = [drts("join", match_id, name).output.split()[-1] for name in ("alice", "bob", "carol")]
@@ -25,12 +24,12 @@ def toy_match(drts) -> tuple[str, str, list[str]]:  # noqa: F811
     return match_id, referee, seats
 
 
-def versions(drts, match_id: str, kind: str) -> list[int]:  # noqa: F811
+def versions(drts, match_id: str, kind: str) -> list[int]:
     items = json.loads(drts("events", match_id, "--json").output)
     return [item["version"] for item in items if item["type"] == kind]
 
 
-def test_a_dispute_is_filed_dismissed_and_upheld_from_the_cli(drts):  # noqa: F811
+def test_a_dispute_is_filed_dismissed_and_upheld_from_the_cli(drts):
     match_id, referee, (alice, bob, _) = toy_match(drts)
     started = versions(drts, match_id, "Started")[0]
     filed = drts(
@@ -122,7 +121,7 @@ def test_a_dispute_is_filed_dismissed_and_upheld_from_the_cli(drts):  # noqa: F8
     assert "DisputeRuled" in drts("events", match_id).output
 
 
-def test_a_seat_cannot_cite_another_seats_open_order_from_the_cli(drts):  # noqa: F811
+def test_a_seat_cannot_cite_another_seats_open_order_from_the_cli(drts):
     match_id, _, (alice, bob, carol) = toy_match(drts)
     drts("order", match_id, "3", "--token", alice)
     [order] = versions(drts, match_id, "OrderSubmitted")
@@ -142,7 +141,7 @@ def test_a_seat_cannot_cite_another_seats_open_order_from_the_cli(drts):  # noqa
     assert shown["events"][0]["sealed"]["order"] == {"pick": 3}
 
 
-def test_the_cli_lists_disputes_as_the_api_does(drts):  # noqa: F811
+def test_the_cli_lists_disputes_as_the_api_does(drts):
     match_id, _, (alice, _, _) = toy_match(drts)
     assert drts("disputes", match_id).output == "no disputes\n"
     filed = json.loads(
@@ -162,7 +161,7 @@ def test_the_cli_lists_disputes_as_the_api_does(drts):  # noqa: F811
     assert json.loads(drts("dispute", "show", match_id, "1").output) == one
 
 
-def test_a_dispute_text_cannot_drive_the_referees_terminal(drts):  # noqa: F811
+def test_a_dispute_text_cannot_drive_the_referees_terminal(drts):
     """A filed text with a bidi override and a zero-width space is printed with those
     characters escaped; the JSON form still decodes to the text as filed. An ESC
     sequence or a C1 control is refused when filed (issue 41), naming the character."""
@@ -182,7 +181,7 @@ def test_a_dispute_text_cannot_drive_the_referees_terminal(drts):  # noqa: F811
     assert "U+001B" in refused.output
 
 
-def test_the_cli_lists_disputes_a_page_at_a_time_and_says_how_to_go_on(drts):  # noqa: F811
+def test_the_cli_lists_disputes_a_page_at_a_time_and_says_how_to_go_on(drts):
     match_id, referee, (alice, bob, _) = toy_match(drts)
     for token, text in ((alice, "a"), (bob, "b"), (referee, "c"), (alice, "d")):
         drts("dispute", "file", match_id, "--cite", "1", "--text", text, "--token", token)
@@ -219,7 +218,7 @@ def test_the_cli_lists_disputes_a_page_at_a_time_and_says_how_to_go_on(drts):  #
         assert refused.exit_code == 2 and bad[0] in refused.output  # a usage error naming it
 
 
-def test_a_seat_at_the_cap_of_open_disputes_is_refused_from_the_cli(drts):  # noqa: F811
+def test_a_seat_at_the_cap_of_open_disputes_is_refused_from_the_cli(drts):
     match_id, referee, (alice, _, _) = toy_match(drts)
     args = ("dispute", "file", match_id, "--cite", "1", "--text", "again", "--token", alice)
     for _ in range(MAX_OPEN_DISPUTES_PER_SEAT):

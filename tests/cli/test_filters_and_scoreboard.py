@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
+from tests.support.cli import created
 
 
-def played(drts) -> tuple[str, str, str, str]:  # noqa: F811
+def played(drts) -> tuple[str, str, str, str]:
     """A District War match three movements in."""
     match_id, referee, alice, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)
@@ -17,11 +17,11 @@ def played(drts) -> tuple[str, str, str, str]:  # noqa: F811
     return match_id, referee, alice, bob
 
 
-def listed(drts, match_id: str, *options: str) -> list[dict]:  # noqa: F811
+def listed(drts, match_id: str, *options: str) -> list[dict]:
     return json.loads(drts("events", match_id, "--json", *options).output)
 
 
-def test_events_are_filtered_by_type_movement_and_seat(drts):  # noqa: F811
+def test_events_are_filtered_by_type_movement_and_seat(drts):
     match_id, *_ = played(drts)
     orders = listed(drts, match_id, "--type", "OrderSubmitted")
     assert [(e["data"]["movement"], e["data"]["seat"]) for e in orders] == [(1, 2), (2, 1), (3, 2)]
@@ -36,14 +36,14 @@ def test_events_are_filtered_by_type_movement_and_seat(drts):  # noqa: F811
     assert [line.split()[2] for line in text] == ["SeatJoined", "OrderSubmitted"]
 
 
-def test_an_unknown_event_type_exits_1_naming_it(drts):  # noqa: F811
+def test_an_unknown_event_type_exits_1_naming_it(drts):
     match_id, *_ = played(drts)
     result = drts("events", match_id, "--type", "Bogus", ok=False)
     assert "unknown_event_type: unknown event type 'Bogus'" in result.output
     assert "OrderSubmitted" in result.output
 
 
-def test_the_scoreboard_is_a_table_empty_before_the_first_movement(drts):  # noqa: F811
+def test_the_scoreboard_is_a_table_empty_before_the_first_movement(drts):
     match_id, *_ = created(drts)
     out = drts("scoreboard", match_id).output.splitlines()
     assert out[0] == f"match {match_id} (district_war, open)"
@@ -51,7 +51,7 @@ def test_the_scoreboard_is_a_table_empty_before_the_first_movement(drts):  # noq
     assert out[2] == "(no movement resolved yet)"
 
 
-def test_the_scoreboard_after_a_few_movements(drts):  # noqa: F811
+def test_the_scoreboard_after_a_few_movements(drts):
     match_id, *_ = played(drts)
     rows = [line.split() for line in drts("scoreboard", match_id).output.splitlines()[2:]]
     board = json.loads(drts("scoreboard", match_id, "--json").output)
@@ -64,6 +64,6 @@ def test_the_scoreboard_after_a_few_movements(drts):  # noqa: F811
     assert board["left_out"] is False and board["status"] == "started"
 
 
-def test_the_scoreboard_of_an_unknown_match_exits_1(drts):  # noqa: F811
+def test_the_scoreboard_of_an_unknown_match_exits_1(drts):
     result = drts("scoreboard", "00000000-0000-4000-8000-000000000000", ok=False)
     assert "match_not_found" in result.output

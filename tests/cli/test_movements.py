@@ -8,14 +8,14 @@ import hashlib
 import json
 import re
 
-from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
+from tests.support.cli import created
 
 
 def digest_in(output: str) -> str:
     return re.search(r"receipt digest ([0-9a-f]{64})", output).group(1)
 
 
-def test_a_district_war_movement_and_a_receipt_from_the_cli(drts):  # noqa: F811
+def test_a_district_war_movement_and_a_receipt_from_the_cli(drts):
     """DW-2: the DMO's choice; DW-3: a placement."""
     match_id, referee, alice, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)
@@ -45,7 +45,7 @@ def test_a_district_war_movement_and_a_receipt_from_the_cli(drts):  # noqa: F811
     assert "invalid_digest" in drts("receipt", match_id, "--digest", "nope", ok=False).output
 
 
-def test_a_drts_movement_shows_text_json_replaced_and_refused_orders(drts):  # noqa: F811
+def test_a_drts_movement_shows_text_json_replaced_and_refused_orders(drts):
     out = drts(
         "create",
         "drts_team23",

@@ -14,7 +14,7 @@ from api.app import create_app
 from cli.main import main
 from service.matches import Matches
 from service.settings import Settings
-from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
+from tests.support.cli import created
 
 # operationId of each API operation that takes a bearer token -> the `drts match` command
 TOKEN_OPERATIONS = {
@@ -47,7 +47,7 @@ TOKEN_OPERATIONS = {
 
 
 @pytest.fixture
-def service(drts) -> Matches:  # noqa: F811
+def service(drts) -> Matches:
     """The Matches application on the CLI's store (for the API the CLI is compared with)."""
     app = Matches(env=Settings(os.environ["DRTS_DATABASE_URL"]).event_store_env())
     yield app
@@ -71,7 +71,7 @@ def test_every_api_operation_taking_a_token_has_a_cli_command_taking_one(service
         assert options & {"--referee-token", "--token"}, command
 
 
-def test_the_referee_reissues_a_lost_seat_token_and_the_old_one_stops(drts):  # noqa: F811
+def test_the_referee_reissues_a_lost_seat_token_and_the_old_one_stops(drts):
     match_id, referee, _, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)
     out = drts("reissue", match_id, "2", "--referee-token", referee).output
@@ -84,7 +84,7 @@ def test_the_referee_reissues_a_lost_seat_token_and_the_old_one_stops(drts):  # 
     assert "SeatTokenReissued" in drts("events", match_id).output
 
 
-def test_only_the_referee_reissues_and_only_a_seat_that_exists(drts):  # noqa: F811
+def test_only_the_referee_reissues_and_only_a_seat_that_exists(drts):
     match_id, referee, alice, _ = created(drts)
     refused = drts("reissue", match_id, "2", "--referee-token", alice, ok=False).output
     assert "not_referee" in refused
@@ -94,14 +94,14 @@ def test_only_the_referee_reissues_and_only_a_seat_that_exists(drts):  # noqa: F
     )
 
 
-def test_the_operator_token_acts_as_referee_from_the_cli(drts, monkeypatch):  # noqa: F811
+def test_the_operator_token_acts_as_referee_from_the_cli(drts, monkeypatch):
     monkeypatch.setenv("DRTS_OPERATOR_TOKEN", "operator-secret")
     match_id, _, _, _ = created(drts)
     out = drts("reissue", match_id, "1", "--referee-token", "operator-secret").output
     assert out.splitlines()[1].startswith("seat 1 token ")
 
 
-def test_extend_names_the_movement_and_refuses_one_that_is_not_open(drts):  # noqa: F811
+def test_extend_names_the_movement_and_refuses_one_that_is_not_open(drts):
     match_id, referee, _, _ = created(drts)
     drts("start", match_id, "--referee-token", referee)
     args = ("extend", match_id, "--seconds", "60", "--referee-token", referee)
@@ -109,7 +109,7 @@ def test_extend_names_the_movement_and_refuses_one_that_is_not_open(drts):  # no
     assert drts(*args, "--movement", "1").output.startswith("deadline 20")
 
 
-def test_the_referee_sees_a_seats_view_and_a_seat_only_its_own(drts):  # noqa: F811
+def test_the_referee_sees_a_seats_view_and_a_seat_only_its_own(drts):
     match_id, referee, alice, _ = created(drts)
     drts("start", match_id, "--referee-token", referee)
     view = json.loads(drts("state", match_id, "--seat", "1", "--token", referee).output)
@@ -119,7 +119,7 @@ def test_the_referee_sees_a_seats_view_and_a_seat_only_its_own(drts):  # noqa: F
 
 
 @pytest.mark.usefixtures("toy_rulesets")
-def test_the_referee_reads_every_open_order_and_the_look_is_recorded(drts):  # noqa: F811
+def test_the_referee_reads_every_open_order_and_the_look_is_recorded(drts):
     out = drts("create", "toy", "--seed", "cli").output
     match_id, referee = out.split()[1], out.split()[-1]
     alice = drts("join", match_id, "alice").output.split()[-1]
@@ -134,7 +134,7 @@ def test_the_referee_reads_every_open_order_and_the_look_is_recorded(drts):  # n
     assert "SecretViewed" in drts("events", match_id).output
 
 
-def test_the_replay_as_json_is_the_apis_replay(drts, service):  # noqa: F811
+def test_the_replay_as_json_is_the_apis_replay(drts, service):
     match_id, referee, alice, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)
     drts("order", match_id, "first 1", "--token", bob)
@@ -147,7 +147,7 @@ def test_the_replay_as_json_is_the_apis_replay(drts, service):  # noqa: F811
     assert "invalid_token" in drts("replay", match_id, "--token", "nope", ok=False).output
 
 
-def test_the_referee_pauses_resumes_and_forfeits_from_the_cli(drts):  # noqa: F811
+def test_the_referee_pauses_resumes_and_forfeits_from_the_cli(drts):
     """Issue 18: `drts match pause|resume|forfeit`, each recorded with its reason."""
     match_id, referee, alice, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)
@@ -168,7 +168,7 @@ def test_the_referee_pauses_resumes_and_forfeits_from_the_cli(drts):  # noqa: F8
     assert "Paused" in events and "Resumed" in events and "Finished" in events
 
 
-def test_the_referee_corrects_a_movement_from_the_cli(drts):  # noqa: F811
+def test_the_referee_corrects_a_movement_from_the_cli(drts):
     """Issue 19: `drts match correct`, `corrections`, and --timeline on audit and replay."""
     match_id, referee, alice, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)

@@ -10,7 +10,7 @@ import pytest
 
 from cli import run as run_cli
 from service.settings import load_settings
-from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
+from tests.support.cli import created
 from tests.support.http import free_port
 
 
@@ -44,7 +44,7 @@ def test_drts_run_refuses_bad_settings_before_starting_anything():
         run_cli.embedded_environment({"DRTS_SWEEP_SECONDS": "soon"})
 
 
-def test_the_referee_extends_the_deadline_from_the_cli(drts):  # noqa: F811
+def test_the_referee_extends_the_deadline_from_the_cli(drts):
     match_id, referee, alice, _ = created(drts)
     drts("start", match_id, "--referee-token", referee)
     out = drts("extend", match_id, "--seconds", "600", "--referee-token", referee).output

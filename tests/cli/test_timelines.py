@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
+from tests.support.cli import created
 
 
-def finished_then_corrected(drts) -> tuple[str, str]:  # noqa: F811
+def finished_then_corrected(drts) -> tuple[str, str]:
     """Returns (match id, the correction's output) of a District War match of two troops
     each, finished, whose movement 3 the referee corrected (bob's b4 became c4)."""
     match_id, referee, alice, bob = created(drts)
@@ -24,14 +24,14 @@ def finished_then_corrected(drts) -> tuple[str, str]:  # noqa: F811
     return match_id, out
 
 
-def test_correcting_a_finished_match_says_it_is_finished_not_that_a_movement_is_open(drts):  # noqa: F811
+def test_correcting_a_finished_match_says_it_is_finished_not_that_a_movement_is_open(drts):
     """Issue 40: it printed "movement 6 is open" for a match that had finished again."""
     _, out = finished_then_corrected(drts)
     assert "movement 3 corrected: timeline 2" in out
     assert "is open" not in out and "the match is finished again (" in out
 
 
-def test_state_movement_scores_and_display_read_each_timeline(drts):  # noqa: F811
+def test_state_movement_scores_and_display_read_each_timeline(drts):
     match_id, _ = finished_then_corrected(drts)
     for timeline in ((), ("--timeline", "1"), ("--timeline", "2")):
         phase = json.loads(

@@ -8,11 +8,11 @@ import os
 
 from service.matches import Matches
 from service.settings import Settings
-from tests.cli.test_match import created, drts  # noqa: F401  (the fixture)
-from tests.service.test_mutations import Rows
+from tests.support.cli import created
+from tests.support.mutations import Rows
 
 
-def test_verify_names_a_truncated_log_by_the_receipt_and_head_given(drts, tmp_path):  # noqa: F811
+def test_verify_names_a_truncated_log_by_the_receipt_and_head_given(drts, tmp_path):
     match_id, referee, alice, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)
     url = os.environ["DRTS_DATABASE_URL"]
@@ -44,7 +44,7 @@ def test_verify_names_a_truncated_log_by_the_receipt_and_head_given(drts, tmp_pa
     assert "64 lower-case hex digits" in bad
 
 
-def test_a_receipt_saved_by_drts_match_order_is_checked_by_verify(drts, tmp_path):  # noqa: F811
+def test_a_receipt_saved_by_drts_match_order_is_checked_by_verify(drts, tmp_path):
     """`drts match order --receipt-file` keeps what POST /orders answers: version and head."""
     match_id, referee, _alice, bob = created(drts)
     drts("start", match_id, "--referee-token", referee)

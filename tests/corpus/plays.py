@@ -27,6 +27,9 @@ from service.results import OrderReceipt
 from service.scenario_driver import ManualClock
 
 START = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
+# The versions the corpus was played under: a match created without a version gets the
+# latest, and DRTS Team 23 v2 (items) shipped after the corpus, so the plays name theirs.
+RULESET_VERSIONS = {"district_war": 1, "drts_team23": 1}
 DW_PLAYERS = ("ada", "bo", "cy", "dee")
 DRTS_PLAYERS = ("kai", "lin", "mo", "nia", "oli", "pam", "quin", "rae")
 # DW-5: the orders of scenario dw5_all_equal_is_a_draw_to_be_replayed (5 points each,
@@ -80,8 +83,15 @@ class Desk:
         config: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> Desk:
-        """Creates a match and seats the players, a few seconds apart."""
-        new = matches.create_match(ruleset, config, seed=seed, idempotency_key=idempotency_key)
+        """Creates a match pinned to the ruleset's version of 2026-11-30 (RULESET_VERSIONS)
+        and seats the players, a few seconds apart."""
+        new = matches.create_match(
+            ruleset,
+            config,
+            seed=seed,
+            idempotency_key=idempotency_key,
+            version=RULESET_VERSIONS[ruleset],
+        )
         assert new.referee_token is not None
         desk = cls(matches, clock, new.match_id, new.referee_token)
         for name in players:

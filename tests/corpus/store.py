@@ -18,7 +18,7 @@ from sqlalchemy import text
 from service import schema
 from service.matches import Matches
 from service.settings import Settings
-from tests.service.test_migrations import EVENT_STORE
+from tests.support.tables import EVENT_STORE
 
 CORPUS = Path(__file__).parent
 SQLITE_FILE = CORPUS / "matches.sqlite"

@@ -11,13 +11,6 @@ caught up and rebuilt; the unfinished matches play on.
 from __future__ import annotations
 
 import hashlib
-import json
-import shutil
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,94 +21,21 @@ from domain.rules.rng import Rng
 from service import schema
 from service.matches import Matches
 from service.readmodels.tables import PROJECTION_NAMES
-from service.scenario_driver import ManualClock
 from service.settings import Settings
-from tests.conftest import in_ci, pg_admin, pg_url
 from tests.corpus.store import (
     EXPECTED_FILE,
     POSTGRES_DUMP,
     SQLITE_FILE,
-    ClientToolMissingError,
-    client_tool,
-    restore_postgres,
     stored_topics,
 )
+from tests.support.corpus import BY_KEY, EXPECTED, MATCHES, Corpus
 
-EXPECTED: dict[str, Any] = json.loads(EXPECTED_FILE.read_text())
-MATCHES: list[dict[str, Any]] = EXPECTED["matches"]
-BY_KEY = {entry["key"]: entry for entry in MATCHES}
 # SHA-256 of the files as generated: the corpus is never regenerated nor edited
 GENERATED = {
     SQLITE_FILE: "23eef047d5f0e552090e6f2e2ae788897ddfbed2e276ccfd51d5e64042cac218",
     POSTGRES_DUMP: "80033f64128c3f6d8a87c520bce1a72e3a0172ae74cb80cb3bdf3b25f96f5ef4",
     EXPECTED_FILE: "1732f919ff24ac335928ecb892f904de372fc22e4c6fec4f7aae28c84d211b04",
 }
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@dataclass
-class Corpus:
-    """A working copy of the corpus, migrated, with the Matches application on it."""
-
-    url: str
-    revision_before_upgrade: str | None
-    app: Matches
-    clock: ManualClock
-
-
-@contextmanager
-def corpus_copy(backend: str, request: pytest.FixtureRequest, directory: Path) -> Iterator[str]:
-    """Yields the URL of a fresh copy of the corpus: the SQLite file copied into
-    `directory`, or the PostgreSQL dump restored into a new database (dropped after)."""
-    if backend == "sqlite":
-        yield f"sqlite:///{shutil.copyfile(SQLITE_FILE, directory / SQLITE_FILE.name)}"
-        return
-    request.getfixturevalue("pg_server")
-    try:
-        client_tool("psql")
-    except ClientToolMissingError as error:
-        if in_ci():
-            pytest.fail(str(error))
-        pytest.skip(str(error))
-    name = f"drts_corpus_{uuid.uuid4().hex[:12]}"
-    with pg_admin() as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        restore_postgres(POSTGRES_DUMP, pg_url(name))
-        yield pg_url(name)
-    finally:
-        with pg_admin() as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
-@contextmanager
-def opened(url: str) -> Iterator[Corpus]:
-    """Upgrades the copy to the latest migration and opens the Matches application on it."""
-    before = schema.current(Settings(url))
-    schema.upgrade(Settings(url))
-    clock = ManualClock(datetime.fromisoformat(EXPECTED["generated"]["on"] + "T00:00:00+00:00"))
-    app = Matches(env=Settings(url).event_store_env(), clock=clock)
-    try:
-        yield Corpus(url, before, app, clock)
-    finally:
-        app.close()
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def corpus(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Corpus]:
-    """The corpus on one backend, shared by the tests that only read it."""
-    directory = tmp_path_factory.mktemp("corpus")
-    with corpus_copy(request.param, request, directory) as url, opened(url) as opened_corpus:
-        yield opened_corpus
-
-
-@pytest.fixture(params=BACKENDS)
-def own_corpus(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Corpus]:
-    """A copy of the corpus for one test that plays on (writes new events)."""
-    with corpus_copy(request.param, request, tmp_path) as url, opened(url) as opened_corpus:
-        yield opened_corpus
 
 
 def every_match() -> pytest.MarkDecorator:

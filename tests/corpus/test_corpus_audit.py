@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.corpus.test_corpus import BACKENDS, MATCHES, Corpus, corpus_copy, opened
+from tests.support.corpus import BACKENDS, MATCHES, Corpus, corpus_copy, opened
 
 
 @pytest.fixture(params=BACKENDS)

@@ -9,7 +9,7 @@ import hashlib
 import json
 from typing import Any
 
-from tests.corpus.test_corpus import BY_KEY, Corpus, corpus, own_corpus  # noqa: F401
+from tests.support.corpus import BY_KEY, Corpus
 
 
 def digest_of(salt: str, order: Any) -> str:
@@ -18,7 +18,7 @@ def digest_of(salt: str, order: Any) -> str:
     return hashlib.sha256(salt.encode("ascii") + text.encode()).hexdigest()
 
 
-def test_old_orders_show_no_sent_form_and_verify_by_the_old_rule(corpus: Corpus) -> None:  # noqa: F811
+def test_old_orders_show_no_sent_form_and_verify_by_the_old_rule(corpus: Corpus) -> None:
     match_id = BY_KEY["drts-twenty"]["match_id"]
     fates: set[str] = set()
     for number in range(1, 21):
@@ -35,7 +35,7 @@ def test_old_orders_show_no_sent_form_and_verify_by_the_old_rule(corpus: Corpus)
     assert corpus.app.movement(match_id, 2).phases is not None  # finished: the seed is public
 
 
-def test_old_refusals_keep_their_public_reason(corpus: Corpus) -> None:  # noqa: F811
+def test_old_refusals_keep_their_public_reason(corpus: Corpus) -> None:
     """DW-3: a taken cell is refused; a seat that owes no order is refused."""
     match_id = BY_KEY["dw-points"]["match_id"]
     (turn,) = corpus.app.movement(match_id, 4).refused
@@ -45,7 +45,7 @@ def test_old_refusals_keep_their_public_reason(corpus: Corpus) -> None:  # noqa:
     assert taken.error == "illegal_order" and "(DW-3)" in taken.reason
 
 
-def test_an_old_match_playing_on_keeps_new_orders_as_sent(own_corpus: Corpus) -> None:  # noqa: F811
+def test_an_old_match_playing_on_keeps_new_orders_as_sent(own_corpus: Corpus) -> None:
     entry, app = BY_KEY["drts-running"], own_corpus.app
     match = app.get_match(entry["match_id"])
     ordered = {p.seat for p in match.pending}

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.end_to_end.test_drts_run import ROOT
+from tests.support.drts_run import ROOT
 from tests.support.http import free_port
 
 pytestmark = pytest.mark.timeout(120)

@@ -9,7 +9,7 @@ from email.message import EmailMessage
 from service.mail.notices import SEND_NOTICES
 from service.scheduling import producer_app
 from tests.mail.conftest import Postal, mail, order_address_of, wait_for
-from tests.mail.test_smtp import body, player
+from tests.support.mail import body, player
 
 
 def subjects(messages: list[EmailMessage]) -> list[str]:

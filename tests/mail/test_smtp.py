@@ -18,10 +18,7 @@ from service.mail.desk import MailDesk
 from service.matches import Matches
 from service.results import NewMatch, NewSeat
 from tests.mail.conftest import DOMAIN, Postal, mail, order_address_of, wait_for
-
-
-def player(name: str) -> str:
-    return f"{name}-{uuid.uuid4().hex[:8]}@players.test"
+from tests.support.mail import body, player
 
 
 def started(postal: Postal, **options: Any) -> tuple[NewMatch, Matches, NewSeat, NewSeat, str]:
@@ -39,12 +36,6 @@ def mail_events(service: Matches, match: NewMatch, message_id: str) -> list[dict
     events = service.event_log(match.match_id, match.referee_token)
     flat = [{**e, **e["data"]} for e in events]
     return [e for e in flat if e.get("message_id") == message_id]
-
-
-def body(message: EmailMessage) -> str:
-    part = message.get_body(preferencelist=("plain",))
-    assert part is not None
-    return str(part.get_content())
 
 
 def test_a_multi_line_b_chess_order_is_stored_and_its_receipt_threaded_to_the_confirmed_address(

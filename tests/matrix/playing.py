@@ -190,7 +190,7 @@ def build_forfeited(game: Game, app: Matches, clock: ManualClock) -> Table:
 
 def build_drawn_rematch(game: Game, app: Matches, clock: ManualClock) -> Table:
     """DW-5: the scenario's draw on every size, and the started rematch it asks for."""
-    from tests.service.test_rematch_of_a_draw import play_to_a_draw
+    from tests.support.draws import play_to_a_draw
 
     new, tokens, _ = play_to_a_draw(app)
     table = Table(game, app, clock, new.match_id, str(new.referee_token), dict(tokens))

@@ -12,7 +12,7 @@ import pytest
 from service.matches import Matches
 from tests.pages.conftest import pages_app, serving
 from tests.pages.games import Played, new_match, played_match
-from tests.pages.test_sessions import sign_in
+from tests.support.pages import sign_in
 
 IN_HOURS = "/^in \\d+ h \\d+ min$/.test(document.getElementById('deadline').textContent)"
 IN_DAYS = "/^in \\d+ days \\d+ h$/.test(document.getElementById('deadline').textContent)"

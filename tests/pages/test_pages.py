@@ -15,8 +15,8 @@ from api.strictness import accepted_parameters, handler_of
 from service.matches import Matches
 from tests.pages.conftest import pages_app
 from tests.pages.games import GAMES, Played, new_match, played_match
-from tests.service.test_corrections import drts_match
-from tests.service.test_rematch_of_a_draw import play_to_a_draw
+from tests.support.corrections import drts_match
+from tests.support.draws import play_to_a_draw
 
 PAGES = Path(__file__).resolve().parents[2] / "api" / "pages"
 

@@ -16,8 +16,7 @@ from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
 from service.matches import Matches
 from tests.pages.conftest import pages_app
 from tests.pages.games import Played, new_match, play_movement, played_match
-
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+from tests.support.pages import CSRF, csrf_of, sign_in
 
 
 @pytest.fixture
@@ -28,17 +27,6 @@ def client(service: Matches) -> Any:
 @pytest.fixture
 def played(service: Matches) -> Played:
     return new_match(service, "district_war", "sessions")
-
-
-def csrf_of(client: Any, path: str = "/ui/sign-in") -> str:
-    found = CSRF.search(client.get(path).get_data(as_text=True))
-    assert found, f"no CSRF token in {path}"
-    return found.group(1)
-
-
-def sign_in(client: Any, played: Played, token: str, **kwargs: Any) -> Any:
-    form = {"csrf": csrf_of(client), "match": str(played.match_id), "token": token}
-    return client.post("/ui/sign-in", data=form, **kwargs)
 
 
 def event_count(service: Matches, played: Played) -> int:

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from service.scenario_driver import matches_driver
 from service.scenarios import run_scenario
 
 FILES = sorted(Path(__file__).parent.glob("*/*.json"))
@@ -11,5 +12,5 @@ FILES = sorted(Path(__file__).parent.glob("*/*.json"))
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_scenario(path):
-    report = run_scenario(path)
+    report = run_scenario(path, matches_driver())
     assert report.passed, "\n".join([report.description, *report.mismatches])

@@ -1,5 +1,6 @@
 """Fixtures of the service tests: the scenario files' Matches driver, shared by a module;
-match archives played once a session (docs/archive.md)."""
+match archives played once a session (docs/archive.md); the fragile toy ruleset
+registered for a test."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from domain.rules import registry
 from service.clock import ManualClock
 from service.matches import Matches
 from service.scenario_driver import MatchesDriverFactory
 from tests.corpus.plays import Desk
 from tests.support.archives import finished_district_war, open_drts, opened
+from tests.support.quarantine import BROKEN
 
 
 @pytest.fixture(scope="module")
@@ -47,3 +50,8 @@ def open_drts_archive_text(sqlite_template: str, tmp_path_factory: pytest.TempPa
     """The full-form archive of a DRTS Team 23 match with orders sealed in its open
     movement, played once, as text."""
     return _archive_of(sqlite_template, str(tmp_path_factory.mktemp("drts")), open_drts)
+
+
+@pytest.fixture
+def fragile(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry.REGISTRY, "toy_fragile", {1: BROKEN})

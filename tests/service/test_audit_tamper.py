@@ -9,7 +9,7 @@ import pytest
 
 from service.errors import TamperedLogError
 from service.matches import Matches
-from tests.service.test_tamper import edit_json, played, tamper, version_of
+from tests.support.tamper import edit_json, played, tamper, version_of
 
 
 def test_an_edited_step_is_the_first_divergence(matches: Matches, database_url: str) -> None:

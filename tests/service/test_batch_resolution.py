@@ -22,7 +22,7 @@ from service.readmodels.recorders import FAILURES
 from service.resolution import SETTLING
 from service.results import DueMovement
 from service.settings import Settings
-from tests.service.test_match_quarantine import FIXED, fragile, started  # noqa: F401 (fixture)
+from tests.support.quarantine import FIXED, started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets", "fragile")
 

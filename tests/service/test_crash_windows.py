@@ -24,8 +24,8 @@ import pytest
 from service.matches import Matches
 from service.scheduling import NoScheduler
 from service.settings import Settings
-from tests.service.test_rematch_of_a_draw import draw_orders, new_draw
 from tests.support.crash_at_window import CRASHED
+from tests.support.draws import draw_orders, new_draw
 
 ROOT = Path(__file__).resolve().parents[2]
 

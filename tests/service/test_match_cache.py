@@ -15,7 +15,7 @@ from domain.match import Match
 from service.matchcache import MatchCache, cache_size
 from service.matches import Matches
 from service.settings import Settings
-from tests.service.test_matches import started
+from tests.support.matches import started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 

@@ -7,7 +7,6 @@ in a ruleset would; "deploying the fix" puts the working toy under that name aga
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
 import pytest
@@ -16,27 +15,11 @@ from click.testing import CliRunner
 from cli.main import main
 from domain.errors import MatchQuarantinedError, NotQuarantinedError
 from domain.rules import registry
-from domain.rules.contract import Ruleset
 from service.clock import ManualClock
 from service.matches import Matches
-from tests.support.toy_ruleset import FIXED_FRAGILE, FRAGILE
+from tests.support.quarantine import BROKEN, FIXED, started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
-BROKEN: Ruleset[Any, Any] = FRAGILE
-FIXED: Ruleset[Any, Any] = FIXED_FRAGILE
-
-
-@pytest.fixture
-def fragile(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.REGISTRY, "toy_fragile", {1: BROKEN})
-
-
-def started(matches: Matches, ruleset: str = "toy") -> tuple[UUID, str]:
-    new = matches.create_match(ruleset, {"close_early": False, "rounds": 100})
-    for name in ("alice", "bob"):
-        matches.join(new.match_id, name)
-    matches.start(new.match_id, new.referee_token)
-    return new.match_id, str(new.referee_token)
 
 
 def sweep(matches: Matches, clock: ManualClock) -> set[UUID]:

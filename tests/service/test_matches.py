@@ -17,24 +17,7 @@ from domain.errors import (
 from domain.integrity import commitment, first_broken_link, receipt_digest
 from service.errors import MatchNotFoundError, MovementNotFoundError, PhaseNotFoundError
 from service.matches import SNAPSHOT_INTERVAL, Matches
-from service.results import NewMatch, NewSeat
-
-
-def new_match(
-    matches: Matches, config: dict[str, Any] | None = None, ruleset: str = "toy", **options: Any
-) -> tuple[NewMatch, NewSeat, NewSeat]:
-    new = matches.create_match(ruleset, config or {}, seed="test-seed", **options)
-    alice, bob = matches.join(new.match_id, "alice"), matches.join(new.match_id, "bob")
-    return new, alice, bob
-
-
-def started(
-    matches: Matches, config: dict[str, Any] | None = None, ruleset: str = "toy"
-) -> tuple[NewMatch, NewSeat, NewSeat]:
-    new, alice, bob = new_match(matches, config, ruleset)
-    assert new.referee_token is not None
-    matches.start(new.match_id, new.referee_token)
-    return new, alice, bob
+from tests.support.matches import new_match, started
 
 
 def types(matches: Matches, match_id: Any) -> list[str]:

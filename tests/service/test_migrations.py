@@ -24,13 +24,10 @@ from service.schema import SchemaOutOfDateError
 from service.settings import Settings
 from tests.service.readmodel_support import play_random_mix, snapshots
 from tests.support.postgres import new_pg_database, pg_url
+from tests.support.tables import EVENT_STORE
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
-EVENT_STORE = {
-    "postgresql": ("matches_events", "matches_snapshots"),
-    "sqlite": ("stored_events", "stored_snapshots"),
-}
 READ_MODELS = {table.name for table in metadata.sorted_tables}
 TRACKING = {f"{name}_tracking" for name in PROJECTION_NAMES}
 

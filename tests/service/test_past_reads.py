@@ -9,7 +9,7 @@ import pytest
 from service.matches import Matches
 from service.pastreads import past_cache_size
 from service.settings import Settings
-from tests.service.test_matches import started
+from tests.support.matches import started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 

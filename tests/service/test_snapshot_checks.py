@@ -5,15 +5,15 @@ a tampered snapshot or event is still refused (service/loading.py, docs/integrit
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from uuid import UUID
 
 import pytest
 
 from service.errors import TamperedLogError
 from service.matches import SNAPSHOT_INTERVAL, Matches
-from tests.service.test_matches import started
-from tests.service.test_mutations import Rows, rechain_from
+from tests.support.matches import started
+from tests.support.mutations import Rows, rechain_from
+from tests.support.snapshots import counting_event_rows, fresh_process
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 SNAPSHOTS = 4
@@ -32,25 +32,6 @@ def long_match(matches: Matches) -> tuple[UUID, int]:
         SNAPSHOT_INTERVAL * n for n in range(1, SNAPSHOTS + 1)
     ]
     return new.match_id, matches.get_match(new.match_id).version
-
-
-def fresh_process(matches: Matches) -> Matches:
-    """Returns another Matches application on the same store: it has checked nothing."""
-    return Matches(env=matches.env, clock=matches.clock)
-
-
-def counting_event_rows(app: Matches, monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
-    """Counts the event rows the application reads from its event store; returns the count."""
-    select_events = app.recorder.select_events
-    read: list[int] = []
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        rows = select_events(*args, **kwargs)
-        read.append(len(rows))
-        return rows
-
-    monkeypatch.setattr(app.recorder, "select_events", counted)
-    return lambda: sum(read)
 
 
 def trusted_versions(app: Matches, match_id: UUID) -> list[int]:

@@ -15,8 +15,8 @@ from eventsourcing.domain import Snapshot
 from domain.match import Match
 from service import loading
 from service.matches import SNAPSHOT_INTERVAL, Matches
-from tests.service.test_matches import started
-from tests.service.test_snapshot_checks import counting_event_rows, fresh_process
+from tests.support.matches import started
+from tests.support.snapshots import counting_event_rows, fresh_process
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 

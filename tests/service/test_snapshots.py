@@ -10,7 +10,7 @@ from typing import Any
 from eventsourcing.domain import Snapshot
 
 from domain.match import Dispute, Match, MovementLog, PendingOrder, Seat
-from tests.service.test_matches import started
+from tests.support.matches import started
 
 
 def play_some(matches, clock) -> Match:

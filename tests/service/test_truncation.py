@@ -26,7 +26,7 @@ from eventsourcing.persistence import StoredEvent
 
 from domain.integrity import BODY_KEYS, next_chain
 from service.errors import TamperedLogError, TruncatedLogError
-from service.loading import public_item
+from service.eventjson import public_item
 from service.logguard import LogGuard
 from service.matches import Matches
 from service.settings import Settings, sqlite_path

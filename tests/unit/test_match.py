@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 from uuid import uuid4
 
@@ -27,35 +27,12 @@ from domain.integrity import commitment, content_problem, first_broken_link, rec
 from domain.match import Match
 from domain.rules import registry
 from domain.rules.contract import canonical_json
-from service.views import public_item
+from service.eventjson import public_item
+from tests.support.match_events import ALICE, BOB, REFEREE, T0, fold, new_match, started
 from tests.support.toy_ruleset import RULESET as TOY_V1
 from tests.support.toy_ruleset import RULESET_V2 as TOY_V2
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
-
-T0 = datetime(2030, 1, 1, tzinfo=UTC)
-REFEREE = commitment("referee-token")
-ALICE, BOB = commitment("alice-token"), commitment("bob-token")
-
-
-def new_match(config: dict[str, Any] | None = None, ruleset: str = "toy") -> Match:
-    match = Match.create(uuid4(), ruleset, config or {}, "the-seed", REFEREE, T0)
-    match.join("alice", ALICE, T0)
-    match.join("bob", BOB, T0)
-    return match
-
-
-def started(config: dict[str, Any] | None = None, ruleset: str = "toy") -> Match:
-    match = new_match(config, ruleset)
-    match.start(REFEREE, T0)
-    return match
-
-
-def fold(events: list[Any]) -> Any:
-    match = None
-    for domain_event in events:
-        match = domain_event.mutate(match)
-    return match
 
 
 def names(events: list[Any]) -> list[str]:

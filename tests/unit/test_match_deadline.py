@@ -12,7 +12,7 @@ from domain.errors import (
     MatchNotStartedError,
     MovementClosedError,
 )
-from tests.unit.test_match import ALICE, REFEREE, T0, fold, new_match, started
+from tests.support.match_events import ALICE, REFEREE, T0, fold, new_match, started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 

@@ -19,8 +19,8 @@ from domain.errors import (
 from domain.integrity import commitment, first_broken_link
 from domain.match import Match, disputes
 from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
-from service.views import public_item
-from tests.unit.test_match import ALICE, BOB, REFEREE, T0, fold, started
+from service.eventjson import public_item
+from tests.support.match_events import ALICE, BOB, REFEREE, T0, fold, started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 LATER = T0 + timedelta(minutes=5)

@@ -17,9 +17,9 @@ from domain.rules import registry
 from service.matches import Matches
 from service.readmodels.recorders import FAILURES
 from service.scheduling import RESOLVE_MOVEMENT, RESOLVE_MOVEMENTS, SWEEP_DUE
+from tests.support.deadlines import resolutions, wait_until_due
 from tests.support.toy_ruleset import FRAGILE
 from tests.workers.conftest import Cluster, wait_for
-from tests.workers.test_deadlines import resolutions, wait_until_due
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
 GOOD = 10

@@ -8,7 +8,7 @@ Matches application, so two workers race as two machines would.
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from domain.errors import MovementClosedError
 from service.health import sweep_status
 from service.matches import Matches
 from service.scheduling import RESOLVE_MOVEMENT, SWEEP_DUE
+from tests.support.deadlines import events, of_movement, resolutions, wait_until_due
 from tests.workers.conftest import Cluster, wait_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(90)]
@@ -32,33 +33,6 @@ def new_toy(service: Matches, deadline: int = 1, **config: Any) -> tuple[Any, li
     tokens = [service.join(new.match_id, name).token for name in ("alice", "bob")]
     service.start(new.match_id, str(new.referee_token))
     return new, tokens
-
-
-def events(service: Matches, match_id: Any, kind: str) -> list[dict[str, Any]]:
-    return [item for item in service.event_log(match_id) if item["type"] == kind]
-
-
-def of_movement(service: Matches, match_id: Any, kind: str, movement: int = 1) -> list[Any]:
-    """Returns the match's events of `kind` about one movement.
-
-    A test counts only the movement it is about: resolving movement 1 opens
-    movement 2, and the worker's own countdown task may close that one too
-    if the workers are still running when its (1 s) deadline comes.
-    """
-    return [
-        item for item in events(service, match_id, kind) if item["data"]["movement"] == movement
-    ]
-
-
-def resolutions(service: Matches, match_id: Any, movement: int = 1) -> int:
-    return len(of_movement(service, match_id, "MovementResolved", movement))
-
-
-def wait_until_due(service: Matches, match_id: Any) -> datetime:
-    deadline = service.get_match(match_id).deadline
-    assert deadline is not None
-    time.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + 0.05)
-    return deadline
 
 
 def outcomes(results: list[Any]) -> list[str]:

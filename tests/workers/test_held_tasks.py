@@ -1,9 +1,9 @@
-"""What a worker does with the countdown tasks it holds (issue 31, workers/tasks.py): the
-first due one to run resolves every held due movement, HELD_BATCH at a time
-(`resolve_with_held`); an idle sweep warms the matches of those falling due within
-WARM_AHEAD_SECONDS, soonest first, as many as the kept matches hold, for
-WARM_BUDGET_SECONDS (`warm_held`). A unit test of the task module, with stand-ins for
-Celery's held requests and for the Matches application."""
+"""What a worker does with the countdown tasks it holds (issue 31; service/workpolicy.py,
+fed by workers/tasks.py's `held_countdowns`): the first due one to run resolves every
+held due movement, HELD_BATCH at a time (`resolve_with_held`); an idle sweep warms the
+matches of those falling due within WARM_AHEAD_SECONDS, soonest first, as many as the
+kept matches hold, for WARM_BUDGET_SECONDS (`warm_held`). A unit test of the policy, with
+stand-ins for Celery's held requests and for the Matches application."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from uuid import UUID, uuid4
 import pytest
 from celery.worker import state as worker_state
 
+from service import workpolicy
 from service.scheduling import RESOLVE_MOVEMENT, SWEEP_DUE
+from service.workpolicy import WorkPolicy
 from workers import tasks
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
@@ -54,7 +56,7 @@ def test_the_countdowns_due_soon_are_warmed_soonest_first_for_the_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     late, soon, sooner = uuid4(), uuid4(), uuid4()
-    ahead = timedelta(seconds=tasks.WARM_AHEAD_SECONDS)
+    ahead = timedelta(seconds=workpolicy.WARM_AHEAD_SECONDS)
     held(
         monkeypatch,
         (RESOLVE_MOVEMENT, str(late), NOW + ahead + timedelta(seconds=1)),  # not yet
@@ -66,10 +68,10 @@ def test_the_countdowns_due_soon_are_warmed_soonest_first_for_the_budget(
         (RESOLVE_MOVEMENT, str(uuid4()), None),  # no eta
     )
     warming = Warming()
-    assert tasks.warm_held(warming, NOW) == 2  # type: ignore[arg-type]
+    assert WorkPolicy(tasks.held_countdowns).warm_held(warming, NOW) == 2  # type: ignore[arg-type]
     [(asked, until)] = warming.asked
     assert asked == [sooner, soon]
-    assert until == NOW + timedelta(seconds=tasks.WARM_BUDGET_SECONDS)
+    assert until == NOW + timedelta(seconds=workpolicy.WARM_BUDGET_SECONDS)
 
 
 def test_no_more_are_warmed_than_the_kept_matches_hold(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,14 +81,14 @@ def test_no_more_are_warmed_than_the_kept_matches_hold(monkeypatch: pytest.Monke
         *((RESOLVE_MOVEMENT, str(m), NOW + timedelta(seconds=i + 1)) for i, m in enumerate(ids)),
     )
     warming = Warming(size=3)
-    tasks.warm_held(warming, NOW)  # type: ignore[arg-type]
+    WorkPolicy(tasks.held_countdowns).warm_held(warming, NOW)  # type: ignore[arg-type]
     assert warming.asked[0][0] == ids[:3]
 
 
 def test_nothing_held_asks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     held(monkeypatch)
     warming = Warming()
-    assert tasks.warm_held(warming, NOW) == 0  # type: ignore[arg-type]
+    assert WorkPolicy(tasks.held_countdowns).warm_held(warming, NOW) == 0  # type: ignore[arg-type]
     assert warming.asked == []
 
 
@@ -112,10 +114,10 @@ def test_a_countdown_task_drains_every_held_due_movement_in_batches(
     past = datetime.now(UTC) - timedelta(seconds=1)
     malformed = (RESOLVE_MOVEMENT, "not a match id", past)  # skipped, not raised
     held(monkeypatch, malformed, *((RESOLVE_MOVEMENT, str(uuid4()), past) for _ in range(450)))
-    monkeypatch.setattr(tasks, "_batched", {})
-    batches = Batches()
-    mine = tasks.Due(uuid4(), 1, past)
-    drained = tasks.resolve_with_held(batches, mine, "mine")  # type: ignore[arg-type]
-    assert batches.sizes == [tasks.HELD_BATCH, tasks.HELD_BATCH, 451 - 2 * tasks.HELD_BATCH]
-    assert drained == tasks.Drained(None, 450, 0)  # the worker's log says so
-    assert len(tasks._batched) == 450  # each held one taken once (the task took its own)
+    policy, batches = WorkPolicy(tasks.held_countdowns), Batches()
+    mine = workpolicy.Due(uuid4(), 1, past)
+    drained = policy.resolve_with_held(batches, mine, "mine")  # type: ignore[arg-type]
+    held_batch = workpolicy.HELD_BATCH
+    assert batches.sizes == [held_batch, held_batch, 451 - 2 * held_batch]
+    assert drained == workpolicy.Drained(None, 450, 0)  # the worker's log says so
+    assert policy.batched == 450  # each held one taken once (the task took its own)

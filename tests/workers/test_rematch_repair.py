@@ -1,13 +1,14 @@
 """How often a worker's sweep looks for the rematches a crash left missing (DW-5,
-workers/tasks.py): when a sweep finds nothing due and its last look is 30 s old, or once
-its last look is 5 minutes old, whatever the sweep found. A unit test of the task
-module's timing, with a stand-in for the Matches application."""
+service/workpolicy.py): when a sweep finds nothing due and its last look is 30 s old, or
+once its last look is 5 minutes old, whatever the sweep found. A unit test of the
+policy's timing, on a clock of its own, with a stand-in for the Matches application."""
 
 from __future__ import annotations
 
 import pytest
 
-from workers import tasks
+from service import workpolicy
+from service.workpolicy import WorkPolicy
 
 
 class Looks:
@@ -22,31 +23,34 @@ class Looks:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    now = [1000.0]
-    monkeypatch.setattr(tasks.time, "monotonic", lambda: now[0])
-    monkeypatch.setattr(tasks, "_last_rematch_repair", [-tasks.REMATCH_REPAIR_LATEST])
-    return now
+def clock() -> list[float]:
+    return [1000.0]
 
 
-def test_an_idle_sweep_looks_at_most_every_30_seconds(clock):
+@pytest.fixture
+def policy(clock: list[float]) -> WorkPolicy:
+    """A new process's policy (it has never looked), on the test's clock."""
+    return WorkPolicy(held=list, monotonic=lambda: clock[0])
+
+
+def test_an_idle_sweep_looks_at_most_every_30_seconds(clock, policy):
     looks = Looks()
-    tasks._repair_rematches(looks, idle=True)  # the process's first sweep
-    clock[0] += tasks.REMATCH_REPAIR_SECONDS - 1
-    tasks._repair_rematches(looks, idle=True)
+    policy.repair_rematches(looks, idle=True)  # the process's first sweep
+    clock[0] += workpolicy.REMATCH_REPAIR_SECONDS - 1
+    policy.repair_rematches(looks, idle=True)
     assert looks.count == 1
     clock[0] += 1
-    tasks._repair_rematches(looks, idle=True)
+    policy.repair_rematches(looks, idle=True)
     assert looks.count == 2
 
 
-def test_a_busy_sweep_looks_only_once_the_last_look_is_5_minutes_old(clock):
+def test_a_busy_sweep_looks_only_once_the_last_look_is_5_minutes_old(clock, policy):
     looks = Looks()
-    tasks._repair_rematches(looks, idle=False)  # never looked yet
+    policy.repair_rematches(looks, idle=False)  # never looked yet
     assert looks.count == 1
-    clock[0] += tasks.REMATCH_REPAIR_LATEST - 1
-    tasks._repair_rematches(looks, idle=False)  # a burst: movements due every sweep
+    clock[0] += workpolicy.REMATCH_REPAIR_LATEST - 1
+    policy.repair_rematches(looks, idle=False)  # a burst: movements due every sweep
     assert looks.count == 1
     clock[0] += 1
-    tasks._repair_rematches(looks, idle=False)
+    policy.repair_rematches(looks, idle=False)
     assert looks.count == 2

@@ -13,9 +13,10 @@ import pytest
 
 from domain.rules.contract import Result, canonical_json
 from domain.rules.drts_team23 import RULESET
-from domain.rules.drts_team23.state import KINDS, SEATS, TEAM_CAPACITY, TEAMS, State
+from domain.rules.drts_team23.state import KINDS, SEATS, State
 from domain.rules.rng import Rng
-from domain.table import Resolution, Table
+from domain.table import Table
+from tests.support.team23_checks import check_points, check_teams
 
 SEEDS = [f"match-{n}" for n in range(16)]
 
@@ -46,25 +47,6 @@ def check_pieces(state: State):
         else:
             sides.setdefault(piece.square, set()).add(state.seat(piece.seat).side)
     assert all(len(found) == 1 for found in sides.values()), "enemies share a square"
-
-
-def check_points(before: State, resolution: Resolution):
-    seat_delta, team_delta = Counter(), Counter()
-    for step in resolution.steps:
-        seat_delta.update({int(k): v for k, v in step.data.get("seat_points", {}).items()})
-        team_delta.update(step.data.get("team_points", {}))
-    after = resolution.state
-    for seat in range(1, SEATS + 1):
-        assert after.seat(seat).score - before.seat(seat).score == seat_delta[seat]
-    for team in TEAMS:
-        assert after.team_score(team) - before.team_score(team) == team_delta[team.value]
-
-
-def check_teams(state: State):
-    for team in TEAMS:
-        assert len(state.members(team)) <= TEAM_CAPACITY
-    if state.last_resolved >= 6:
-        assert all(seat.team is not None for seat in state.seats)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -18,7 +18,7 @@ from domain.rules.drts_team23 import RULESET_V2
 from domain.rules.drts_team23.state import KINDS, SEATS, State
 from domain.rules.rng import Rng
 from domain.table import Table
-from tests.unit.rules.drts_team23.test_matches import check_points, check_teams
+from tests.support.team23_checks import check_points, check_teams
 
 SEEDS = [f"items-{n}" for n in range(12)]
 
