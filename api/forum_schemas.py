@@ -7,7 +7,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from api.fields import PlayerName, QueryInteger, StrictInteger, within_limits
+from api.fields import LINES, ONE_LINE, PlayerName, QueryInteger, StrictInteger, within_limits
 from service import limits
 from service.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS
 from service.forum.users import MAX_IDENTITY_CHARS
@@ -27,7 +27,10 @@ class PostSchema(ma.Schema):
             ma.validate.Length(min=1, max=MAX_AUTHOR_CHARS),
             stored_text("author", MAX_AUTHOR_CHARS),
         ],
-        metadata={"description": "the forum user who posted it, as the forum spells it"},
+        metadata={
+            "description": "the forum user who posted it, as the forum spells it",
+            **ONE_LINE,
+        },
     )
     post_id = ma.fields.String(
         required=True,
@@ -35,7 +38,10 @@ class PostSchema(ma.Schema):
             ma.validate.Length(min=1, max=MAX_POST_ID_CHARS),
             stored_text("post_id", MAX_POST_ID_CHARS),
         ],
-        metadata={"description": "the forum's id of the post: a post sent again is known by it"},
+        metadata={
+            "description": "the forum's id of the post: a post sent again is known by it",
+            **ONE_LINE,
+        },
     )
     time = ma.fields.AwareDateTime(
         load_default=None,
@@ -52,7 +58,10 @@ class PostSchema(ma.Schema):
             ma.validate.Length(max=MAX_BODY_CHARS),
             stored_text("body", MAX_BODY_CHARS, lines=True, min_chars=0),
         ],
-        metadata={"description": "the post's text: the order, and a line `code: <code>` if signed"},
+        metadata={
+            "description": "the post's text: the order, and a line `code: <code>` if signed",
+            **LINES,
+        },
     )
     movement = StrictInteger(
         load_default=None,
@@ -70,7 +79,8 @@ class PostSchema(ma.Schema):
         metadata={
             "description": "the author's identity as the forum guarantees it (its user id, "
             "or the sender address of a mail export); a user mapped with an identity is "
-            "taken only from posts carrying it"
+            "taken only from posts carrying it",
+            **ONE_LINE,
         },
     )
 
@@ -151,7 +161,8 @@ class ForumUserRequestSchema(ma.Schema):
         metadata={
             "description": "the user's identity as the forum guarantees it (its user id, or "
             "the sender address of a mail export): posts must carry it to be the seat's; "
-            "null maps by the user name alone"
+            "null maps by the user name alone",
+            **ONE_LINE,
         },
     )
 

@@ -16,6 +16,8 @@ from typing import Any
 import marshmallow as ma
 
 from api.fields import (
+    LINES,
+    ONE_LINE,
     OrderField,
     PlayerName,
     QueryInteger,
@@ -285,7 +287,11 @@ class ExtendDeadlineSchema(ma.Schema):
     reason = ma.fields.String(
         load_default=None,
         validate=ma.validate.Length(1, 1000),
-        metadata={"description": "why the referee extends it (recorded)", "example": "mail down"},
+        metadata={
+            "description": "why the referee extends it (recorded)",
+            "example": "mail down",
+            **LINES,
+        },
     )
 
 
@@ -293,7 +299,11 @@ class ReissueRequestSchema(ma.Schema):
     reason = ma.fields.String(
         load_default=None,
         validate=ma.validate.Length(1, 1000),
-        metadata={"description": "why the referee reissues it (recorded)", "example": "lost"},
+        metadata={
+            "description": "why the referee reissues it (recorded)",
+            "example": "lost",
+            **LINES,
+        },
     )
 
 
@@ -364,7 +374,11 @@ class ActionRequestSchema(ma.Schema):
     reason = ma.fields.String(
         required=True,
         validate=ma.validate.Length(1, 1000),
-        metadata={"description": "why the referee acts (recorded)", "example": "late mail"},
+        metadata={
+            "description": "why the referee acts (recorded)",
+            "example": "late mail",
+            **LINES,
+        },
     )
 
 
@@ -754,7 +768,7 @@ class ConfirmAddressSchema(ma.Schema):
     code = ma.fields.String(
         required=True,
         validate=ma.validate.Length(min=1, max=64),
-        metadata={"description": "the code mailed to the result address"},
+        metadata={"description": "the code mailed to the result address", **ONE_LINE},
     )
 
 

@@ -71,6 +71,7 @@ class Run:
         self.answers: dict[str, tuple[int, str]] = {}
         self.touched: set[str] = set()
         self.last: Any = None
+        self.started_matches = 0
         self.started = time.perf_counter()
 
     def put(self, case: gb.Case, path: str, token: str | None = None) -> int:
@@ -114,8 +115,10 @@ class Run:
         """Prints the figures; fails on any problem, or an answer the other store differs in."""
         self.views_answer()
         seconds = time.perf_counter() - self.started
+        taken = f", {self.started_matches} taken and started" if self.started_matches else ""
         print(
             f"\n{self.area} battery on {self.store}: {len(self.answers)} cases in {seconds:.1f} s"
+            + taken
         )
         other = ANSWERS.setdefault(self.area, {})
         if other:
@@ -224,8 +227,9 @@ def test_every_value_kind_the_issue_names_is_tried() -> None:
 def test_config_fields(client: FlaskClient, database_url: str) -> None:
     run = Run(client, "config", store_of(database_url))
     for case in CONFIG:
-        if run.post(case, "/matches") == 201:
+        if run.post(case, "/matches") == 201:  # a value the game takes: filled and started
             run.touched.add(run.last["match_id"])
+            fill_and_start(run, run.last, RULESETS[(case.ruleset, case.version)].info.min_seats)
     run.finish()
 
 
@@ -314,6 +318,20 @@ def test_every_json_body_field(client: FlaskClient, database_url: str) -> None:
                 run.touched.add(table.id)
                 table = HttpMatch(client)
     run.finish()
+
+
+def fill_and_start(run: Run, new: dict[str, Any], seats: int) -> None:
+    """Joins the seats of a match created with a hostile config value and starts it; a
+    5xx on the way is a problem."""
+    match_id = new["match_id"]
+    answers = [
+        run.client.post(f"/matches/{match_id}/seats", json={"name": f"p{n}"}).status_code
+        for n in range(1, seats + 1)
+    ]
+    started = run.client.post(f"/matches/{match_id}/start", headers=bearer(new["referee_token"]))
+    if max(*answers, started.status_code) >= 500:
+        run.problems.append(f"config of {match_id}: join {answers}, start {started.status}")
+    run.started_matches += started.status_code == 200
 
 
 def token_for(route: gb.Route, table: HttpMatch) -> str:
