@@ -56,15 +56,20 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
+PARSE_DEPTH = limits.PARSE_DEPTH  # parsed to this depth, so that check_json names the field
+PARSE_DIGITS = 4000  # Python converts this many digits quickly; check_json bounds the value
+
+
 class StrictJSONParser(FlaskParser):
     """webargs' Flask parser held to the JSON limits of service/limits.py.
 
     400 malformed_json: not JSON, not UTF-8, NaN or Infinity (Python's json
     accepts them, but they are not JSON and cannot be hashed canonically), a
     number too large to be finite. 422 validation_error: nested deeper than
-    MAX_JSON_DEPTH (checked on the text, before the parser recurses), an
-    integer beyond +-MAX_JSON_INT, a lone surrogate escape (text that is not
-    Unicode).
+    MAX_JSON_DEPTH, an integer beyond +-MAX_JSON_INT, a lone surrogate escape
+    (text that is not Unicode), a control character but tab and line breaks,
+    each naming its top-level field (JSON nested deeper than PARSE_DEPTH is
+    refused on its text, before the parser recurses, for the body as a whole).
     """
 
     def _raw_load_json(self, req: Any) -> Any:
@@ -72,12 +77,13 @@ class StrictJSONParser(FlaskParser):
             return core.missing
         text = req.get_data(cache=True).decode("utf-8")  # webargs answers UnicodeDecodeError
         try:
-            limits.check_json_text(text, "json")
+            if limits.nesting_depth(text) > PARSE_DEPTH:  # refused before json.loads recurses
+                limits.check_json_text(text, "json")
             value = json.loads(
                 text,
                 parse_constant=_refuse_constant,
                 parse_float=_finite_float,
-                parse_int=limits.json_int,
+                parse_int=_json_int,
             )
             return limits.check_json(value, "json")
         except limits.LimitError as error:
@@ -100,6 +106,13 @@ def _field_message(error: limits.LimitError) -> dict[str, list[str]]:
     for the body itself)."""
     top = re.match(r"json\.([^.\[]*)", error.field)
     return {top.group(1) if top else "_schema": [error.reason]}
+
+
+def _json_int(digits: str) -> int:
+    """Returns a JSON integer literal's value; one of more than PARSE_DIGITS digits is
+    refused for the whole body (LimitError), a shorter one out of range by check_json,
+    naming its field."""
+    return limits.json_int(digits) if len(digits) > PARSE_DIGITS else int(digits)
 
 
 def _refuse_constant(name: str) -> Any:

@@ -11,6 +11,10 @@ import marshmallow as ma
 from service import limits
 
 MAX_QUERY_DIGITS = 10
+# service/limits.py's stored-text rule as JSON Schema patterns, for the OpenAPI document:
+# no control character (C0, DEL, C1), but tab and line breaks in text of lines
+ONE_LINE = {"pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"}
+LINES = {"pattern": "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"}
 
 
 def checked(check: Callable[[Any], Any], value: Any) -> Any:

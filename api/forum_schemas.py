@@ -3,24 +3,45 @@ posts to make out, the mapping of forum users to seats, a seat's one-time code."
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 
-from api.fields import PlayerName, QueryInteger, StrictInteger
+from api.fields import LINES, ONE_LINE, PlayerName, QueryInteger, StrictInteger, within_limits
 from service import limits
 from service.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS
 from service.forum.users import MAX_IDENTITY_CHARS
 
 
+def stored_text(field: str, max_chars: int, lines: bool = False, min_chars: int = 1) -> Any:
+    """Returns a validator holding a post's field to the stored-text rule (limits.py)."""
+    return within_limits(
+        lambda text: limits.check_text(text, field, max_chars, lines=lines, min_chars=min_chars)
+    )
+
+
 class PostSchema(ma.Schema):
     author = ma.fields.String(
         required=True,
-        validate=ma.validate.Length(min=1, max=MAX_AUTHOR_CHARS),
-        metadata={"description": "the forum user who posted it, as the forum spells it"},
+        validate=[
+            ma.validate.Length(min=1, max=MAX_AUTHOR_CHARS),
+            stored_text("author", MAX_AUTHOR_CHARS),
+        ],
+        metadata={
+            "description": "the forum user who posted it, as the forum spells it",
+            **ONE_LINE,
+        },
     )
     post_id = ma.fields.String(
         required=True,
-        validate=ma.validate.Length(min=1, max=MAX_POST_ID_CHARS),
-        metadata={"description": "the forum's id of the post: a post sent again is known by it"},
+        validate=[
+            ma.validate.Length(min=1, max=MAX_POST_ID_CHARS),
+            stored_text("post_id", MAX_POST_ID_CHARS),
+        ],
+        metadata={
+            "description": "the forum's id of the post: a post sent again is known by it",
+            **ONE_LINE,
+        },
     )
     time = ma.fields.AwareDateTime(
         load_default=None,
@@ -33,8 +54,14 @@ class PostSchema(ma.Schema):
     )
     body = ma.fields.String(
         required=True,
-        validate=ma.validate.Length(max=MAX_BODY_CHARS),
-        metadata={"description": "the post's text: the order, and a line `code: <code>` if signed"},
+        validate=[
+            ma.validate.Length(max=MAX_BODY_CHARS),
+            stored_text("body", MAX_BODY_CHARS, lines=True, min_chars=0),
+        ],
+        metadata={
+            "description": "the post's text: the order, and a line `code: <code>` if signed",
+            **LINES,
+        },
     )
     movement = StrictInteger(
         load_default=None,
@@ -45,11 +72,15 @@ class PostSchema(ma.Schema):
     identity = ma.fields.String(
         load_default=None,
         allow_none=True,
-        validate=ma.validate.Length(min=1, max=MAX_IDENTITY_CHARS),
+        validate=[
+            ma.validate.Length(min=1, max=MAX_IDENTITY_CHARS),
+            stored_text("identity", MAX_IDENTITY_CHARS),
+        ],
         metadata={
             "description": "the author's identity as the forum guarantees it (its user id, "
             "or the sender address of a mail export); a user mapped with an identity is "
-            "taken only from posts carrying it"
+            "taken only from posts carrying it",
+            **ONE_LINE,
         },
     )
 
@@ -123,11 +154,15 @@ class ForumUserRequestSchema(ma.Schema):
     identity = ma.fields.String(
         load_default=None,
         allow_none=True,
-        validate=ma.validate.Length(min=1, max=MAX_IDENTITY_CHARS),
+        validate=[
+            ma.validate.Length(min=1, max=MAX_IDENTITY_CHARS),
+            stored_text("identity", MAX_IDENTITY_CHARS),
+        ],
         metadata={
             "description": "the user's identity as the forum guarantees it (its user id, or "
             "the sender address of a mail export): posts must carry it to be the seat's; "
-            "null maps by the user name alone"
+            "null maps by the user name alone",
+            **ONE_LINE,
         },
     )
 

@@ -33,6 +33,7 @@ def describe(ruleset: AnyRuleset) -> dict[str, Any]:
         "order_policy": info.order_policy.value,
         "max_order_chars": info.max_order_chars,
         "lists_legal_orders": ruleset.legal_orders is not None,
+        "lists_legal_commands": ruleset.legal_commands is not None,
         "config": [describe_field(f) for f in info.config_fields],
         "presets": [
             {"name": p.name, "description": p.description, "config": dict(p.values)}

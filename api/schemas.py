@@ -16,6 +16,8 @@ from typing import Any
 import marshmallow as ma
 
 from api.fields import (
+    LINES,
+    ONE_LINE,
     OrderField,
     PlayerName,
     QueryInteger,
@@ -121,7 +123,18 @@ class RulesetSchema(ma.Schema):
         metadata={"description": "the longest order, as text or compact JSON, the game takes"},
     )
     lists_legal_orders = ma.fields.Boolean(
-        required=True, metadata={"description": "whether the game can list a seat's legal orders"}
+        required=True,
+        metadata={
+            "description": "whether the game lists a seat's whole legal orders "
+            "(`orders` of GET /matches/{id}/legal-orders)"
+        },
+    )
+    lists_legal_commands = ma.fields.Boolean(
+        required=True,
+        metadata={
+            "description": "whether the game lists each piece's legal commands and the rule "
+            "combining them (`pieces` and `combining` of GET /matches/{id}/legal-orders)"
+        },
     )
     config = ma.fields.List(ma.fields.Nested(ConfigFieldSchema), required=True)
     presets = ma.fields.List(
@@ -274,7 +287,11 @@ class ExtendDeadlineSchema(ma.Schema):
     reason = ma.fields.String(
         load_default=None,
         validate=ma.validate.Length(1, 1000),
-        metadata={"description": "why the referee extends it (recorded)", "example": "mail down"},
+        metadata={
+            "description": "why the referee extends it (recorded)",
+            "example": "mail down",
+            **LINES,
+        },
     )
 
 
@@ -282,7 +299,11 @@ class ReissueRequestSchema(ma.Schema):
     reason = ma.fields.String(
         load_default=None,
         validate=ma.validate.Length(1, 1000),
-        metadata={"description": "why the referee reissues it (recorded)", "example": "lost"},
+        metadata={
+            "description": "why the referee reissues it (recorded)",
+            "example": "lost",
+            **LINES,
+        },
     )
 
 
@@ -353,7 +374,11 @@ class ActionRequestSchema(ma.Schema):
     reason = ma.fields.String(
         required=True,
         validate=ma.validate.Length(1, 1000),
-        metadata={"description": "why the referee acts (recorded)", "example": "late mail"},
+        metadata={
+            "description": "why the referee acts (recorded)",
+            "example": "late mail",
+            **LINES,
+        },
     )
 
 
@@ -743,7 +768,7 @@ class ConfirmAddressSchema(ma.Schema):
     code = ma.fields.String(
         required=True,
         validate=ma.validate.Length(min=1, max=64),
-        metadata={"description": "the code mailed to the result address"},
+        metadata={"description": "the code mailed to the result address", **ONE_LINE},
     )
 
 

@@ -12,6 +12,7 @@ import click
 
 from cli.match import echo_json, match_id_argument, timeline_option
 from cli.store import matches, reports_errors
+from service import limits
 
 
 @click.command("export")
@@ -42,7 +43,10 @@ def import_(archive: IO[str]) -> None:
     read-only here. A tampered archive is refused naming the event; a match already here
     is refused unless its events are the same (then nothing is done)."""
     try:
-        document = json.load(archive, parse_constant=_not_json)
+        text = archive.read()
+        if limits.nesting_depth(text) > limits.PARSE_DEPTH:  # before json.loads recurses
+            raise ValueError(f"it nests deeper than {limits.PARSE_DEPTH} levels")
+        document = json.loads(text, parse_constant=_not_json)
     except ValueError as error:
         raise click.ClickException(f"{archive.name} is not JSON: {error}") from None
     done = matches().import_archive(document)

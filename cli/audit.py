@@ -22,6 +22,7 @@ from cli.match import (
 )
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
+from service import limits
 from service.eventfilter import EventFilter
 from service.results import AuditReport, ReplayReport
 
@@ -119,8 +120,8 @@ def read_receipt(path: str) -> JSON:
     """Returns the JSON of a receipt file; a file that is not JSON is a usage error."""
     try:
         with open(path, encoding="utf-8") as file:
-            data: JSON = json.load(file)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            data: JSON = limits.parse_json(file.read(), "receipt")
+    except (OSError, UnicodeDecodeError, ValueError) as error:
         raise click.BadParameter(f"{path}: not a JSON receipt ({error})") from None
     return data
 

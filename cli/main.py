@@ -21,6 +21,7 @@ from cli.corrections import register as register_correction_commands
 from cli.db import register as register_db_commands
 from cli.disputes import register as register_dispute_commands
 from cli.forum import register as register_forum_commands
+from cli.legal import register as register_legal_command
 from cli.mail import register as register_mail_commands
 from cli.maps import register as register_map_commands
 from cli.match import match
@@ -105,6 +106,7 @@ register_audit_commands(match)
 register_archive_commands(match)
 register_correction_commands(match)
 register_protocol_command(match)
+register_legal_command(match)
 register_movement_commands(match)
 register_dispute_commands(match)
 main.add_command(match)

@@ -23,6 +23,7 @@ import click
 
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
+from service import limits
 from service.results import Closing
 
 match_id_argument = click.argument("match_id")
@@ -83,7 +84,9 @@ def json_value(text: str | None) -> JSON:
         return None
     source = Path(text[1:]).read_text(encoding="utf-8") if text.startswith("@") else text
     try:
-        return json.loads(source)
+        return limits.parse_json(source, "json")
+    except limits.LimitError as error:
+        raise click.BadParameter(f"refused: {error}") from None
     except ValueError as error:
         raise click.BadParameter(f"not JSON: {error}") from None
 

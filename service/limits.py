@@ -18,7 +18,15 @@ states every limit.
 - JSON given by a caller (a config, a starting state, an order's JSON form,
   a request body) nests at most MAX_JSON_DEPTH levels, holds integers within
   +-MAX_JSON_INT (2^53 - 1, what every JSON reader keeps exactly), finite
-  numbers only, and no lone surrogate (text that is not Unicode).
+  numbers only, and no lone surrogate (text that is not Unicode) nor control
+  character but tab and line breaks in its text (keys included).
+- Text that is stored (names, ids, reasons, a post's fields, a mail's
+  identifying headers) is Unicode without a lone surrogate and without a
+  control character (C0 U+0000-U+001F, DEL, C1 U+0080-U+009F): PostgreSQL
+  cannot store a NUL, and no view can show the others. Tab, line feed and
+  carriage return pass in text that may hold lines (an order, a post's body,
+  a dispute, a reason); right-to-left and zero-width characters pass in free
+  text (they are Unicode a view can render) but not in names.
 - A dispute cites at most MAX_CITES event versions (integers) and its text, like a
   ruling's reason, is at most MAX_DISPUTE_CHARS characters of Unicode (an empty one
   is the domain's to refuse: InvalidDisputeError).
@@ -47,11 +55,13 @@ MAX_MOVEMENT = 1_000_000
 MAX_SECONDS = MAX_DEADLINE_SECONDS  # a year and a day
 MAX_SEATS = 64
 MAX_JSON_DEPTH = 32
+PARSE_DEPTH = 256  # json.loads recurses this deep safely; deeper text is refused unparsed
 MAX_JSON_INT = 2**53 - 1
 MAX_ORDER_CHARS = DEFAULT_MAX_ORDER_CHARS  # unless a game says more (Shades' bot replies)
 LONGEST_ORDER_CHARS = 60_000  # what any game may take: under the 64 KiB body limit
 MAX_KEY_CHARS = 200  # an Idempotency-Key
 MAX_DISPUTE_CHARS = 4_000  # a dispute's text, a ruling's reason
+MAX_REASON_CHARS = 1_000  # a referee's reason for an action, an extension, a reissue
 MAX_CITES = 20  # the event versions one dispute cites
 MAX_POSITION = 2**31 - 1  # event versions and step numbers asked for in a query
 RULESET_NAME = r"^[a-z][a-z0-9_]{0,63}$"  # how every ruleset is named in the registry
@@ -59,6 +69,7 @@ RULESET_NAME = r"^[a-z][a-z0-9_]{0,63}$"  # how every ruleset is named in the re
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 _ORDER_WHITESPACE = frozenset("\t\n\r")
+LINE_BREAKS = _ORDER_WHITESPACE  # the control characters text of lines may hold
 
 
 class LimitError(DrtsError, ValueError):
@@ -109,21 +120,49 @@ def player_name(name: str, field: str = "name") -> str:
     return normal
 
 
-def check_text(text: Any, field: str, max_chars: int) -> str:
-    """Returns the text if it has 1 to `max_chars` characters of Unicode; raises LimitError."""
-    allowed = f"text of 1 to {max_chars} characters"
-    if not isinstance(text, str) or not 1 <= len(text) <= max_chars:
+def text_rule(max_chars: int, lines: bool = False, min_chars: int = 1) -> str:
+    """Returns what stored text may be, for an error message."""
+    but = "but tab and line breaks" if lines else "(one line)"
+    return f"text of {min_chars} to {max_chars} characters, no control character {but}"
+
+
+def check_text(
+    text: Any, field: str, max_chars: int, *, lines: bool = False, min_chars: int = 1
+) -> str:
+    """Returns the text if it has `min_chars` to `max_chars` characters of Unicode without
+    a control character (tab, line feed and carriage return pass where `lines`); raises
+    LimitError naming the field and the first bad character."""
+    allowed = text_rule(max_chars, lines, min_chars)
+    if not isinstance(text, str) or not min_chars <= len(text) <= max_chars:
         raise LimitError(field, allowed, f"got {_shown(text)}")
     if has_lone_surrogate(text):
         raise LimitError(field, allowed, "it holds a lone surrogate (not Unicode text)")
+    bad = control_character(text, lines)
+    if bad is not None:
+        raise LimitError(field, allowed, f"it holds {_describe(bad)}")
     return text
+
+
+def control_character(text: str, lines: bool = False) -> str | None:
+    """Returns the first control character of the text (C0, DEL, C1), tab and line breaks
+    aside where `lines`; None if it holds none."""
+    for char in text:
+        if unicodedata.category(char) == "Cc" and not (lines and char in LINE_BREAKS):
+            return char
+    return None
 
 
 def check_dispute_text(text: Any, field: str = "text") -> str:
     """Returns a dispute's text (or a ruling's reason) of at most MAX_DISPUTE_CHARS
     characters of Unicode; raises LimitError. An empty one passes: the domain refuses it
     as a dispute without a text (InvalidDisputeError)."""
-    return text if text == "" else check_text(text, field, MAX_DISPUTE_CHARS)
+    return text if text == "" else check_text(text, field, MAX_DISPUTE_CHARS, lines=True)
+
+
+def check_reason(reason: Any, field: str = "reason") -> str | None:
+    """Returns a referee's reason (None passes: none given), text of lines of at most
+    MAX_REASON_CHARS characters; raises LimitError."""
+    return None if reason is None else check_text(reason, field, MAX_REASON_CHARS, lines=True)
 
 
 def check_cites(cites: Any, field: str = "cites") -> list[int]:
@@ -185,7 +224,8 @@ def check_seconds(seconds: Any, field: str = "seconds") -> float:
 
 JSON_RULE = (
     f"JSON nested at most {MAX_JSON_DEPTH} levels, integers within +-{MAX_JSON_INT}, "
-    "finite numbers, Unicode text"
+    "finite numbers, Unicode text of printable characters (no control character but tab "
+    "and line breaks)"
 )
 
 
@@ -214,6 +254,20 @@ def check_json_text(text: str, field: str) -> None:
     before any parser recurses into it)."""
     if nesting_depth(text) > MAX_JSON_DEPTH:
         raise LimitError(field, JSON_RULE, f"it nests deeper than {MAX_JSON_DEPTH} levels")
+
+
+def parse_json(text: str, field: str) -> Any:
+    """Returns the value of JSON text a caller gave (a file, an argument, a body); raises
+    LimitError for text nested past PARSE_DEPTH (measured on the text, before json.loads
+    recurses: a RecursionError otherwise) and ValueError for text that is not JSON. The
+    value is then the use case's to hold to MAX_JSON_DEPTH (`check_json`)."""
+    if nesting_depth(text) > PARSE_DEPTH:
+        raise LimitError(
+            field,
+            f"JSON nested at most {PARSE_DEPTH} levels",
+            f"it nests deeper than {PARSE_DEPTH} levels",
+        )
+    return json.loads(text)
 
 
 def json_int(digits: str) -> int:
@@ -292,6 +346,9 @@ def _check_scalar(value: Any, field: str) -> None:
     if isinstance(value, str):
         if has_lone_surrogate(value):
             raise LimitError(field, JSON_RULE, "it holds a lone surrogate (not Unicode text)")
+        bad = control_character(value, lines=True)
+        if bad is not None:
+            raise LimitError(field, JSON_RULE, f"it holds {_describe(bad)}")
     elif isinstance(value, bool) or value is None:
         return
     elif isinstance(value, int):

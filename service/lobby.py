@@ -178,6 +178,7 @@ class Lobby(MatchStore):
     ) -> NewSeat:
         """Gives a seat a new token (shown once) at the referee's request, recording the
         reason if given; the old one stops."""
+        limits.check_reason(reason)
         token = secrets.token_urlsafe(32)
         self._retrying(
             match_id,

@@ -25,6 +25,7 @@ from service import (
     audit,
     corrections,
     evidence,
+    legal,
     limits,
     loading,
     movements,
@@ -256,6 +257,17 @@ class MatchReads(MatchStore):
         items = self.open_orders(match_id, token)["items"]
         assert isinstance(items, list)
         return items
+
+    def legal_orders(
+        self, match_id: UUID | str, token: str | None, seat: int | None = None
+    ) -> Document:
+        """Returns what a seat may order now in the open movement (service/legal.py): to the
+        seat itself (its token), or to the referee for the seat it names."""
+        match = self._read_latest(match_id)
+        if token is None:
+            raise MissingTokenError(f"the legal orders of match {match.id} need a seat's token")
+        viewer = self.tokens.viewer(match, token)
+        return legal.legal_orders_of(match, legal.seat_asked(match, viewer, seat))
 
     def open_orders(self, match_id: UUID | str, token: str | None) -> Document:
         """Returns `{"items": pending_orders, "standing": {seat: order}}`: the open movement's

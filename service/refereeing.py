@@ -56,6 +56,7 @@ class Refereeing(Resolution):
             limits.check_seconds(seconds)
         if movement is not None:
             limits.check_movement(movement)
+        limits.check_reason(reason)
 
         def extend(match: Match) -> datetime:
             current = match.deadline or self.clock()
@@ -84,6 +85,8 @@ class Refereeing(Resolution):
         recorded as an event naming who acted and why (RefereeActed, Paused, Resumed);
         returns its steps and the outcome. A resume whose movement every owing seat has
         ordered closes it at once."""
+        limits.check_reason(reason)
+        limits.check_json(dict(args), "args")
         now, by = self.clock(), self.tokens.referee_name(referee_token)
 
         def act(match: Match) -> tuple[ActionTaken, bool]:
@@ -120,6 +123,7 @@ class Refereeing(Resolution):
         optional `received_at`) replace theirs, the movement resolves again and the later
         movements follow from the recorded inputs (service/corrections.py). A rematch the
         correction voids is marked void; one a new draw asks for is created."""
+        limits.check_reason(reason)
         now, by = self.clock(), self.tokens.referee_name(referee_token)
         wanted = corrections.order_changes(changes)
 

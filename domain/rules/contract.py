@@ -37,12 +37,20 @@ The functions, in contract order:
 - `legal_commands(state, seat) -> {piece: (command, ...)}`, with
   `order_of_commands(commands) -> order` and `commands_of_order(order) ->
   (command, ...)`: optional, all three or none, for a game whose order is a
-  free combination of one command a piece (Shades), so that its orders are too
-  many to list: each piece the seat may command now (by a JSON-native id)
-  with every command legal for it now, in a fixed order; empty for a seat
-  that owes no order. Any order of at most one listed command a piece is
-  legal and resolves without setting one of its commands aside (a step whose
-  data holds a `refused` list);
+  combination of commands, one a piece (Shades, DRTS, B-Chess), so that its
+  orders are too many to list: each piece the seat may command now (by a
+  JSON-native id) with every command legal for it now, in a fixed order;
+  empty for a seat that owes no order;
+- `combining(state, seat) -> Combining`: optional, beside `legal_commands`,
+  how the listed commands combine into one order now (the pieces at most,
+  the repeats, a stock spent by `command_spends(command) -> {resource: n}`);
+  without it, at most one listed command a piece, of any number of pieces.
+  Any combination the rule allows passes `check_order`; where
+  `Combining.snapshot` holds (every command judged against one state:
+  Shades, DRTS) it also resolves without setting one of its commands aside
+  (a step whose data holds a `refused` list). `command_note(state, seat,
+  command) -> str`, optional, says why a listed command is legal where a
+  rule needs saying (DRTS-6's diagonal cases), "" elsewhere;
 - `display(state)`: the plain-text Public Display for mail and forum posts
   (None: the public view as indented JSON);
 - `merge_orders(earlier, later) -> order`: only under `OrderPolicy.MERGE`
@@ -302,6 +310,79 @@ class Screened(Generic[OrderT]):
 
 
 @dataclass(frozen=True)
+class Combining:
+    """How a seat combines the commands `legal_commands` lists into one order now.
+
+    An order holds at most one listed command a piece, except a piece named in
+    `repeats`, whose commands it may hold up to that many times (B-Chess's
+    purchases); commands of at most `max_pieces` pieces, the pieces in `free`
+    aside (None: of every piece); and commands whose spendings
+    (`Ruleset.command_spends`) add up to no more than `stock` holds. `rule`
+    says it in words, naming the rules. `snapshot`: every command is judged
+    against the state as it is now, so that an allowed combination resolves
+    with none set aside; False where pieces act one after another and an
+    earlier one may stop a later one (B-Chess's Priority List, BC-3).
+    """
+
+    rule: str
+    max_pieces: int | None = None
+    free: tuple[JSON, ...] = ()
+    repeats: Mapping[str, int] = field(default_factory=dict)
+    stock: Mapping[str, int] = field(default_factory=dict)
+    snapshot: bool = True
+
+    def to_json(self) -> JSON:
+        """Returns the rule as a JSON object."""
+        return {
+            "rule": self.rule,
+            "max_pieces": self.max_pieces,
+            "free": list(self.free),
+            "repeats": dict(self.repeats),
+            "stock": dict(self.stock),
+            "snapshot": self.snapshot,
+        }
+
+    def fault(
+        self,
+        listed: Mapping[Any, Sequence[Any]],
+        commands: Sequence[Any],
+        spends: Callable[[Any], Mapping[str, int]] | None = None,
+    ) -> str:
+        """Returns why `commands` is not a combination this rule allows of the `listed`
+        commands (by piece), or "" when it is."""
+        piece_of = {command: piece for piece, cs in listed.items() for command in cs}
+        used: dict[Any, int] = {}
+        for command in commands:
+            if command not in piece_of:
+                return f"{command!r} is not listed"
+            piece = piece_of[command]
+            used[piece] = used.get(piece, 0) + 1
+            if used[piece] > self.repeats.get(str(piece), 1):
+                return f"piece {piece!r} is commanded {used[piece]} times"
+        counted = [piece for piece in used if piece not in self.free]
+        if self.max_pieces is not None and len(counted) > self.max_pieces:
+            return f"{len(counted)} pieces commanded, at most {self.max_pieces}"
+        return self._overspent(commands, spends)
+
+    def _overspent(
+        self, commands: Sequence[Any], spends: Callable[[Any], Mapping[str, int]] | None
+    ) -> str:
+        if spends is None:
+            return ""
+        total: dict[str, int] = {}
+        for command in commands:
+            for resource, count in spends(command).items():
+                total[resource] = total.get(resource, 0) + count
+        for resource, count in sorted(total.items()):
+            if count > self.stock.get(resource, 0):
+                return f"{count} {resource} spent, {self.stock.get(resource, 0)} in stock"
+        return ""
+
+
+ONE_COMMAND_A_PIECE = Combining("at most one listed command a piece, of any number of pieces")
+
+
+@dataclass(frozen=True)
 class RefereeAction(Generic[StateT]):
     """A move a referee may make inside a game's rules (B-Chess: grant macks).
 
@@ -347,6 +428,11 @@ class Ruleset(Generic[StateT, OrderT]):
     legal_commands: Callable[[StateT, int], Mapping[Any, tuple[Any, ...]]] | None = None
     order_of_commands: Callable[[Sequence[Any]], OrderT] | None = None
     commands_of_order: Callable[[OrderT], tuple[Any, ...]] | None = None
+    # how listed commands combine (issue 48): None, ONE_COMMAND_A_PIECE; spendings: none
+    combining: Callable[[StateT, int], Combining] | None = None
+    command_spends: Callable[[Any], Mapping[str, int]] | None = None
+    # why a listed command is legal, where the rule needs saying (DRTS-6's diagonal cases)
+    command_note: Callable[[StateT, int, Any], str] | None = None
     display: Callable[[StateT], str] | None = None  # None: the public view as indented JSON
     # order policy (issue 11): required under OrderPolicy.MERGE, unused otherwise
     merge_orders: Callable[[OrderT, OrderT], OrderT] | None = None
@@ -406,6 +492,18 @@ class Ruleset(Generic[StateT, OrderT]):
         raise UnknownActionError(
             f"{self.info.name} has no referee action {name!r} (its actions: {known})"
         )
+
+    def combining_of(self, state: StateT, seat: int) -> Combining:
+        """Returns how `seat` combines its listed commands into one order now (the game's
+        `combining`, or ONE_COMMAND_A_PIECE)."""
+        return ONE_COMMAND_A_PIECE if self.combining is None else self.combining(state, seat)
+
+    def combination_fault(self, state: StateT, seat: int, commands: Sequence[Any]) -> str:
+        """Returns why `commands` is not a combination `seat` may order now of the commands
+        `legal_commands` lists, or "" when it is (the game must have legal_commands)."""
+        assert self.legal_commands is not None
+        listed = self.legal_commands(state, seat)
+        return self.combining_of(state, seat).fault(listed, commands, self.command_spends)
 
     def initial_steps(self, state: StateT) -> Steps:
         """Returns the steps explaining the random draws of a new match's initial state

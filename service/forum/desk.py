@@ -37,7 +37,7 @@ from service.errors import (
     UnmappedForumUserError,
 )
 from service.forum import codes, replies
-from service.forum.posts import Post, post_key, received_time
+from service.forum.posts import Post, check_post, post_key, received_time
 from service.forum.users import ForumUser, forum_identity
 from service.mail.addresses import VIEW
 from service.mail.reading import order_text
@@ -104,8 +104,10 @@ class ForumDesk:
         self.matches, self.max_delay = matches, max_delay
 
     def receive(self, match_id: UUID | str, post: Post, receipt: datetime) -> PostReply:
-        """Stores and answers one post received at `receipt`; raises MatchNotFoundError,
-        and what OUTAGES name and ConcurrentWriteError (nothing stored: send it again)."""
+        """Stores and answers one post received at `receipt`; raises LimitError for a post
+        with a field that cannot be stored (nothing stored), MatchNotFoundError, and what
+        OUTAGES name and ConcurrentWriteError (nothing stored: send it again)."""
+        check_post(post)
         match = self.matches.get_match(match_id).id
         key = post_key(match, post.post_id)
         first = self._first(match, key, post)

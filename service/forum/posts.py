@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
+from service.forum.users import MAX_IDENTITY_CHARS
+from service.limits import check_text
+
 # a post's fields, each at most 6 bytes a character as JSON escapes, stay under the API's
 # 64 KiB body limit together (docs/api.md, Limits)
 MAX_POST_ID_CHARS = 200
@@ -34,6 +37,18 @@ class Post:
     body: str
     movement: int | None = None
     identity: str | None = None
+
+
+def check_post(post: Post) -> Post:
+    """Returns the post if every field of it can be stored and shown (service/limits.py:
+    Unicode, no control character, but tab and line breaks in its body); raises
+    LimitError naming the first field that cannot."""
+    check_text(post.author, "author", MAX_AUTHOR_CHARS)
+    check_text(post.post_id, "post_id", MAX_POST_ID_CHARS)
+    check_text(post.body, "body", MAX_BODY_CHARS, lines=True, min_chars=0)
+    if post.identity is not None:
+        check_text(post.identity, "identity", MAX_IDENTITY_CHARS)
+    return post
 
 
 def received_time(posted_at: datetime | None, receipt: datetime, max_delay: timedelta) -> datetime:

@@ -8,8 +8,10 @@ mbox: the author is the From: display name (else its address), its identity the 
 address, the post id the Message-ID, the time the Date: header (one without a zone is
 UTC), the body the text/plain part (else the HTML as text), the movement any "movement
 N" in the subject.
-A file that is neither, or a post missing a field, is refused whole (InvalidPostsError
-naming the post and field): nothing of it is taken.
+A file that is neither, JSON nested deeper than service/limits.py allows, or a post
+missing a field or holding one that cannot be stored (a lone surrogate, a control
+character: `check_post`) is refused whole (InvalidPostsError naming the post and field):
+nothing of it is taken.
 """
 
 from __future__ import annotations
@@ -24,8 +26,15 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
+from service import limits
 from service.errors import InvalidPostsError
-from service.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS, Post
+from service.forum.posts import (
+    MAX_AUTHOR_CHARS,
+    MAX_BODY_CHARS,
+    MAX_POST_ID_CHARS,
+    Post,
+    check_post,
+)
 from service.forum.users import MAX_IDENTITY_CHARS
 from service.mail.reading import (
     MOVEMENT,
@@ -41,20 +50,24 @@ def read_posts(path: Path) -> list[Post]:
     """Returns the posts of a file, in its order; raises InvalidPostsError."""
     raw = path.read_bytes()
     if raw.lstrip()[:1] == b"[":
-        return json_posts(raw)
+        return _storable(json_posts(raw))
     if not raw.startswith(b"From "):
         raise InvalidPostsError(
             f"{path} is neither a JSON list of posts nor an mbox (whose first line starts 'From ')"
         )
-    return [mbox_post(raw) for raw in _messages(path)]
+    return _storable([mbox_post(raw) for raw in _messages(path)])
 
 
 def json_posts(raw: bytes) -> list[Post]:
     """Returns the posts of a JSON list; raises InvalidPostsError."""
     try:
-        items = json.loads(raw)
+        text = raw.decode("utf-8")
+        limits.check_json_text(text, "posts")  # before the parser recurses into it
+        items = json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InvalidPostsError(f"the posts are not JSON: {error}") from None
+    except limits.LimitError as error:
+        raise InvalidPostsError(f"the posts are refused: {error}") from None
     if not isinstance(items, list):
         raise InvalidPostsError("the posts are a JSON list of objects")
     return [json_post(item, f"post {index}") for index, item in enumerate(items, 1)]
@@ -94,6 +107,17 @@ def mbox_post(raw: bytes) -> Post:
         movement=int(found.group(1)) if found else None,
         identity=_sender(message),
     )
+
+
+def _storable(posts: list[Post]) -> list[Post]:
+    """Returns the posts if every field of each can be stored; raises InvalidPostsError
+    naming the first post and field that cannot."""
+    for index, post in enumerate(posts, 1):
+        try:
+            check_post(post)
+        except limits.LimitError as error:
+            raise InvalidPostsError(f"post {index}: {error}; nothing was taken") from None
+    return posts
 
 
 def _messages(path: Path) -> list[bytes]:

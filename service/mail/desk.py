@@ -28,7 +28,15 @@ from uuid import UUID
 from domain.errors import DrtsError, DuplicateMessageError
 from service.errors import ConcurrentWriteError
 from service.mail import addresses, letters
-from service.mail.reading import Letter, UnreadableMailError, header, message_id_of, parse, read
+from service.mail.reading import (
+    Letter,
+    UnreadableMailError,
+    header,
+    message_id_of,
+    parse,
+    read,
+    unstorable,
+)
 from service.matches import Matches
 from service.readmodels.recorders import OUTAGES
 
@@ -40,7 +48,8 @@ TRANSIENT: tuple[type[Exception], ...] = (*OUTAGES, ConcurrentWriteError)
 @dataclass(frozen=True)
 class Answer:
     """What the desk did with a message for one recipient: the outcome ("accepted",
-    "refused", "already", "dead_letter", "confirmed", "unknown"), the SMTP reply's text,
+    "refused", "already", "dead_letter", "confirmed", "unknown", "rejected": refused for
+    good at SMTP, nothing stored), the SMTP reply's text,
     and whether an answer was mailed (not without a confirmed result address)."""
 
     outcome: str
@@ -75,6 +84,9 @@ class MailDesk:
         seat = addresses.seat_of(self.models, recipient, self.domain)
         if seat is None:
             return Answer("unknown", "550 5.1.1 unknown order address (reissued?)")
+        problem = unstorable(parse(raw), raw, mail_from)
+        if problem is not None:  # nothing stored: a retry would hold the same headers
+            return Answer("rejected", f"550 5.6.0 {problem}; nothing was stored")
         try:
             letter = read(raw)
         except UnreadableMailError as error:

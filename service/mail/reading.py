@@ -21,6 +21,8 @@ from email.message import EmailMessage
 from inscriptis import Inscriptis
 from lxml import html as lxml_html
 
+from service.limits import LimitError, check_text
+
 MOVEMENT = re.compile(r"\bmovement\s+(\d{1,9})\b", re.IGNORECASE)
 MAX_HEADER_CHARS = 998
 
@@ -59,6 +61,26 @@ def read(raw: bytes) -> Letter:
         movement=int(found.group(1)) if found else None,
         text=order_text(body_text(message)),
     )
+
+
+def unstorable(message: EmailMessage, raw: bytes, mail_from: str = "") -> str | None:
+    """Returns why a message cannot be stored or answered (its envelope sender, Message-ID,
+    Subject or References holding a control character or bytes that are not text:
+    service/limits.py), or None. Such a message is refused for good (5xx): a retry holds
+    the same headers."""
+    fields = [
+        ("envelope sender", mail_from, 0),
+        ("Message-ID header", message_id_of(message, raw), 1),
+        ("Subject header", header(message, "Subject"), 0),
+    ]
+    fields += [("References header", reference, 1) for reference in references_of(message)]
+    for name, value, fewest in fields:
+        try:
+            check_text(value, name, MAX_HEADER_CHARS, min_chars=fewest)
+        except LimitError as error:
+            reason = f"the {name} cannot be stored: {error.problem}"
+            return reason.encode("ascii", "backslashreplace").decode("ascii")
+    return None
 
 
 def header(message: EmailMessage, name: str) -> str:

@@ -3,9 +3,12 @@ PostgreSQL (issue 15): none answers 5xx, every error (4xx) is in the one error s
 service still works for others afterwards: the listings answer, no read model left a match
 out, and another match's deadline resolves. The figures are printed (`-s` shows them).
 
-Besides the battery against live matches, every config field of every game gets each
-hostile value, and a match created so is filled and started; every starting state and
-movement gets each too, on a match of its own.
+Besides the battery against live matches, District War's and DRTS Team 23's config
+fields get each hostile value through gunicorn, and a match created so is filled and
+started; every starting state and movement gets each too, on a match of its own. Every
+config field of every registered ruleset version, every order form, referee action and
+argument, and every forum and mail field is probed by the generated battery
+(tests/api/test_generated_battery.py), whose coverage tests fail when one has no case.
 
 gunicorn answers a request line over 4094 bytes itself, before the app (414, its own HTML
 page, as docs/api.md says): those are counted apart, not held to the error shape.

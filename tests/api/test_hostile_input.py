@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from service import limits
 from service.clock import ManualClock
+from service.forum.desk import posts_of
 from service.matches import Matches
 from service.settings import Settings
 from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer
@@ -281,3 +282,60 @@ def test_a_retry_naming_an_unknown_ruleset_is_refused_though_its_key_is_known(cl
     assert client.post("/matches", json={"ruleset": "toy"}, headers=key).status_code == 200
     refused = client.post("/matches", json={"ruleset": "chess"}, headers=key)
     assert_error(refused, 422, "unknown_ruleset")
+
+
+@pytest.mark.parametrize("field", ["author", "post_id", "body", "identity"])
+@pytest.mark.parametrize("char", ["\x00", "\x01", "\x7f", "\x9b"])
+def test_a_forum_post_with_a_control_character_is_refused_on_both_stores(
+    client, service, clock, bystander, field, char
+):
+    """Finding (issue 41): a NUL in a post's author or post id answered 500 on PostgreSQL
+    (psycopg.DataError) while SQLite stored it. Now both refuse it, naming the field, and
+    store nothing (service/limits.py: no control character in stored text; tab and line
+    breaks only in a post's body)."""
+    table = HttpMatch(client)
+    post = {"author": "alice", "post_id": "p-1", "body": "1", field: f"a{char}b"}
+    response = client.post(f"/matches/{table.id}/posts", json=post, headers=bearer(OPERATOR))
+    assert f"U+{ord(char):04X}" in field_error(response, field)
+    assert posts_of(service, table.id) == []
+    still_serving(client, service, clock, bystander)
+
+
+def test_a_forum_post_body_may_hold_tabs_and_line_breaks(client, service):
+    table = HttpMatch(client)
+    post = {"author": "alice", "post_id": "p-1", "body": "1\r\n\tcode: none"}
+    response = client.post(f"/matches/{table.id}/posts", json=post, headers=bearer(OPERATOR))
+    assert response.status_code == 201, response.get_json()
+    assert [row["body"] for row in posts_of(service, table.id)] == [post["body"]]
+
+
+@pytest.mark.parametrize("field", ["author", "post_id"])
+def test_a_forum_posts_one_line_fields_refuse_line_breaks(client, service, field):
+    table = HttpMatch(client)
+    post = {"author": "alice", "post_id": "p-1", "body": "1", field: "a\nb"}
+    response = client.post(f"/matches/{table.id}/posts", json=post, headers=bearer(OPERATOR))
+    assert "U+000A" in field_error(response, field)
+    assert posts_of(service, table.id) == []
+
+
+@pytest.mark.parametrize(
+    "path,body,field",
+    [
+        ("{match}/actions", {"action": "pause", "reason": "late\x00"}, "reason"),
+        ("{match}/actions", {"action": "forfeit", "args": {"seat": "\x00"}, "reason": "r"}, "args"),
+        ("{match}/deadline", {"seconds": 60, "reason": "r\x1b[2J"}, "reason"),
+        ("{match}/seats/1/token", {"reason": "\x00"}, "reason"),
+        ("{match}/disputes", {"text": "wrong\x00"}, "text"),
+    ],
+)
+def test_a_referees_text_with_a_control_character_is_refused(
+    client, service, clock, bystander, path, body, field
+):
+    """Found while looking for issue 41's fault in other edges: a referee's reason with a
+    NUL or an escape sequence was recorded, for every view and mail to show."""
+    table = HttpMatch(client)
+    token = table.seats[0] if path.endswith("disputes") else table.referee
+    url = path.format(match=f"/matches/{table.id}")
+    response = client.post(url, json=body, headers=bearer(token))
+    assert field_error(response, field)
+    still_serving(client, service, clock, bystander)

@@ -40,6 +40,8 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/matches/{id}/verify", {"heads": [{"version": 1, "chain": "0" * 64}]}),
     ("get", "/matches/{id}/archive", None),  # unfinished: the referee's only (docs/archive.md)
     ("get", "/matches/{id}/orders", None),
+    # issue 48: a seat's legal orders, to that seat or the referee (another seat: 403)
+    ("get", "/matches/{id}/legal-orders?seat=1", None),
     ("get", "/matches/{id}/seed", None),
     ("get", "/matches/{id}/movements/1", None),  # open: no record yet (404)
     ("get", "/matches/{id}/receipts/" + "0" * 64, None),  # no such receipt (404)

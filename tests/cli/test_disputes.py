@@ -162,17 +162,23 @@ def test_the_cli_lists_disputes_as_the_api_does(drts):
 
 
 def test_a_dispute_text_cannot_drive_the_referees_terminal(drts):
-    """A filed text with an ESC sequence, a C1 control and a bidi override is printed with
-    those characters escaped; the JSON form still decodes to the text as filed."""
+    """A filed text with a bidi override and a zero-width space is printed with those
+    characters escaped; the JSON form still decodes to the text as filed. An ESC
+    sequence or a C1 control is refused when filed (issue 41), naming the character."""
     match_id, _, (alice, _, _) = toy_match(drts)
-    text = "red \x1b[31mALERT\x1b[0m \x9b2J \u202egnp.exe"
+    text = "red \u200bALERT \u202egnp.exe"
     drts("dispute", "file", match_id, "--cite", "1", "--text", text, "--token", alice)
     shown = drts("disputes", match_id).output
-    assert "\x1b" not in shown and "\x9b" not in shown and "\u202e" not in shown
-    assert "red \\u001b[31mALERT\\u001b[0m \\u009b2J \\u202egnp.exe" in shown
+    assert "\u200b" not in shown and "\u202e" not in shown
+    assert "red \\u200bALERT \\u202egnp.exe" in shown
     as_json = drts("disputes", match_id, "--json").output
-    assert "\x1b" not in as_json and "\x9b" not in as_json and "\u202e" not in as_json
+    assert "\u200b" not in as_json and "\u202e" not in as_json
     assert json.loads(as_json)["items"][0]["text"] == text
+    escape = "red \x1b[31mALERT"
+    refused = drts(
+        "dispute", "file", match_id, "--cite", "1", "--text", escape, "--token", alice, ok=False
+    )
+    assert "U+001B" in refused.output
 
 
 def test_the_cli_lists_disputes_a_page_at_a_time_and_says_how_to_go_on(drts):

@@ -123,10 +123,12 @@ def test_a_single_post_needs_the_operator_token(drts):
 
 def test_posts_and_replies_are_printed_terminal_safe_and_decode_to_the_text(drts, tmp_path):
     """A refused post keeps its body as sent; `drts forum posts` and the import's reply
-    lines escape its control and format characters (ESC, C1, a bidi override, a tag
-    character beyond U+FFFF) as JSON escapes, so each line still decodes to the text."""
+    lines escape its format characters (a bidi override, a tag character beyond U+FFFF)
+    as JSON escapes, so each line still decodes to the text. (Control characters such as
+    ESC and C1 are refused before anything is stored since issue 41:
+    tests/cli/test_forum_refusals.py.)"""
     match_id, _, _ = started_toy(drts)
-    body = "1 \x1b[2J \x9b31m \u202eexe \U000e0041"
+    body = "1 \u202eexe \U000e0041"
     posts = tmp_path / "posts.json"
     posts.write_text(json.dumps([{"author": "mallory", "post_id": "m-1", "body": body}]))
 
@@ -134,8 +136,8 @@ def test_posts_and_replies_are_printed_terminal_safe_and_decode_to_the_text(drts
     listed = drts("forum", "posts", match_id).output
 
     for shown in (imported, listed):
-        assert not any(c in shown for c in "\x1b\x9b\u202e\U000e0041")
-    assert "\\u001b[2J \\u009b31m \\u202eexe \\udb40\\udc41" in listed
+        assert not any(c in shown for c in "\u202e\U000e0041")
+    assert "\\u202eexe \\udb40\\udc41" in listed
     (row,) = lines(drts("forum", "posts", match_id))
     assert (row["body"], row["outcome"]) == (body, "refused")
     (reply,) = lines(drts("forum", "import", str(posts), "--match", match_id))

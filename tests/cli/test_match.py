@@ -141,3 +141,29 @@ def test_resolve_due_creates_a_rematch_a_drawn_match_lacks(drts, monkeypatch):
     out = drts("resolve-due").output
     assert f"rematch {rematch_id} created" in out
     assert json.loads(drts("show", rematch_id).output)["rematch_of"] == str(new.match_id)
+
+
+def test_a_seat_and_the_referee_read_legal_orders_from_the_cli(tmp_path, monkeypatch):
+    """Issue 48: `drts match legal-orders` prints GET /matches/{id}/legal-orders' answer;
+    DT-2: the first seat may place on any of the 24 points, the second owes nothing."""
+    monkeypatch.setenv("DRTS_DATABASE_URL", f"sqlite:///{tmp_path}/cli.sqlite")
+    runner = CliRunner()
+
+    def drts(*args: str, code: int = 0) -> str:
+        result = runner.invoke(main, ["match", *args])
+        assert result.exit_code == code, result.output
+        return result.output
+
+    out = drts("create", "dris_et_tessa")
+    match_id = re.search(r"^match (\S+)", out, re.M).group(1)
+    referee = re.search(r"^referee token (\S+)", out, re.M).group(1)
+    first = drts("join", match_id, "ada").split()[-1]
+    drts("join", match_id, "bob")
+    drts("start", match_id, "--referee-token", referee)
+    own = json.loads(drts("legal-orders", match_id, "--token", first))
+    assert own["owes"] and len(own["orders"]) == 24
+    other = json.loads(drts("legal-orders", match_id, "--token", referee, "--seat", "2"))
+    assert (other["owes"], other["why"]) == (False, "not_its_turn")
+    assert "not_your_seat" in drts(
+        "legal-orders", match_id, "--token", first, "--seat", "2", code=1
+    )

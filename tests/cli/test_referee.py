@@ -32,6 +32,7 @@ TOKEN_OPERATIONS = {
     "getArchive": "export",
     "takeRefereeAction": "action",
     "getProtocolMessage": "protocol",
+    "getLegalOrders": "legal-orders",
     "retryMatch": "retry",
     "correctMovement": "correct",
     "fileDispute": "dispute file",

@@ -18,14 +18,17 @@ parts of the contract that no registered game uses yet.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
 
 from domain.errors import (
     IllegalActionError,
+    IllegalOrderError,
     InvalidActionError,
     InvalidConfigError,
+    InvalidOrderError,
     InvalidStateError,
     MovementClosedError,
     UnknownActionError,
@@ -41,6 +44,7 @@ from domain.rules.contract import (
 )
 from domain.rules.registry import REGISTRY, all_rulesets
 from domain.rules.rng import Rng
+from tests.conformance.combos import allowed_combination, listed_order, listed_playout
 from tests.conformance.playout import fork, new_table, playout, submit_random_orders
 from tests.support import toy_ruleset
 from tests.support.toy_ruleset import TOYS
@@ -299,9 +303,11 @@ def test_every_listed_command_alone_is_legal_and_resolves_without_being_set_asid
                     _assert_resolves_untouched(ruleset, table, [(seat, order)])
 
 
-def test_random_combinations_of_listed_commands_are_legal_and_none_is_set_aside(ruleset):
-    """Issue 22: one listed command for each of some pieces, in any order, is a legal order;
-    every seat's together resolve without a command set aside."""
+def test_random_combinations_the_rule_allows_are_legal_and_none_is_set_aside(ruleset):
+    """Issues 22 and 48: listed commands combined as the game's combining rule allows (one a
+    piece; DRTS-4's two pieces and DRTS-21's stock; B-Chess's purchases while macks last,
+    BC-6) make a legal order; where every command is judged against one snapshot, every
+    seat's together resolve without a command set aside."""
     if ruleset.legal_commands is None:
         pytest.skip(f"{ruleset.name} lists no per-piece commands (legal_commands is None)")
     for seed in SEEDS[8:11]:
@@ -309,12 +315,95 @@ def test_random_combinations_of_listed_commands_are_legal_and_none_is_set_aside(
             rng = Rng("combined", table.movement)
             orders = []
             for seat in table.to_move().seats:
-                listed = list(ruleset.legal_commands(table.state, seat).values())
-                pieces = rng.sample(listed, rng.between(0, len(listed)))
-                order = ruleset.order_of_commands([rng.choice(c) for c in pieces])
-                assert ruleset.parse_order(ruleset.dump_order(order)) == order
+                for _ in range(3):  # a few combinations a seat
+                    commands = allowed_combination(ruleset, table.state, seat, rng)
+                    assert ruleset.combination_fault(table.state, seat, commands) == ""
+                    order = ruleset.order_of_commands(commands)
+                    if commands:  # a B-Chess message of no line is no order (BC-11)
+                        assert ruleset.parse_order(ruleset.dump_order(order)) == order
+                    ruleset.check_order(table.state, seat, order)
                 orders.append((seat, order))
-            _assert_resolves_untouched(ruleset, table, orders)
+            if all(ruleset.combining_of(table.state, s).snapshot for s, _ in orders):
+                _assert_resolves_untouched(ruleset, table, orders)
+
+
+def test_where_a_game_lists_both_its_orders_are_its_allowed_combinations(ruleset):
+    """Issue 48: a game listing whole orders and per-piece commands (DRTS Team 23 v1) lists
+    the same thing twice: every combination its rule allows (DRTS-4: up to two pieces in
+    either order, the team request free) is a listed order, and no other."""
+    if ruleset.legal_orders is None or ruleset.legal_commands is None:
+        pytest.skip(f"{ruleset.name} does not list both orders and commands")
+    for n, table in enumerate(playout(ruleset, SEEDS[7])):
+        if n % 5 or table.outcome().finished:
+            continue
+        seat = table.to_move().seats[0]
+        combined = {
+            ruleset.order_of_commands(commands)
+            for commands in _allowed_combinations(ruleset, table.state, seat)
+        }
+        assert combined == set(ruleset.legal_orders(table.state, seat)), table.movement
+
+
+def _allowed_combinations(ruleset, state, seat):
+    """Yields every combination the seat's rule allows: the counted pieces in every order,
+    up to `max_pieces`, each with each of its commands, then at most one command of each
+    free piece (a rule with `max_pieces` and no repeats)."""
+    listed = ruleset.legal_commands(state, seat)
+    rule = ruleset.combining_of(state, seat)
+    assert rule.max_pieces is not None and not rule.repeats
+    counted = [p for p in listed if p not in rule.free]
+    free = [[(), *((c,) for c in listed[p])] for p in listed if p in rule.free]
+    for size in range(rule.max_pieces + 1):
+        for pieces in itertools.permutations(counted, size):
+            for commands in itertools.product(*(listed[p] for p in pieces)):
+                for extra in itertools.product(*free):
+                    combination = [*commands, *(c for part in extra for c in part)]
+                    if not rule.fault(listed, combination, ruleset.command_spends):
+                        yield combination
+
+
+def test_combinations_the_rule_forbids_are_refused_or_set_aside(ruleset):
+    """Issue 48: the combining rule is no looser than the game: a second command for one
+    piece, a piece past `max_pieces` (DRTS-4), a spending past the stock (DRTS-21) or a
+    purchase past what the macks pay (BC-6) is refused by `check_order`, or set aside when
+    the movement resolves (SH-4: only a shade's first command counts; BC-3: an object acts
+    once a Turn)."""
+    if ruleset.legal_commands is None:
+        pytest.skip(f"{ruleset.name} lists no per-piece commands (legal_commands is None)")
+    tried = 0
+    for table, seat, rng in _owing_seats(ruleset, SEEDS[8:10], "forbidden"):
+        for commands in _forbidden(ruleset, table.state, seat, rng):
+            assert ruleset.combination_fault(table.state, seat, commands), commands
+            tried += 1
+            try:
+                order = ruleset.order_of_commands(commands)  # DRTS: one team request
+                ruleset.check_order(table.state, seat, order)
+            except (InvalidOrderError, IllegalOrderError):
+                continue
+            assert _set_aside(ruleset, table, [(seat, order)]), ruleset.format_order(order)
+    assert tried
+
+
+def _forbidden(ruleset, state, seat, rng):
+    """Yields combinations the seat's rule forbids: a piece commanded once more than it
+    may be, a piece more than `max_pieces`, and each stock overspent."""
+    listed = ruleset.legal_commands(state, seat)
+    rule = ruleset.combining_of(state, seat)
+    for piece, commands in listed.items():
+        times = rule.repeats.get(str(piece), 1) + 1
+        if len(commands) >= 2 or piece in rule.repeats:
+            yield [rng.choice(list(commands)) for _ in range(times)]
+            break
+    counted = [p for p in listed if p not in rule.free]
+    if rule.max_pieces is not None and len(counted) > rule.max_pieces:
+        pieces = rng.sample(counted, rule.max_pieces + 1)
+        yield [rng.choice(list(listed[p])) for p in pieces]
+    spends = ruleset.command_spends or (lambda command: {})
+    for resource, left in rule.stock.items():
+        costly = {p: [c for c in cs if spends(c).get(resource)] for p, cs in listed.items()}
+        pieces = [p for p, cs in costly.items() if cs]
+        if left + 1 <= min(len(pieces), rule.max_pieces or len(pieces)):
+            yield [rng.choice(costly[p]) for p in pieces[: left + 1]]
 
 
 def test_random_orders_pick_only_listed_commands_at_most_one_a_piece(ruleset):
@@ -330,6 +419,22 @@ def test_random_orders_pick_only_listed_commands_at_most_one_a_piece(ruleset):
         assert len(pieces) == len(set(pieces)), (seat, table.movement, pieces)
 
 
+def test_playouts_ordering_only_from_the_lists_finish_with_a_result(ruleset):
+    """Issue 48: seats that order only what the game lists (a listed order, or listed
+    commands combined as the rule allows) play every game to its end."""
+    if ruleset.legal_orders is None and ruleset.legal_commands is None:
+        pytest.skip(f"{ruleset.name} lists neither orders nor commands")
+    for seed in SEEDS[:3]:
+        final = None
+        for table in listed_playout(ruleset, seed):
+            final = table
+            for seat in table.to_move().seats:
+                order = listed_order(ruleset, table.state, seat, Rng("check", table.movement))
+                if order is not None:
+                    ruleset.check_order(table.state, seat, order)
+        assert final is not None and final.outcome().finished
+
+
 def _owing_seats(ruleset, seeds, label):
     """Yields (table, seat, rng) for each seat owing an order in each movement of random
     playouts of `seeds`; the seats of one movement share its rng, labelled `label`."""
@@ -342,12 +447,23 @@ def _owing_seats(ruleset, seeds, label):
 
 def _assert_resolves_untouched(ruleset, table, orders):
     """Asserts each order passes `check_order` and that resolving them all sets no command
-    aside (no step data holding a non-empty `refused` list, the contract's convention)."""
+    aside (`_set_aside`)."""
     for seat, order in orders:
         ruleset.check_order(table.state, seat, order)
-    _, steps = ruleset.resolve(table.state, orders, Rng("untouched", table.movement))
-    refused = [(step.rule, step.data["refused"]) for step in steps if step.data.get("refused")]
+    refused = _set_aside(ruleset, table, orders)
     assert refused == [], (table.movement, [(s, ruleset.format_order(o)) for s, o in orders])
+
+
+def _set_aside(ruleset, table, orders):
+    """Returns the steps of resolving `orders` that set a command aside: step data holding
+    a non-empty `refused` list (the contract's convention), or saying a command was not
+    `carried_out` (B-Chess, BC-3)."""
+    _, steps = ruleset.resolve(table.state, orders, Rng("untouched", table.movement))
+    return [
+        (step.rule, step.text)
+        for step in steps
+        if step.data.get("refused") or step.data.get("carried_out") is False
+    ]
 
 
 def test_the_public_display_is_deterministic_plain_text(ruleset):

@@ -3,8 +3,10 @@
 The corpus (tests/corpus/README.md) is test data that every later version
 of drts must read as it is: regenerating it with later code would only test
 that code against itself. This script is kept as the record of how the
-corpus was made; it refuses to overwrite the corpus files, and later code
-need not keep it running.
+corpus was made; it refuses to overwrite any corpus file (it writes into a
+temporary folder and links each file into place, which never replaces one).
+It still plays with later code (the plays pin the ruleset versions of the
+day), but a new run makes a new set in a new folder, never this one.
 
     python -m tests.corpus.generate [--out DIR] [--postgres URL]
 
@@ -25,24 +27,32 @@ import argparse
 import base64
 import hashlib
 import json
+import os
 import random
 import sqlite3
 import subprocess
+import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from datetime import datetime
 from importlib.metadata import version
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from unittest import mock
 
 import psycopg
 
-from service import intake, lobby, resolution, schema
+from service import corrections, intake, lobby, resolution, schema
+from service.mail import addresses
 from service.matches import Matches
 from service.scenario_driver import ManualClock
 from service.settings import Settings
-from tests.corpus.plays import START, Played, play_all
+from tests.corpus import plays, plays_2026_12
+from tests.corpus.expect_2026_12 import match_record
+from tests.corpus.plays import Played
 from tests.corpus.store import (
     CORPUS,
     EXPECTED_FILE,
@@ -52,8 +62,45 @@ from tests.corpus.store import (
     stored_topics,
 )
 
-RANDOMNESS_SEED = "drts frozen corpus, 2026-11-30"
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+@dataclass(frozen=True)
+class CorpusSet:
+    """One frozen set: its folder, its plays, their start, the seed of the service's
+    randomness, the modules whose `secrets` and `uuid4` are seeded, and what each
+    match's entry holds beyond the common fields."""
+
+    folder: Path
+    play_all: Callable[[Matches], list[Played]]
+    start: datetime
+    randomness_seed: str
+    secret_modules: tuple[ModuleType, ...]
+    uuid_modules: tuple[ModuleType, ...]
+    record: Callable[[Matches, Played], dict[str, Any]] | None = None
+
+
+SETS = {
+    # the modules service/matches.py was split into by then (one generator: the same draws)
+    "2026-11": CorpusSet(
+        CORPUS,
+        plays.play_all,
+        plays.START,
+        "drts frozen corpus, 2026-11-30",
+        (lobby, intake, resolution),
+        (lobby, resolution),
+    ),
+    # every module drawing secrets for a match (corrections' salts, mail's order addresses)
+    "2026-12": CorpusSet(
+        CORPUS / "2026-12",
+        plays_2026_12.play_all,
+        plays_2026_12.START,
+        "drts frozen corpus, set 2026-12",
+        (lobby, intake, resolution, corrections, addresses),
+        (lobby, resolution),
+        match_record,
+    ),
+}
 
 
 class SeededSecrets:
@@ -68,20 +115,23 @@ class SeededSecrets:
         """Returns `nbytes` seeded bytes in hexadecimal."""
         return self.rng.randbytes(nbytes).hex()
 
+    def token_bytes(self, nbytes: int = 32) -> bytes:
+        """Returns `nbytes` seeded bytes."""
+        return self.rng.randbytes(nbytes)
+
     def token_urlsafe(self, nbytes: int = 32) -> str:
         """Returns `nbytes` seeded bytes in unpadded URL-safe base64."""
         return base64.urlsafe_b64encode(self.rng.randbytes(nbytes)).rstrip(b"=").decode()
 
 
 @contextmanager
-def seeded_randomness() -> Iterator[None]:
+def seeded_randomness(corpus: CorpusSet) -> Iterator[None]:
     """Makes the Matches application draw its ids, tokens and salts from a seeded generator."""
-    rng = random.Random(RANDOMNESS_SEED)
+    rng = random.Random(corpus.randomness_seed)
     with ExitStack() as patches:
-        # the modules service/matches.py was split into (one generator: the same draws)
-        for module in (lobby, intake, resolution):
+        for module in corpus.secret_modules:
             patches.enter_context(mock.patch.object(module, "secrets", SeededSecrets(rng)))
-        for module in (lobby, resolution):
+        for module in corpus.uuid_modules:
             patches.enter_context(
                 mock.patch.object(
                     module, "uuid4", lambda: uuid.UUID(bytes=rng.randbytes(16), version=4)
@@ -90,42 +140,49 @@ def seeded_randomness() -> Iterator[None]:
         yield
 
 
-def play_into(database_url: str) -> dict[str, Any]:
+def play_into(corpus: CorpusSet, database_url: str) -> dict[str, Any]:
     """Migrates a fresh store, plays every corpus match into it, catches the read models up,
     and returns what the store shows (expected.json's content)."""
     schema.upgrade(Settings(database_url))
-    with seeded_randomness():
-        app = Matches(env=Settings(database_url).event_store_env(), clock=ManualClock(START))
+    with seeded_randomness(corpus):
+        clock = ManualClock(corpus.start)
+        app = Matches(env=Settings(database_url).event_store_env(), clock=clock)
         try:
-            played = play_all(app)
+            played = corpus.play_all(app)
             app.read_models.catch_up()
-            shown = expectations(app, played, database_url)
+            shown = expectations(corpus, app, played, database_url)
         finally:
             app.close()
     return shown
 
 
-def expectations(app: Matches, played: list[Played], database_url: str) -> dict[str, Any]:
+def expectations(
+    corpus: CorpusSet, app: Matches, played: list[Played], database_url: str
+) -> dict[str, Any]:
     """Returns what the store shows: per match its head, status and outcome; the stored
     topics; the schema revision."""
     return {
         "about": (
-            "The frozen corpus (tests/corpus/README.md): what every stored match must keep "
+            f"The frozen corpus ({_readme(corpus)}): what every stored match must keep "
             "showing. Generated once with the code of the commit named below; never "
             "regenerate or edit it."
         ),
         "generated": {
-            "on": START.date().isoformat(),
+            "on": corpus.start.date().isoformat(),
             "commit": _git_head(),
             "eventsourcing": version("eventsourcing"),
         },
         "schema_revision": schema.current(Settings(database_url)),
         "topics": stored_topics(app, database_url),
-        "matches": [match_expectation(app, p) for p in played],
+        "matches": [match_expectation(corpus, app, p) for p in played],
     }
 
 
-def match_expectation(app: Matches, played: Played) -> dict[str, Any]:
+def _readme(corpus: CorpusSet) -> str:
+    return str((corpus.folder / "README.md").relative_to(CORPUS.parents[1]))
+
+
+def match_expectation(corpus: CorpusSet, app: Matches, played: Played) -> dict[str, Any]:
     """Returns one match's entry: id, game, description, head, status and outcome (and, for
     an unfinished match, the tokens a test needs to play it on)."""
     summary = app.summary(played.match_id)
@@ -145,12 +202,14 @@ def match_expectation(app: Matches, played: Played) -> dict[str, Any]:
         "replay_id": summary.rematch_id,  # expected.json's names for the rematch links
         "replay_of": summary.rematch_of,
     }
+    if corpus.record is not None:
+        entry |= corpus.record(app, played)
     return {**entry, "tokens": played.tokens} if played.tokens else entry
 
 
-def make_sqlite(path: Path) -> dict[str, Any]:
+def make_sqlite(corpus: CorpusSet, path: Path) -> dict[str, Any]:
     """Plays the corpus into a new SQLite file and leaves it standalone and compact."""
-    shown = play_into(f"sqlite:///{path}")
+    shown = play_into(corpus, f"sqlite:///{path}")
     with sqlite3.connect(path) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         connection.execute("PRAGMA journal_mode=DELETE")
@@ -160,14 +219,14 @@ def make_sqlite(path: Path) -> dict[str, Any]:
     return shown
 
 
-def make_postgres(dump: Path, admin_url: str) -> dict[str, Any]:
+def make_postgres(corpus: CorpusSet, dump: Path, admin_url: str) -> dict[str, Any]:
     """Plays the corpus into a new PostgreSQL database, dumps it, then drops it."""
     name = f"drts_corpus_{uuid.uuid4().hex[:10]}"
     database_url = admin_url.rsplit("/", 1)[0] + f"/{name}"
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
     try:
-        shown = play_into(database_url)
+        shown = play_into(corpus, database_url)
         dump_postgres(database_url, dump)
     finally:
         with psycopg.connect(admin_url, autocommit=True) as admin:
@@ -176,24 +235,43 @@ def make_postgres(dump: Path, admin_url: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Generates the corpus files into --out (refusing to overwrite any)."""
+    """Generates the corpus files into --out, refusing to overwrite any."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=CORPUS)
+    parser.add_argument("--set", choices=sorted(SETS), default="2026-11", dest="corpus")
+    parser.add_argument("--out", type=Path, help="default: the set's folder")
     parser.add_argument("--postgres", default=ADMIN_URL, help="a maintenance database URL")
     args = parser.parse_args(argv)
-    paths = [args.out / f.name for f in (SQLITE_FILE, POSTGRES_DUMP, EXPECTED_FILE)]
-    existing = [str(p) for p in paths if p.exists()]
+    corpus = SETS[args.corpus]
+    args.out = args.out or corpus.folder
+    names = [f.name for f in (SQLITE_FILE, POSTGRES_DUMP, EXPECTED_FILE)]
+    refuse_existing(args.out, names)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=args.out, prefix=".generating-") as work:
+        sqlite_path, dump_path, expected_path = (Path(work) / name for name in names)
+        on_sqlite = make_sqlite(corpus, sqlite_path)
+        on_postgres = make_postgres(corpus, dump_path, args.postgres)
+        if on_sqlite != on_postgres:
+            raise SystemExit("the two stores show different matches: the run is not reproducible")
+        expected_path.write_text(json.dumps(on_sqlite, indent=2, sort_keys=True) + "\n")
+        for path in (sqlite_path, dump_path, expected_path):
+            publish(path, args.out / path.name)
+
+
+def refuse_existing(out: Path, names: list[str]) -> None:
+    """Exits, writing nothing, if `out` holds any of the corpus files `names` (or an
+    SQLite journal of one): a corpus is generated once and never overwritten."""
+    journals = [f"{name}{tail}" for name in names for tail in ("-wal", "-shm", "-journal")]
+    existing = [str(out / name) for name in (*names, *journals) if (out / name).exists()]
     if existing:
-        raise SystemExit(f"refusing to regenerate the frozen corpus: {', '.join(existing)} exist")
-    sqlite_path, dump_path, expected_path = paths
-    on_sqlite = make_sqlite(sqlite_path)
-    on_postgres = make_postgres(dump_path, args.postgres)
-    if on_sqlite != on_postgres:
-        raise SystemExit("the two stores show different matches: the run is not reproducible")
-    expected_path.write_text(json.dumps(on_sqlite, indent=2, sort_keys=True) + "\n")
-    for path in paths:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        print(f"{path.name}: {path.stat().st_size} bytes, sha256 {digest}")
+        raise SystemExit(f"refusing to overwrite a frozen corpus: {', '.join(existing)} exist")
+
+
+def publish(made: Path, target: Path) -> None:
+    """Moves a generated file to its place by a hard link, which never replaces a file
+    (FileExistsError if one appeared meanwhile), and prints its size and digest."""
+    os.link(made, target)
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    print(f"{target.name}: {target.stat().st_size} bytes, sha256 {digest}")
 
 
 def _git_head() -> str:

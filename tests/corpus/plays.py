@@ -27,6 +27,9 @@ from service.results import OrderReceipt
 from service.scenario_driver import ManualClock
 
 START = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
+# The versions the corpus was played under: a match created without a version gets the
+# latest, and DRTS Team 23 v2 (items) shipped after the corpus, so the plays name theirs.
+RULESET_VERSIONS = {"district_war": 1, "drts_team23": 1}
 DW_PLAYERS = ("ada", "bo", "cy", "dee")
 DRTS_PLAYERS = ("kai", "lin", "mo", "nia", "oli", "pam", "quin", "rae")
 # DW-5: the orders of scenario dw5_all_equal_is_a_draw_to_be_replayed (5 points each,
@@ -79,9 +82,13 @@ class Desk:
         seed: str,
         config: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
+        version: int | None = None,
     ) -> Desk:
-        """Creates a match and seats the players, a few seconds apart."""
-        new = matches.create_match(ruleset, config, seed=seed, idempotency_key=idempotency_key)
+        """Creates a match (under `version` of the ruleset, the latest for None) and seats
+        the players, a few seconds apart."""
+        new = matches.create_match(
+            ruleset, config, seed=seed, idempotency_key=idempotency_key, version=version
+        )
         assert new.referee_token is not None
         desk = cls(matches, clock, new.match_id, new.referee_token)
         for name in players:
@@ -143,10 +150,15 @@ class Desk:
         return self.match().finished
 
 
+def pinned(matches: Matches, clock: ManualClock, ruleset: str, *args: Any, **kwargs: Any) -> Desk:
+    """Desk.create under the ruleset's version of 2026-11-30 (RULESET_VERSIONS)."""
+    return Desk.create(matches, clock, ruleset, *args, version=RULESET_VERSIONS[ruleset], **kwargs)
+
+
 def dw_points(matches: Matches, clock: ManualClock) -> Played:
     """District War played out to a win on points, with a refused order of each kind and a
     reissued seat token; seat 1 orders by e-mail, seat 2 over the API."""
-    desk = Desk.create(matches, clock, "district_war", ("ada", "bo"), "corpus-dw-points")
+    desk = pinned(matches, clock, "district_war", ("ada", "bo"), "corpus-dw-points")
     desk.start()
     while not desk.finished():
         movement, (seat,) = desk.match().movement, desk.owing()
@@ -169,7 +181,7 @@ def dw_strikes(matches: Matches, clock: ManualClock) -> Played:
     """District War lost on strikes: the DMO stays silent (DW-2 pass, no strike), then seat 1
     overruns three placements (DW-6): once ordering in the extension, once ordering late,
     then silent, and the third strike forfeits the match."""
-    desk = Desk.create(matches, clock, "district_war", ("cy", "bo"), "corpus-dw-strikes")
+    desk = pinned(matches, clock, "district_war", ("cy", "bo"), "corpus-dw-strikes")
     desk.start()
     bots = Rng("corpus-dw-strikes", 0)
     desk.pass_deadline()  # movement 1: the DMO (seat 2) is silent
@@ -194,7 +206,7 @@ def dw_strikes(matches: Matches, clock: ManualClock) -> Played:
 
 def dw_draw(matches: Matches, clock: ManualClock) -> list[Played]:
     """District War drawn on every size (DW-5), and its replay played out to a win."""
-    desk = Desk.create(matches, clock, "district_war", ("ada", "cy"), "corpus-dw-draw")
+    desk = pinned(matches, clock, "district_war", ("ada", "cy"), "corpus-dw-draw")
     desk.start()
     receipt = None
     for order in DW_DRAW_ORDERS:
@@ -217,7 +229,7 @@ def dw_draw(matches: Matches, clock: ManualClock) -> list[Played]:
 
 def dw_running(matches: Matches, clock: ManualClock) -> Played:
     """District War still running: four troops placed, the referee moved the deadline."""
-    desk = Desk.create(matches, clock, "district_war", ("bo", "ada"), "corpus-dw-running")
+    desk = pinned(matches, clock, "district_war", ("bo", "ada"), "corpus-dw-running")
     desk.start()
     bots = Rng("corpus-dw-running", 0)
     for _ in range(5):
@@ -236,7 +248,7 @@ def dw_running(matches: Matches, clock: ManualClock) -> Played:
 def dw_open(matches: Matches, clock: ManualClock) -> Played:
     """District War created with an idempotency key and its own config, one seat joined."""
     config = {"troops": 5, "placement_seconds": 120, "extension_seconds": 60}
-    desk = Desk.create(
+    desk = pinned(
         matches, clock, "district_war", ("dee",), "corpus-dw-open", config, "corpus-open-1"
     )
     return Played("dw-open", desk.id, "District War not started: one seat joined", _tokens(desk))
@@ -272,7 +284,7 @@ def drts_twenty(matches: Matches, clock: ManualClock) -> Played:
     """DRTS Team 23 over 20 movements, won after the last one (DRTS-20); some orders are
     replaced, some seats are silent now and then; the referee looks at the seed and at
     the open orders (both recorded)."""
-    desk = Desk.create(matches, clock, "drts_team23", DRTS_PLAYERS, "corpus-drts-twenty")
+    desk = pinned(matches, clock, "drts_team23", DRTS_PLAYERS, "corpus-drts-twenty")
     desk.start()
 
     def referee_looks(movement: int) -> None:
@@ -291,7 +303,7 @@ def drts_twenty(matches: Matches, clock: ManualClock) -> Played:
 
 def drts_golden(matches: Matches, clock: ManualClock) -> Played:
     """DRTS Team 23 tied after movement 20 and decided by a golden point (DRTS-20)."""
-    desk = Desk.create(matches, clock, "drts_team23", DRTS_PLAYERS[::-1], "corpus-drts-golden")
+    desk = pinned(matches, clock, "drts_team23", DRTS_PLAYERS[::-1], "corpus-drts-golden")
     desk.start()
     drts_played(desk, DRTS_GOLDEN_BOTS, lambda s, m, bots: False, Desk.finished)
     match = desk.match()
@@ -308,7 +320,7 @@ def drts_silent(matches: Matches, clock: ManualClock) -> Played:
     """DRTS Team 23 over 10 movements where seats 2, 5 and 7 never order and nobody orders
     in movement 3: silent seats hold (DRTS-22) and are placed in teams at movement 6."""
     config = {"movements": 10}
-    desk = Desk.create(matches, clock, "drts_team23", DRTS_PLAYERS, "corpus-drts-silent", config)
+    desk = pinned(matches, clock, "drts_team23", DRTS_PLAYERS, "corpus-drts-silent", config)
     desk.start()
     drts_played(
         desk, "corpus-drts-silent", lambda s, m, bots: s in (2, 5, 7) or m == 3, Desk.finished
@@ -325,7 +337,7 @@ def drts_running(matches: Matches, clock: ManualClock) -> Played:
     """DRTS Team 23 closing early (every seat ordered) for 3 movements, then movement 4
     open with 5 orders in, still sealed."""
     config = {"close_early": True, "movement_seconds": 60}
-    desk = Desk.create(matches, clock, "drts_team23", DRTS_PLAYERS, "corpus-drts-running", config)
+    desk = pinned(matches, clock, "drts_team23", DRTS_PLAYERS, "corpus-drts-running", config)
     desk.start()
     drts_played(
         desk,

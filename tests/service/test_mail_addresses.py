@@ -142,3 +142,51 @@ def test_a_message_stored_just_before_a_crash_is_found_in_the_log_and_not_taken_
     ]
     again = desk.receive(seat.order_address, "alice@example.org", raw, at)
     assert again.outcome == "already"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        b"Message-ID: <a\x00b@example.org>\r\n",
+        b"Message-ID: <a\x01b@example.org>\r\n",
+        b"Message-ID: <ok-1@example.org>\r\nReferences: <r\x00@example.org>\r\n",
+        b"Message-ID: <ok-2@example.org>\r\nSubject: movement 1\x00\r\n",
+    ],
+)
+def test_a_message_with_a_header_that_cannot_be_stored_is_refused_for_good(
+    matches: Matches, outbox: RecordingOutbox, headers: bytes
+) -> None:
+    """Finding (issue 41): a Message-ID holding a NUL was stored once, then answered 451
+    (try again later) forever on PostgreSQL, so the relay retried and bounced a message
+    that had counted. Now, on both stores, it is refused for good (550) with the reason,
+    nothing stored, and a retry gets the same answer."""
+    match = matches.create_match("toy")
+    seat = matches.join(match.match_id, "alice")
+    matches.join(match.match_id, "bob")
+    matches.start(match.match_id, match.referee_token)
+    assert seat.order_address is not None
+    raw = f"From: alice@example.org\r\nTo: {seat.order_address}\r\n".encode() + headers
+    raw += b"\r\n2\r\n"
+    desk = MailDesk(matches, 1024 * 1024)
+    for _ in range(2):  # the relay's retry
+        answer = desk.receive(seat.order_address, "alice@example.org", raw, matches.clock())
+        assert answer.outcome == "rejected" and answer.smtp.startswith("550 5.6.0 the ")
+        assert "cannot be stored" in answer.smtp and answer.smtp.isascii()
+    events = matches.event_log(match.match_id)
+    assert not [e for e in events if e["type"] in ("OrderSubmitted", "OrderRejected")]
+    assert stored_rows(matches, "mail_messages") == []
+    assert outbox.sent == [] or all("confirm" in str(m["Subject"]) for m in outbox.sent)
+
+
+def test_a_message_whose_envelope_sender_holds_a_nul_is_refused_for_good(
+    matches: Matches, outbox: RecordingOutbox
+) -> None:
+    """A dead letter keeps its envelope sender: one holding a NUL could not be stored on
+    PostgreSQL (a 451 loop again)."""
+    match = matches.create_match("toy")
+    seat = matches.join(match.match_id, "alice")
+    assert seat.order_address is not None
+    raw = b"Message-ID: <x@example.org>\r\nContent-Type: image/png\r\n\r\nxx\r\n"
+    answer = MailDesk(matches, 1024).receive(seat.order_address, "a\x00@b", raw, matches.clock())
+    assert answer.smtp.startswith("550 5.6.0 the envelope sender cannot be stored")
+    assert stored_rows(matches, "mail_dead_letters") == []

@@ -6,7 +6,8 @@ Every seat may order at any time and its orders accumulate (OrderPolicy.ACCUMULA
 movement is the Turn of the Field: it fires every `turn_seconds` from the start and
 resolves only when an order is pending (`rearm_when_empty`, BC-2). A forum game has no
 sealed orders: `public_orders` makes every order public as soon as it is received.
-`legal_orders` is left out: a seat's orders are any sequence of lines.
+`legal_orders` is left out: a seat's orders are any sequence of lines; `legal_commands`
+lists each object's moves and the purchase instead (commands.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 from domain.errors import IllegalActionError, InvalidActionError, InvalidConfigError
+from domain.rules.b_chess.commands import (
+    combining,
+    commands_of_order,
+    legal_commands,
+    order_of_commands,
+)
 from domain.rules.b_chess.config import CONFIG_FIELDS, MOST_MACKS, PRESETS, SIZE, GameSettings
 from domain.rules.b_chess.display import display
 from domain.rules.b_chess.field import Kind, Square, moves, neighbours, square_text
@@ -273,6 +280,10 @@ RULESET: Ruleset[State, Order] = Ruleset(
     random_order=random_order,
     add_seat=add_seat,
     add_seat_steps=add_seat_steps,
+    legal_commands=legal_commands,  # each object's moves and the purchase (issue 48)
+    order_of_commands=order_of_commands,
+    commands_of_order=commands_of_order,
+    combining=combining,
     display=display,
     actions=(GRANT,),
     setup_steps=setup_steps,

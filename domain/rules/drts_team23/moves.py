@@ -64,7 +64,7 @@ class Diagonal(StrEnum):
     STAR = "star"  # v2: the piece has Star status (DRTS-6, DRTS-16)
 
 
-_DIAGONAL_TEXT = {
+DIAGONAL_TEXT = {
     Diagonal.OWN: "towards an own piece",
     Diagonal.ALLY: "towards an ally piece",
     Diagonal.CAPTURE: "attacking a capturable enemy piece",
@@ -223,5 +223,5 @@ def _operation_step(state: State, squares: Squares, piece: Piece, target: int) -
         case = diagonal_case(state, squares, piece, target)
         assert case is not None  # the order was checked
         data["diagonal"] = str(case)
-        text += f" diagonally, {_DIAGONAL_TEXT[case]}"
+        text += f" diagonally, {DIAGONAL_TEXT[case]}"
     return Step("DRTS-6", text, data)

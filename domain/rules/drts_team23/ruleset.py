@@ -26,6 +26,16 @@ from domain.rules.contract import (
     check_seat_number,
 )
 from domain.rules.drts_team23.board import start_squares
+from domain.rules.drts_team23.commands import (
+    combining,
+    combining_v2,
+    command_note,
+    command_spends,
+    commands_of_order,
+    legal_commands,
+    legal_commands_v2,
+    order_of_commands,
+)
 from domain.rules.drts_team23.config import (
     CONFIG_FIELDS,
     CONFIG_FIELDS_V2,
@@ -176,6 +186,11 @@ RULESET_V1: Ruleset[State, Order] = Ruleset(
     random_order=random_order,
     check_config=check_config,
     legal_orders=legal_orders,
+    legal_commands=legal_commands,
+    order_of_commands=order_of_commands,
+    commands_of_order=commands_of_order,
+    combining=combining,
+    command_note=command_note,
     display=display,
     resolve_phases=resolve_phases,
 )
@@ -196,6 +211,9 @@ RULESET_V2: Ruleset[State, Order] = replace(
     load_state=load_state_v2,
     random_order=random_order_v2,
     legal_orders=None,  # items multiply the orders past listing (docs/games/drts_team23.md)
+    legal_commands=legal_commands_v2,  # listed piece by piece instead (issue 48)
+    combining=combining_v2,
+    command_spends=command_spends,
     display=display_v2,
     resolve_phases=resolve_phases_v2,
     merge_orders=merge_orders,

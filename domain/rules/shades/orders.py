@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.errors import IllegalOrderError, InvalidOrderError
-from domain.rules.contract import JSON, check_seat_number, json_order_object
+from domain.rules.contract import JSON, Combining, check_seat_number, json_order_object
 from domain.rules.rng import Rng
 from domain.rules.shades.board import Square
 from domain.rules.shades.scoring import is_finished
@@ -148,6 +148,18 @@ def legal_commands(state: State, seat: int) -> dict[int, tuple[Command, ...]]:
             targets = ((x + dx, y + dy) for dx, dy in DELTAS.values())  # N, E, S, W, stay
             listed[shade.id] = tuple(Command(shade.id, t) for t in targets if board.is_open(t))
     return listed
+
+
+RULE = (
+    "SH-4: one command a shade, for any number of the seat's shades (only the first "
+    "command for a shade counts); a shade not named stays (SH-1)."
+)
+
+
+def combining(state: State, seat: int) -> Combining:
+    """Returns how a seat's listed commands combine: one a shade, any number of shades."""
+    del state, seat
+    return Combining(RULE)
 
 
 def order_of_commands(commands: Sequence[Command]) -> Order:

@@ -46,6 +46,7 @@ from domain.rules.shades.display import display
 from domain.rules.shades.orders import (
     Order,
     check_order,
+    combining,
     commands_of_order,
     dump_order,
     format_order,
@@ -230,6 +231,7 @@ RULESET: Ruleset[State, Order] = Ruleset(
     legal_commands=legal_commands,
     order_of_commands=order_of_commands,
     commands_of_order=commands_of_order,
+    combining=combining,
     display=display,
     resolve_phases=resolve_phases,
     setup_steps=setup_steps,

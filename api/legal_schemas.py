@@ -1,0 +1,128 @@
+"""The schemas of GET /matches/{id}/legal-orders (api/legal.py, service/legal.py): what a
+seat may order now, as whole orders or as per-piece commands with their combining rule."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+
+from api.fields import QueryInteger
+from service import legal, limits
+
+
+class LegalOrdersArgsSchema(ma.Schema):
+    seat = QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_SEATS),
+        metadata={"description": "the seat asked for: the referee names one; a seat its own"},
+    )
+
+
+class OrderFormsSchema(ma.Schema):
+    text = ma.fields.String(required=True, metadata={"description": "the game's text form"})
+    json = ma.fields.Raw(required=True, metadata={"description": "the game's JSON form"})
+
+
+class CommandSchema(OrderFormsSchema):
+    spends = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Integer(),
+        required=True,
+        metadata={"description": "what the command takes from the seat's stock (DRTS-21)"},
+    )
+    note = ma.fields.String(
+        required=True,
+        metadata={"description": "why it is legal where a rule needs saying (DRTS-6), or ''"},
+    )
+
+
+class PieceCommandsSchema(ma.Schema):
+    piece = ma.fields.Raw(
+        required=True,
+        metadata={"description": "the piece's id (a shade's number, a DRTS kind, 'team', 'Q7')"},
+    )
+    commands = ma.fields.List(
+        ma.fields.Nested(CommandSchema),
+        required=True,
+        metadata={"description": "every command legal for it now, as a one-command order"},
+    )
+
+
+class CombiningSchema(ma.Schema):
+    rule = ma.fields.String(required=True, metadata={"description": "the rule, citing the rules"})
+    max_pieces = ma.fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "at most this many pieces commanded, `free` aside (null: any)"},
+    )
+    free = ma.fields.List(
+        ma.fields.Raw(),
+        required=True,
+        metadata={"description": "pieces not counted against max_pieces (DRTS's team request)"},
+    )
+    repeats = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Integer(),
+        required=True,
+        metadata={"description": "pieces commanded up to n times (B-Chess's purchases)"},
+    )
+    stock = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Integer(),
+        required=True,
+        metadata={"description": "what the seat has left to spend; the commands' `spends` add up"},
+    )
+    snapshot = ma.fields.Boolean(
+        required=True,
+        metadata={
+            "description": "every command is judged against the state now (false: pieces act "
+            "one after another, an earlier one may stop a later one: B-Chess, BC-3)"
+        },
+    )
+
+
+class LegalOrdersSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    seat = ma.fields.Integer(required=True)
+    movement = ma.fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the open movement (null before the start)"},
+    )
+    ruleset = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    lists = ma.fields.List(
+        ma.fields.String(metadata={"enum": ["orders", "commands"]}),
+        required=True,
+        metadata={"description": "what the game lists: whole orders, per-piece commands"},
+    )
+    owes = ma.fields.Boolean(required=True, metadata={"description": "whether it owes one now"})
+    why = ma.fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "why it owes nothing (null when it owes)",
+            "enum": [legal.NOT_STARTED, legal.FINISHED, legal.ELIMINATED, legal.NOT_ITS_TURN, None],
+        },
+    )
+    reason = ma.fields.String(required=True, metadata={"description": "`why` in words"})
+    orders_sent = ma.fields.Integer(
+        required=True, metadata={"description": "the seat's orders already sent this movement"}
+    )
+    orders = ma.fields.List(
+        ma.fields.Nested(OrderFormsSchema),
+        required=True,
+        allow_none=True,
+        metadata={"description": "every legal order (null: the game cannot list them)"},
+    )
+    pieces = ma.fields.List(
+        ma.fields.Nested(PieceCommandsSchema),
+        required=True,
+        allow_none=True,
+        metadata={"description": "each piece's legal commands (null: the game lists none)"},
+    )
+    combining = ma.fields.Nested(
+        CombiningSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "how `pieces`' commands make one order (null without them)"},
+    )
