@@ -7,12 +7,12 @@ from typing import Any
 
 from tests.fuzz.machine import FIGURES
 
-COUNTS = ("examples", "steps", "requests")
+COUNTS = ("examples", "steps", "requests", "seconds")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     for game, tally in sorted(FIGURES.items()):
-        counts = ", ".join(f"{tally[name]} {name}" for name in COUNTS)
+        counts = ", ".join(f"{tally[name]:.0f} {name}" for name in COUNTS)
         answers = ", ".join(
             f"{kind} x{n}" for kind, n in sorted(tally.items()) if kind not in COUNTS
         )

@@ -49,11 +49,16 @@ def fuzz_settings() -> settings:
     )
 
 
-def run(game: FuzzGame, new_store: Callable[[contextlib.ExitStack], str], folder: Path) -> None:
+def run(
+    game: FuzzGame,
+    new_store: Callable[[contextlib.ExitStack], str],
+    folder: Path,
+    store: str = "SQLite",
+) -> None:
     machine = type(
         f"Fuzz_{game.key}",
         (FuzzMachine,),
-        {"game": game, "new_store": staticmethod(new_store), "folder": folder, "examples": 0},
+        {"game": game, "new_store": staticmethod(new_store), "folder": folder, "store": store},
     )
     run_state_machine_as_test(machine, settings=fuzz_settings())
 
@@ -84,7 +89,7 @@ def test_the_api_holds_under_random_commands_on_postgresql(
     def new(stack: contextlib.ExitStack) -> str:
         return pg_url(stack.enter_context(new_pg_database("drts_fz", template=pg_template)))
 
-    run(game, new, tmp_path)
+    run(game, new, tmp_path, "PostgreSQL")
 
 
 def test_every_registered_game_is_fuzzed() -> None:
