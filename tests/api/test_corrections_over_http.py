@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tests.api.conftest import assert_error, bearer
+from tests.api.conftest import HttpMatch, assert_error, bearer
 from tests.support.draws import play_to_a_draw
 
 C4 = {"movement": 23, "changes": [{"seat": 2, "order": "c4"}], "reason": "bo's mail said c4"}
@@ -92,3 +92,22 @@ def test_each_timeline_of_a_corrected_match_is_read_movement_by_movement(client,
     assert "Finished (win)" in client.get(f"{url}/display").text
     for path in ("state", "scores", "display", "movements/23"):
         assert_error(client.get(f"{url}/{path}?timeline=3"), 404, "unknown_timeline")
+
+
+def test_a_receipt_of_an_order_a_correction_replaced_still_verifies(client):
+    """Found by the stateful fuzz (issue 41): the receipt of an order its movement closed
+    with failed verify (`order`: "closed without the receipt's order") once a correction
+    closed that movement again without it in a new timeline, in every timeline, though
+    the log is honest. A receipt is checked against the close of its own timeline."""
+    table = HttpMatch(client, "district_war", config={"troops": 3})
+    receipt = table.order(2, "first 1").get_json()  # closes movement 1 (DW-2)
+    replaced = {"movement": 1, "changes": [{"seat": 2, "order": "first 2"}], "reason": "fuzz"}
+    made = client.post(
+        f"/matches/{table.id}/corrections", json=replaced, headers=bearer(table.referee)
+    )
+    assert made.status_code == 201, made.get_json()
+    for timeline in (1, 2):
+        verified = client.post(
+            f"/matches/{table.id}/verify?timeline={timeline}", json={"receipts": [receipt]}
+        ).get_json()
+        assert (verified["ok"], verified["problems"]) == (True, []), verified
