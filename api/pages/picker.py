@@ -1,0 +1,76 @@
+"""What the seat's page lets a player click (issue 48): the legal orders of
+GET /matches/{id}/legal-orders (service/legal.py), each turned into the clicks that build
+it on the board. Every legal unit (a whole order where the game lists them, a command
+where it lists per-piece commands) becomes `{"path", "text", "piece", "label"}`: `path`
+the board keys clicked in turn (a point, a square, a piece's id: the `data-cell`,
+`data-square` or `data-id` the board drawing gives the element; a key no element carries
+is offered as a button only), `text` the unit's text form, `piece` what it commands (two
+units of one piece never stand together) and `label` what a screen reader says.
+
+The page's static/seat.js reads the picker from a JSON data block: the page holds the
+session, not the seat's token, so the page cannot call the API itself; rendering the
+answer server-side keeps the token off the page and costs no second request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.errors import InvalidOrderError
+from domain.rules.dris_et_tessa.notation import parse_order as parse_dris
+
+Unit = dict[str, Any]
+Paths = Callable[[dict[str, Any]], list[str]]
+
+
+def picker(legal: dict[str, Any]) -> dict[str, Any] | None:
+    """Returns the page's picker for a legal-orders answer, or None when the seat owes
+    nothing now or its game has no clicking yet (the text box remains)."""
+    paths = PATHS.get(str(legal["ruleset"]))
+    if not legal["owes"] or paths is None:
+        return None
+    units = [_unit(paths, listed, None) for listed in legal["orders"] or []]
+    for piece in legal["pieces"] or []:
+        units += [_unit(paths, listed, str(piece["piece"])) for listed in piece["commands"]]
+    combining = legal["combining"] or {}
+    return {
+        "seat": legal["seat"],
+        "whole": legal["orders"] is not None,
+        "units": units,
+        "max_pieces": combining.get("max_pieces"),
+        "free": combining.get("free") or [],
+        "joiner": "\n" if legal["ruleset"] == "b_chess" else "; ",
+        "rule": combining.get("rule", ""),
+    }
+
+
+def _unit(paths: Paths, listed: dict[str, Any], piece: str | None) -> Unit:
+    text = str(listed["text"])
+    path = paths(listed) or [text]
+    return {"path": path, "text": text, "piece": piece, "label": _label(text, listed)}
+
+
+def _label(text: str, listed: dict[str, Any]) -> str:
+    note = listed.get("note")
+    return f"{text} ({note})" if note else text
+
+
+def district_war(listed: dict[str, Any]) -> list[str]:
+    """A cell (DW-3) is one click on it; the DMO's choice (DW-2) is a button."""
+    place = listed["json"].get("place")
+    return [str(place)] if place else []
+
+
+def dris_et_tessa(listed: dict[str, Any]) -> list[str]:
+    """A placement is a click on the point; a step, on the piece then the point it
+    reaches (DT-2); a removal after a mill, then on the enemy piece (DT-3, DT-4)."""
+    try:
+        turn = parse_dris(str(listed["text"]))
+    except InvalidOrderError:
+        return []
+    path = [turn.to] if turn.origin is None else [turn.origin, turn.to]
+    return path + ([turn.remove] if turn.remove else [])
+
+
+PATHS: dict[str, Paths] = {"district_war": district_war, "dris_et_tessa": dris_et_tessa}

@@ -1,0 +1,186 @@
+"""A seat plays a whole match by clicking its board in a real browser (issue 48): the seat
+under test orders only by clicking the legal targets the seat page offers (one match by
+the keyboard alone), the other seats order through the Matches application, and the match
+ends with the same orders, steps, state hashes and outcome as a second match of the same
+seed and config given the same orders through the application (receipts, salts and
+times differ). Each game is played on a short config; screenshots of its seat page are
+saved (the `shoot` fixture: the test's tmp dir, and $DRTS_SCREENSHOTS when set).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from api.pages.picker import picker
+from service.matches import Matches
+from tests.pages.games import Played, close_at_deadline, new_match
+
+MAX_TABS = 400  # Tab presses to reach one target: more means it is not reachable
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game played on the page: its short config and the seat clicking."""
+
+    ruleset: str
+    config: dict[str, Any]
+    seat: int
+
+
+@dataclass
+class Record:
+    """What a match was sent: per movement, each (seat, order text) in sending order."""
+
+    sent: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+
+    def add(self, movement: int, seat: int, text: str) -> None:
+        self.sent.setdefault(movement, []).append((seat, text))
+
+
+GAMES = {
+    "district_war": Game("district_war", {"troops": 2}, 2),  # seat 2 is the DMO (DW-2)
+    "dris_et_tessa": Game("dris_et_tessa", {}, 1),
+}
+
+
+def sign_in(page: Any, base_url: str, played: Played, token: str) -> None:
+    """Signs in as a seat through the sign-in form."""
+    page.goto(f"{base_url}/ui/sign-in")
+    page.fill("input[name=match]", str(played.match_id))
+    page.fill("input[name=token]", token)
+    page.click("form.signin button[type=submit]")
+
+
+def chosen(legal: dict[str, Any], pick: random.Random) -> tuple[str, list[list[str]]]:
+    """Returns an order drawn from the legal lists and the clicks (board keys) building it."""
+    units = picker(legal)
+    assert units is not None, legal
+    if units["whole"]:
+        unit = pick.choice(units["units"])
+        return unit["text"], [unit["path"]]
+    raise NotImplementedError(legal["ruleset"])
+
+
+def click(page: Any, key: str, keyboard: bool) -> None:
+    """Clicks the target of `key` on the board (or its button), or reaches it by Tab and
+    presses Enter."""
+    target = page.locator(f'#seat-board [data-next="{key}"], #picker-choices [data-key="{key}"]')
+    expect(target.first).to_be_visible()
+    if not keyboard:
+        target.first.click()
+        return
+    tab_to(page, f'[data-next="{key}"], [data-key="{key}"]')
+    page.keyboard.press("Enter")
+
+
+def tab_to(page: Any, selector: str) -> None:
+    for _ in range(MAX_TABS):
+        if page.evaluate("(s) => !!document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{selector} is not reachable by Tab")
+
+
+def order_by_page(
+    page: Any,
+    base_url: str,
+    service: Matches,
+    played: Played,
+    game: Game,
+    pick: random.Random,
+    keyboard: bool,
+    shoot: Any,
+) -> str:
+    """Builds a legal order on the seat page by clicking, checks its text, sends it and
+    checks the receipt; returns the text."""
+    page.goto(f"{base_url}/ui/matches/{played.match_id}/seat")
+    legal = service.legal_orders(played.match_id, played.tokens[game.seat])
+    text, clicks = chosen(legal, pick)
+    own = page.locator(f'#seat-board g[data-seat="{game.seat}"]')
+    expect(page.locator("#seat-board g.own")).to_have_count(own.count())  # all marked
+    for keys in clicks:
+        for key in keys:
+            click(page, key, keyboard)
+    expect(page.locator("#order-built")).to_have_text(text)
+    expect(page.locator("#order-text")).to_have_value(text)
+    if legal["movement"] <= 4:
+        shoot(page, f"{game.ruleset}-seat-{legal['movement']}{'-keys' if keyboard else ''}")
+    if keyboard:
+        tab_to(page, "#order-form button[type=submit]")
+        page.keyboard.press("Enter")
+    else:
+        page.click("#order-form button[type=submit]")
+    expect(page.locator("#receipt")).to_be_visible()
+    return text
+
+
+def api_order(service: Matches, played: Played, seat: int, pick: random.Random) -> str:
+    """Sends a legal order of `seat` through the application, drawn from its lists."""
+    legal = service.legal_orders(played.match_id, played.tokens[seat])
+    units = picker(legal)
+    assert units is not None
+    text = str(pick.choice(units["units"])["text"]) if units["whole"] else ""
+    service.submit_order(played.match_id, played.tokens[seat], text)
+    return text
+
+
+def play(
+    base_url: str, service: Matches, page: Any, game: Game, keyboard: bool, shoot: Any
+) -> tuple[Played, Record]:
+    played = new_match(service, game.ruleset, f"seat play {keyboard}", config=game.config)
+    sign_in(page, base_url, played, played.tokens[game.seat])
+    record, pick = Record(), random.Random(f"{game.ruleset} {keyboard}")
+    for _ in range(200):
+        if service.summary(played.match_id).status != "started":
+            break
+        table = service.get_match(played.match_id).table()
+        movement = table.movement
+        for seat in table.to_move().seats:
+            if seat == game.seat:
+                text = order_by_page(page, base_url, service, played, game, pick, keyboard, shoot)
+            else:
+                text = api_order(service, played, seat, pick)
+            record.add(movement, seat, text)
+        close_at_deadline(service, played.match_id, movement)
+    assert service.summary(played.match_id).status == "finished"
+    return played, record
+
+
+def replayed(service: Matches, game: Game, seed: str, record: Record) -> Played:
+    """Plays a second match of the same seed and config with the same orders, by the API."""
+    again = new_match(service, game.ruleset, seed, config=game.config)
+    for movement, sent in sorted(record.sent.items()):
+        assert service.summary(again.match_id).movement == movement
+        for seat, text in sent:
+            service.submit_order(again.match_id, again.tokens[seat], text)
+        close_at_deadline(service, again.match_id, movement)
+    return again
+
+
+def frames(service: Matches, played: Played) -> list[tuple[Any, ...]]:
+    report = service.replay(played.match_id)
+    assert report.agrees
+    return [(f.movement, f.steps, f.state_hash, f.outcome) for f in report.frames]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "keyboard"),
+    [("district_war", False), ("district_war", True), ("dris_et_tessa", False)],
+)
+def test_a_seat_plays_a_whole_match_by_clicking_and_it_ends_as_the_same_orders_by_the_api(
+    tab, base_url, service, shoot, ruleset, keyboard
+):
+    game = GAMES[ruleset]
+    played, record = play(base_url, service, tab, game, keyboard, shoot)
+    assert any(seat == game.seat for sent in record.sent.values() for seat, _ in sent)
+    again = replayed(service, game, played.seed, record)
+    assert frames(service, again) == frames(service, played)
+    assert service.summary(again.match_id).outcome == service.summary(played.match_id).outcome
+    sent = [e["data"]["source"] for e in service.event_log(played.match_id)
+            if e["type"] == "OrderSubmitted" and e["data"]["seat"] == game.seat]  # fmt: skip
+    assert sent and set(sent) == {"web"}
