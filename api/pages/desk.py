@@ -54,7 +54,7 @@ class SeatDesk:
     orders: Document  # {"items": the open movement's, "standing": {seat: order}}
     disputes: DeskDisputes
     open_cap: int = MAX_OPEN_DISPUTES_PER_SEAT
-    board: Markup | None = None  # the seat's view, its own pieces marked `own`
+    board: Markup | None = None  # as the live page draws it, the seat's pieces marked `own`
     picker: dict[str, Any] | None = None  # api/pages/picker.py; None: the text box alone
     legal: Document | None = None  # GET /matches/{id}/legal-orders's answer
 
@@ -106,8 +106,9 @@ def seat_desk(app: Matches, who: SignedIn) -> SeatDesk:
     seat, title = int(who.seat or 0), game_title(summary)
     if summary.status != "started":
         return SeatDesk(summary, title, seat, orders, own)
-    view = app.state(who.match_id, token=who.token)
-    caption = f"{title}: the board at movement {view.movement}, as seat {seat} sees it"
+    view = app.state(who.match_id)  # the public view the live page draws (a seat's own
+    # view is its game's bot message, which the drawings do not read: Shades')
+    caption = f"{title}: the board at movement {view.movement}, seat {seat}'s pieces ringed"
     drawn = boards.draw(summary.ruleset, view.state, caption)
     board = None if drawn is None else Markup(mark_own(drawn, seat))  # escaped parts only
     legal = app.legal_orders(who.match_id, who.token)

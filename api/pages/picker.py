@@ -2,10 +2,11 @@
 GET /matches/{id}/legal-orders (service/legal.py), each turned into the clicks that build
 it on the board. Every legal unit (a whole order where the game lists them, a command
 where it lists per-piece commands) becomes `{"path", "text", "piece", "label"}`: `path`
-the board keys clicked in turn (a point, a square, a piece's id: the `data-cell`,
-`data-square` or `data-id` the board drawing gives the element; a key no element carries
-is offered as a button only), `text` the unit's text form, `piece` what it commands (two
-units of one piece never stand together) and `label` what a screen reader says.
+the board keys clicked in turn (a point or square: the `data-cell` or `data-square` the
+board drawing gives the element; a piece by `kind#id`, its `data-kind` and `data-id`; a
+key no element carries is offered as a button only), `text` the unit's text form,
+`piece` what it commands (two units of one piece never stand together) and `label` what
+a screen reader says.
 
 The page's static/seat.js reads the picker from a JSON data block: the page holds the
 session, not the seat's token, so the page cannot call the API itself; rendering the
@@ -73,4 +74,16 @@ def dris_et_tessa(listed: dict[str, Any]) -> list[str]:
     return path + ([turn.remove] if turn.remove else [])
 
 
-PATHS: dict[str, Paths] = {"district_war": district_war, "dris_et_tessa": dris_et_tessa}
+def shades(listed: dict[str, Any]) -> list[str]:
+    """A command is a click on the shade, then on the square it goes to, its own to stay
+    (SH-4)."""
+    command = listed["json"]["data"][0]
+    target = command["target"]
+    return [f"shade#{command['id']}", f"{target['x']},{target['y']}"]
+
+
+PATHS: dict[str, Paths] = {
+    "district_war": district_war,
+    "dris_et_tessa": dris_et_tessa,
+    "shades": shades,
+}

@@ -45,6 +45,7 @@ class Record:
 GAMES = {
     "district_war": Game("district_war", {"troops": 2}, 2),  # seat 2 is the DMO (DW-2)
     "dris_et_tessa": Game("dris_et_tessa", {}, 1),
+    "shades": Game("shades", {"turns": 3}, 1),
 }
 
 
@@ -63,16 +64,24 @@ def chosen(legal: dict[str, Any], pick: random.Random) -> tuple[str, list[list[s
     if units["whole"]:
         unit = pick.choice(units["units"])
         return unit["text"], [unit["path"]]
-    raise NotImplementedError(legal["ruleset"])
+    by_piece: dict[str, list[dict[str, Any]]] = {}
+    for unit in units["units"]:
+        by_piece.setdefault(unit["piece"], []).append(unit)
+    pieces = sorted(by_piece)
+    pick.shuffle(pieces)
+    counted = [p for p in pieces if p not in units["free"]][: units["max_pieces"]]
+    free = [p for p in pieces if p in units["free"] and pick.random() < 0.5]
+    commands = [pick.choice(by_piece[p]) for p in counted[: pick.randint(1, 3)] + free]
+    return units["joiner"].join(u["text"] for u in commands), [u["path"] for u in commands]
 
 
 def click(page: Any, key: str, keyboard: bool) -> None:
     """Clicks the target of `key` on the board (or its button), or reaches it by Tab and
     presses Enter."""
     target = page.locator(f'#seat-board [data-next="{key}"], #picker-choices [data-key="{key}"]')
-    expect(target.first).to_be_visible()
+    expect(target.last).to_be_visible()
     if not keyboard:
-        target.first.click()
+        target.last.click()  # the topmost: a piece on its square is a target too
         return
     tab_to(page, f'[data-next="{key}"], [data-key="{key}"]')
     page.keyboard.press("Enter")
@@ -122,9 +131,7 @@ def order_by_page(
 def api_order(service: Matches, played: Played, seat: int, pick: random.Random) -> str:
     """Sends a legal order of `seat` through the application, drawn from its lists."""
     legal = service.legal_orders(played.match_id, played.tokens[seat])
-    units = picker(legal)
-    assert units is not None
-    text = str(pick.choice(units["units"])["text"]) if units["whole"] else ""
+    text = chosen(legal, pick)[0]
     service.submit_order(played.match_id, played.tokens[seat], text)
     return text
 
@@ -170,7 +177,12 @@ def frames(service: Matches, played: Played) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize(
     ("ruleset", "keyboard"),
-    [("district_war", False), ("district_war", True), ("dris_et_tessa", False)],
+    [
+        ("district_war", False),
+        ("district_war", True),
+        ("dris_et_tessa", False),
+        ("shades", False),
+    ],
 )
 def test_a_seat_plays_a_whole_match_by_clicking_and_it_ends_as_the_same_orders_by_the_api(
     tab, base_url, service, shoot, ruleset, keyboard

@@ -32,8 +32,14 @@
   function elementsOf(key) {
     if (!board) { return []; }
     var quoted = JSON.stringify(String(key));
+    var hash = String(key).indexOf("#");
+    if (hash > 0) {  // kind#id: a piece by its kind and id
+      return Array.prototype.slice.call(board.querySelectorAll(
+        "g[data-kind=" + JSON.stringify(key.slice(0, hash)) + "][data-id=" +
+        JSON.stringify(key.slice(hash + 1)) + "]"));
+    }
     return Array.prototype.slice.call(board.querySelectorAll(
-      "[data-cell=" + quoted + "], g[data-square=" + quoted + "], g[data-id=" + quoted + "]"));
+      "[data-cell=" + quoted + "], g[data-square=" + quoted + "]"));
   }
 
   function choose(unit) {
@@ -132,6 +138,7 @@
   }
 
   if (board) {
+    board.classList.add("picking");
     board.addEventListener("click", onTarget);
     board.addEventListener("keydown", onTarget);
   }
