@@ -30,6 +30,7 @@ class Game:
     ruleset: str
     config: dict[str, Any]
     seat: int
+    version: int | None = None
 
 
 @dataclass
@@ -46,6 +47,8 @@ GAMES = {
     "district_war": Game("district_war", {"troops": 2}, 2),  # seat 2 is the DMO (DW-2)
     "dris_et_tessa": Game("dris_et_tessa", {}, 1),
     "shades": Game("shades", {"turns": 3}, 1),
+    "drts_team23 v1": Game("drts_team23", {"movements": 2}, 3, 1),
+    "drts_team23 v2": Game("drts_team23", {"movements": 2}, 3, 2),
 }
 
 
@@ -71,8 +74,18 @@ def chosen(legal: dict[str, Any], pick: random.Random) -> tuple[str, list[list[s
     pick.shuffle(pieces)
     counted = [p for p in pieces if p not in units["free"]][: units["max_pieces"]]
     free = [p for p in pieces if p in units["free"] and pick.random() < 0.5]
-    commands = [pick.choice(by_piece[p]) for p in counted[: pick.randint(1, 3)] + free]
+    stock = dict((legal["combining"] or {}).get("stock") or {})
+    commands = []
+    for piece in counted[: pick.randint(1, 3)] + free:
+        affordable = [u for u in by_piece[piece] if _within(u["spends"], stock)]
+        command = pick.choice(affordable)
+        stock = {item: n - command["spends"].get(item, 0) for item, n in stock.items()}
+        commands.append(command)
     return units["joiner"].join(u["text"] for u in commands), [u["path"] for u in commands]
+
+
+def _within(spends: dict[str, int], stock: dict[str, int]) -> bool:
+    return all(stock.get(item, 0) >= n for item, n in spends.items())
 
 
 def click(page: Any, key: str, keyboard: bool) -> None:
@@ -118,7 +131,8 @@ def order_by_page(
     expect(page.locator("#order-built")).to_have_text(text)
     expect(page.locator("#order-text")).to_have_value(text)
     if legal["movement"] <= 4:
-        shoot(page, f"{game.ruleset}-seat-{legal['movement']}{'-keys' if keyboard else ''}")
+        how = "-keys" if keyboard else ""
+        shoot(page, f"{game.ruleset}-v{legal['version']}-seat-{legal['movement']}{how}")
     if keyboard:
         tab_to(page, "#order-form button[type=submit]")
         page.keyboard.press("Enter")
@@ -139,7 +153,9 @@ def api_order(service: Matches, played: Played, seat: int, pick: random.Random) 
 def play(
     base_url: str, service: Matches, page: Any, game: Game, keyboard: bool, shoot: Any
 ) -> tuple[Played, Record]:
-    played = new_match(service, game.ruleset, f"seat play {keyboard}", config=game.config)
+    played = new_match(
+        service, game.ruleset, f"seat play {keyboard}", config=game.config, version=game.version
+    )
     sign_in(page, base_url, played, played.tokens[game.seat])
     record, pick = Record(), random.Random(f"{game.ruleset} {keyboard}")
     for _ in range(200):
@@ -160,7 +176,7 @@ def play(
 
 def replayed(service: Matches, game: Game, seed: str, record: Record) -> Played:
     """Plays a second match of the same seed and config with the same orders, by the API."""
-    again = new_match(service, game.ruleset, seed, config=game.config)
+    again = new_match(service, game.ruleset, seed, config=game.config, version=game.version)
     for movement, sent in sorted(record.sent.items()):
         assert service.summary(again.match_id).movement == movement
         for seat, text in sent:
@@ -182,6 +198,8 @@ def frames(service: Matches, played: Played) -> list[tuple[Any, ...]]:
         ("district_war", True),
         ("dris_et_tessa", False),
         ("shades", False),
+        ("drts_team23 v1", False),
+        ("drts_team23 v2", False),
     ],
 )
 def test_a_seat_plays_a_whole_match_by_clicking_and_it_ends_as_the_same_orders_by_the_api(

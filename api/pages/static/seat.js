@@ -32,6 +32,12 @@
   function elementsOf(key) {
     if (!board) { return []; }
     var quoted = JSON.stringify(String(key));
+    var at = String(key).indexOf("@");
+    if (at > 0) {  // kind@seat: a seat's piece by its kind
+      return Array.prototype.slice.call(board.querySelectorAll(
+        "g[data-kind=" + JSON.stringify(key.slice(0, at)) + "][data-seat=" +
+        JSON.stringify(key.slice(at + 1)) + "]"));
+    }
     var hash = String(key).indexOf("#");
     if (hash > 0) {  // kind#id: a piece by its kind and id
       return Array.prototype.slice.call(board.querySelectorAll(
@@ -96,7 +102,9 @@
       }
     });
     chosen.forEach(function (u) {  // what the order holds, shown on the board
-      elementsOf(u.path[u.path.length - 1]).forEach(function (el) { el.classList.add("picked"); });
+      u.path.forEach(function (key) {
+        elementsOf(key).forEach(function (el) { el.classList.add("picked"); });
+      });
     });
     path.forEach(function (key) {
       elementsOf(key).forEach(function (el) { el.classList.add("picked"); });
