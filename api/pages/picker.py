@@ -104,7 +104,18 @@ def drts_team23(listed: dict[str, Any], seat: int) -> list[str]:
     return [f"{operations[0]['piece']}@{seat}", *keys]
 
 
+def b_chess(listed: dict[str, Any], seat: int) -> list[str]:
+    """An action is a click on the object (by its id, BC-3), then on the square it goes to;
+    a purchase (BC-6) is a button."""
+    action = listed["json"]["actions"][0]
+    if action.get("action") != "move":
+        return []
+    name, (row, column) = str(action["piece"]), action["to"]
+    return [f"{name[0]}#{name}", f"{row},{column}"]
+
+
 PATHS: dict[str, Paths] = {
+    "b_chess": b_chess,
     "drts_team23": drts_team23,
     "district_war": district_war,
     "dris_et_tessa": dris_et_tessa,
