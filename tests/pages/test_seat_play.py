@@ -219,3 +219,31 @@ def test_a_seat_plays_a_whole_match_by_clicking_and_it_ends_as_the_same_orders_b
     sent = [e["data"]["source"] for e in service.event_log(played.match_id)
             if e["type"] == "OrderSubmitted" and e["data"]["seat"] == game.seat]  # fmt: skip
     assert sent and set(sent) == {"web"}
+
+
+def test_without_javascript_the_seat_page_shows_the_board_and_the_text_box_sends(
+    chromium, base_url, service, shoot
+):
+    context = chromium.new_context(
+        viewport={"width": 1280, "height": 900}, java_script_enabled=False
+    )
+    page = context.new_page()
+    try:
+        played = new_match(service, "district_war", "no script", config={"troops": 2})
+        sign_in(page, base_url, played, played.tokens[2])
+        expect(page.locator("#seat-board svg")).to_be_visible()
+        expect(page.locator("#picker")).to_be_hidden()  # the list needs the script
+        page.fill("#order-text", "first 1")  # the DMO's choice (DW-2), typed
+        page.click("#order-form button[type=submit]")
+        expect(page.locator("#receipt")).to_be_visible()
+        shoot(page, "district_war-seat-no-script")
+    finally:
+        context.close()
+
+
+def test_a_seat_that_owes_nothing_is_told_why_and_offered_no_clicking(tab, base_url, service):
+    played = new_match(service, "district_war", "owes nothing", config={"troops": 2})
+    sign_in(tab, base_url, played, played.tokens[1])  # seat 2, the DMO, chooses first (DW-2)
+    expect(tab.locator("#owes-nothing")).to_contain_text("not its turn")
+    expect(tab.locator("#picker")).to_have_count(0)
+    expect(tab.locator("#order-form")).to_be_visible()  # the text box stays
