@@ -189,6 +189,18 @@ def replayed(service: Matches, game: Game, seed: str, record: Record) -> Played:
     return again
 
 
+def orders(service: Matches, played: Played) -> list[tuple[Any, ...]]:
+    """Returns every resolved movement's orders as parsed, with their fate and refusals
+    (receipts, salts, times and sources left out: they differ)."""
+    report = service.replay(played.match_id)
+    found = []
+    for frame in report.frames:
+        record = service.movement(played.match_id, frame.movement)
+        kept = [(o.seat, o.order, o.fate) for o in record.orders]
+        found.append((frame.movement, kept, [(r.seat, r.reason) for r in record.refused]))
+    return found
+
+
 def frames(service: Matches, played: Played) -> list[tuple[Any, ...]]:
     report = service.replay(played.match_id)
     assert report.agrees
@@ -215,6 +227,7 @@ def test_a_seat_plays_a_whole_match_by_clicking_and_it_ends_as_the_same_orders_b
     assert any(seat == game.seat for sent in record.sent.values() for seat, _ in sent)
     again = replayed(service, game, played.seed, record)
     assert frames(service, again) == frames(service, played)
+    assert orders(service, again) == orders(service, played)
     assert service.summary(again.match_id).outcome == service.summary(played.match_id).outcome
     sent = [e["data"]["source"] for e in service.event_log(played.match_id)
             if e["type"] == "OrderSubmitted" and e["data"]["seat"] == game.seat]  # fmt: skip
