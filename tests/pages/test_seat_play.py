@@ -260,3 +260,19 @@ def test_a_seat_that_owes_nothing_is_told_why_and_offered_no_clicking(tab, base_
     expect(tab.locator("#owes-nothing")).to_contain_text("not its turn")
     expect(tab.locator("#picker")).to_have_count(0)
     expect(tab.locator("#order-form")).to_be_visible()  # the text box stays
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["district_war", "dris_et_tessa", "shades", "drts_team23", "b_chess"]
+)
+def test_each_games_seat_board_fits_a_1280_by_800_window(chromium, base_url, service, ruleset):
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        played = new_match(service, ruleset, "fits")
+        sign_in(page, base_url, played, played.tokens[1])
+        page.locator("#seat-board svg").scroll_into_view_if_needed()
+        box = page.locator("#seat-board svg").bounding_box()
+        assert box is not None and box["width"] <= 1280 and box["height"] <= 800, box
+    finally:
+        context.close()
