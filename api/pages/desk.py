@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import marshmallow as ma
+from markupsafe import Markup
 
+from api.pages import boards
 from api.pages.model import game_title
+from api.pages.picker import picker
 from api.pages.session import SignedIn
 from api.schemas import ArchiveSchema, AuditSchema, ChainReportSchema, ReceiptSchema
 from domain.errors import DrtsError
@@ -50,6 +54,9 @@ class SeatDesk:
     orders: Document  # {"items": the open movement's, "standing": {seat: order}}
     disputes: DeskDisputes
     open_cap: int = MAX_OPEN_DISPUTES_PER_SEAT
+    board: Markup | None = None  # as the live page draws it, the seat's pieces marked `own`
+    picker: dict[str, Any] | None = None  # api/pages/picker.py; None: the text box alone
+    legal: Document | None = None  # GET /matches/{id}/legal-orders's answer
 
 
 @dataclass(frozen=True)
@@ -96,7 +103,27 @@ def seat_desk(app: Matches, who: SignedIn) -> SeatDesk:
     summary = app.summary(who.match_id)
     own = desk_disputes(app, who, who.seat)
     orders = app.open_orders(who.match_id, who.token)
-    return SeatDesk(summary, game_title(summary), int(who.seat or 0), orders, own)
+    seat, title = int(who.seat or 0), game_title(summary)
+    if summary.status != "started":
+        return SeatDesk(summary, title, seat, orders, own)
+    view = app.state(who.match_id)  # the public view the live page draws (a seat's own
+    # view is its game's bot message, which the drawings do not read: Shades')
+    caption = f"{title}: the board at movement {view.movement}, seat {seat}'s pieces ringed"
+    drawn = boards.draw(summary.ruleset, view.state, caption)
+    board = None if drawn is None else Markup(mark_own(drawn, seat))  # escaped parts only
+    legal = app.legal_orders(who.match_id, who.token)
+    return SeatDesk(
+        summary, title, seat, orders, own, board=board, picker=picker(legal), legal=legal
+    )
+
+
+def mark_own(drawn: str, seat: int) -> str:
+    """Returns the board with the class `own` added to each piece of `seat` (a group
+    carrying `data-seat` of that seat), which the page's style rings."""
+    own = re.compile(
+        r'<g class="([^"]*)"((?: data-[a-z]+="[^"]*")*? data-seat="' + str(seat) + '")'
+    )
+    return own.sub(r'<g class="\1 own"\2', drawn)
 
 
 def referee_desk(app: Matches, who: SignedIn) -> RefereeDesk:

@@ -4,7 +4,7 @@ real werkzeug server on a loopback port, and Debian's chromium driven by Playwri
 Playwright's own browser download does not work here: the tests launch the
 `chromium` on PATH (Debian's package, which .ci/run installs). Without it they skip
 saying what to install, except in CI (CI=true), where they fail. Screenshots go to
-the test's tmp dir, and also to $DRTS_PAGES_SHOTS when set (to look at them).
+the test's tmp dir, and also to $DRTS_SCREENSHOTS (or $DRTS_PAGES_SHOTS) when set.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def tab(chromium: Any) -> Iterator[Any]:
 @pytest.fixture
 def shoot(tmp_path: Path) -> Any:
     """Returns a function saving a screenshot of a page under the test's tmp dir (and
-    in $DRTS_PAGES_SHOTS when set); returns its path."""
+    in $DRTS_SCREENSHOTS or $DRTS_PAGES_SHOTS when set); returns its path."""
     folder = tmp_path / "screenshots"
     folder.mkdir()
 
@@ -128,7 +128,7 @@ def shoot(tmp_path: Path) -> Any:
         path = folder / f"{name}.png"
         page.screenshot(path=str(path), full_page=full_page)
         assert path.stat().st_size > 1000, f"the screenshot {name} is empty"
-        shots = os.environ.get("DRTS_PAGES_SHOTS")
+        shots = os.environ.get("DRTS_SCREENSHOTS") or os.environ.get("DRTS_PAGES_SHOTS")
         if shots:
             Path(shots).mkdir(parents=True, exist_ok=True)
             shutil.copy(path, Path(shots) / path.name)

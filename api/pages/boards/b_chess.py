@@ -30,7 +30,8 @@ def draw(state: dict[str, Any], title: str) -> str:
 
 def _square(row: int, col: int) -> str:
     fill = "#eeeed2" if (row + col) % 2 == 0 else "#b8c99a"
-    return svg.rect(MARGIN + col * CELL, MARGIN + row * CELL, CELL, CELL, fill, "none")
+    square = f'data-cell="{row},{col}"'  # what the seat's page clicks (issue 48)
+    return svg.rect(MARGIN + col * CELL, MARGIN + row * CELL, CELL, CELL, fill, "none", square)
 
 
 def _rulers() -> list[str]:

@@ -28,7 +28,8 @@ def draw(state: dict[str, Any], title: str) -> str:
 def _cell(board: list[str], x: int, y: int) -> str:
     left, top = MARGIN + x * CELL, MARGIN + y * CELL
     shade = "#f4f1e8" if (ord(board[y][x]) % 2) else "#e2ead8"
-    return svg.rect(left, top, CELL, CELL, shade, "#bbb") + svg.text(
+    cell = f'data-cell="{COLUMNS[x]}{y + 1}"'  # what the seat's page clicks (issue 48)
+    return svg.rect(left, top, CELL, CELL, shade, "#bbb", cell) + svg.text(
         left + 9, top + 9, board[y][x], size=11, fill="#555"
     )
 

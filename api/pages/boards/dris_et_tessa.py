@@ -87,7 +87,9 @@ def _rulers() -> list[str]:
 def _point(name: str, seat: int | None) -> str:
     x, y = _xy(name)
     if seat is None:
-        return svg.group("point", [svg.circle(x, y, 6, "#222")], f"{name}: empty")
+        # the empty point's hit area, over its dot: the seat's page clicks it (issue 48)
+        hit = svg.circle(x, y, 17, "transparent", "none", f'data-cell="{name}" class="spot"')
+        return svg.group("point", [svg.circle(x, y, 6, "#222"), hit], f"{name}: empty")
     piece = svg.token(x, y, 17, svg.seat_colour(seat), seat)
     data = {"kind": "piece", "square": name, "seat": seat}
     return svg.group(f"piece seat-{seat}", [piece], f"{name}: a piece of seat {seat}", data)

@@ -39,7 +39,8 @@ def corner_of(square: int) -> tuple[float, float]:
 
 def _square(n: int) -> str:
     x, y = corner_of(n)
-    return svg.rect(x, y, CELL, CELL, "#f7f7f2", "#999") + svg.text(
+    square = f'data-cell="{n}"'  # what the seat's page clicks (issue 48)
+    return svg.rect(x, y, CELL, CELL, "#f7f7f2", "#999", square) + svg.text(
         x + CELL - 4, y + 9, n, size=10, anchor="end", fill="#666"
     )
 

@@ -24,7 +24,8 @@ def draw(state: dict[str, Any], title: str) -> str:
     for y, row in enumerate(rows):
         for x, square in enumerate(row):
             fill = "url(#water)" if square == "~" else "#efe9dc"
-            body.append(svg.rect(x * cell, y * cell, cell, cell, fill, "#ccc"))
+            square = f'data-cell="{x},{y}"'  # what the seat's page clicks (issue 48)
+            body.append(svg.rect(x * cell, y * cell, cell, cell, fill, "#ccc", square))
     body += [_tomb(tomb, cell) for tomb in state.get("tombs") or []]
     body += [_shade(shade, cell) for shade in state.get("shades") or []]
     body += [_human(human, cell) for human in state.get("humans") or []]

@@ -1,0 +1,160 @@
+// The seat's page (issue 48): builds an order by clicking the board. The legal units come
+// from the page's #picker-data block (api/pages/picker.py): each is the board keys clicked
+// in turn (`path`), its text, the piece it commands. A click (or Enter/Space on a focused
+// target, or a choice button) extends the path; a whole unit joins the order being built,
+// which is written into the text box the form sends and said in an aria-live region.
+// Without this script the text box alone works.
+(function () {
+  "use strict";
+  var data = document.getElementById("picker-data");
+  var box = document.getElementById("order-text");
+  var board = document.querySelector("#seat-board svg");
+  if (!data || !box) { return; }
+  var picker = JSON.parse(data.textContent);
+  var section = document.getElementById("picker");
+  var choices = document.getElementById("picker-choices");
+  var built = document.getElementById("order-built");
+  var step = document.getElementById("picker-step");
+  var path = [];
+  var chosen = [];
+  section.hidden = false;
+
+  function same(a, b) {
+    if (a.length !== b.length) { return false; }
+    for (var i = 0; i < a.length; i++) { if (a[i] !== b[i]) { return false; } }
+    return true;
+  }
+
+  function following() {  // the units the path so far leads to
+    return picker.units.filter(function (u) { return same(u.path.slice(0, path.length), path); });
+  }
+
+  function elementsOf(key) {
+    if (!board) { return []; }
+    var quoted = JSON.stringify(String(key));
+    var at = String(key).indexOf("@");
+    if (at > 0) {  // kind@seat: a seat's piece by its kind
+      return Array.prototype.slice.call(board.querySelectorAll(
+        "g[data-kind=" + JSON.stringify(key.slice(0, at)) + "][data-seat=" +
+        JSON.stringify(key.slice(at + 1)) + "]"));
+    }
+    var hash = String(key).indexOf("#");
+    if (hash > 0) {  // kind#id: a piece by its kind and id
+      return Array.prototype.slice.call(board.querySelectorAll(
+        "g[data-kind=" + JSON.stringify(key.slice(0, hash)) + "][data-id=" +
+        JSON.stringify(key.slice(hash + 1)) + "]"));
+    }
+    return Array.prototype.slice.call(board.querySelectorAll(
+      "[data-cell=" + quoted + "], g[data-square=" + quoted + "]"));
+  }
+
+  function choose(unit) {
+    if (picker.whole) {
+      chosen = [unit];
+    } else {
+      chosen = chosen.filter(function (u) { return u.piece !== unit.piece; });
+      chosen.push(unit);
+      var counted = chosen.filter(function (u) { return picker.free.indexOf(u.piece) < 0; });
+      if (picker.max_pieces !== null && counted.length > picker.max_pieces) {
+        chosen.splice(chosen.indexOf(counted[0]), 1);  // the oldest gives way
+      }
+    }
+    path = [];
+    box.value = chosen.map(function (u) { return u.text; }).join(picker.joiner);
+    render();
+  }
+
+  function advance(key) {
+    path.push(key);
+    var next = following();
+    var whole = next.filter(function (u) { return u.path.length === path.length; });
+    if (whole.length === 1 && next.length === 1) { choose(whole[0]); } else { render(); }
+  }
+
+  function button(label, act, id) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.setAttribute("data-key", id);
+    b.addEventListener("click", act);
+    choices.appendChild(b);
+  }
+
+  function clearBoard() {
+    if (!board) { return; }
+    board.querySelectorAll(".target, .picked").forEach(function (el) {
+      el.classList.remove("target", "picked");
+      el.removeAttribute("tabindex");
+      el.removeAttribute("role");
+      el.removeAttribute("aria-label");
+      el.removeAttribute("data-next");
+    });
+  }
+
+  function render() {
+    clearBoard();
+    choices.textContent = "";
+    var next = following();
+    var keys = [];
+    next.forEach(function (u) {
+      if (u.path.length > path.length && keys.indexOf(u.path[path.length]) < 0) {
+        keys.push(u.path[path.length]);
+      }
+    });
+    chosen.forEach(function (u) {  // what the order holds, shown on the board
+      u.path.forEach(function (key) {
+        elementsOf(key).forEach(function (el) { el.classList.add("picked"); });
+      });
+    });
+    path.forEach(function (key) {
+      elementsOf(key).forEach(function (el) { el.classList.add("picked"); });
+    });
+    next.filter(function (u) { return u.path.length === path.length && path.length; })
+      .forEach(function (u) { button("Add " + u.label, function () { choose(u); }, "add:" + u.text); });
+    keys.forEach(function (key) {
+      var label = labelOf(key, next);
+      var targets = elementsOf(key);
+      targets.forEach(function (el) {
+        el.classList.add("target");
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+        el.setAttribute("aria-label", label);
+        el.setAttribute("data-next", key);
+      });
+      if (!targets.length) { button(label, function () { advance(key); }, key); }
+    });
+    step.textContent = path.length ? "after " + path.join(" then ") + ", choose" : "choose";
+    built.textContent = chosen.length ? box.value : "(nothing chosen yet)";
+  }
+
+  function labelOf(key, next) {
+    var ends = next.filter(function (u) { return u.path.length === path.length + 1 && u.path[path.length] === key; });
+    if (ends.length === 1 && next.filter(function (u) { return u.path[path.length] === key; }).length === 1) {
+      return ends[0].label;
+    }
+    return String(key);
+  }
+
+  function onTarget(event) {
+    var el = event.target.closest ? event.target.closest("[data-next]") : null;
+    if (!el || !board.contains(el)) { return; }
+    if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") { return; }
+    event.preventDefault();
+    advance(el.getAttribute("data-next"));
+    var first = board.querySelector("[data-next]") || choices.querySelector("button");
+    if (first && event.type === "keydown") { first.focus(); }
+  }
+
+  if (board) {
+    board.classList.add("picking");
+    board.addEventListener("click", onTarget);
+    board.addEventListener("keydown", onTarget);
+  }
+  document.getElementById("picker-clear").addEventListener("click", function () {
+    path = [];
+    chosen = [];
+    box.value = "";
+    render();
+  });
+  render();
+}());
