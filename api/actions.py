@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.schemas import ActionRequestSchema, ActionTakenSchema
+from api.schemas.actions import ActionRequestSchema, ActionTakenSchema
 
 blp = Blueprint(
     "actions",

@@ -105,6 +105,17 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
     """
     settings = load_settings()
     app = Flask("drts")
+    apply_settings(app, settings, config or {})
+    guard_requests(app)
+    attach_store(app, settings, matches)
+    register_api(app)
+    serve_docs_assets(app)
+    register_pages(app)
+    return app
+
+
+def apply_settings(app: Flask, settings: Settings, config: Mapping[str, Any]) -> None:
+    """Sets the app's Flask, OpenAPI and drts settings from `settings`, then `config`'s on top."""
     app.config.update(
         API_TITLE="drts",
         API_VERSION="v1",
@@ -135,11 +146,22 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
         DRTS_TRUSTED_PROXIES=settings.trusted_proxies,
         **session_config(settings),
     )
-    app.config.update(config or {})
+    app.config.update(config)
+
+
+def guard_requests(app: Flask) -> None:
+    """Puts what every request passes through before any view: the pages' session, their
+    headers, the capacity limits and the refusal of undeclared query parameters."""
     app.session_interface = PageSessionInterface()
     protect_pages(app)  # CSP, no framing, nosniff, no-store: /ui and /docs (api/pages/headers.py)
     limit_capacity(app)
     refuse_unknown_parameters(app)
+
+
+def attach_store(app: Flask, settings: Settings, matches: Matches | None) -> None:
+    """Gives the app its one Matches application: `matches`, or one connected to the app's
+    DRTS_DATABASE_URL with its read models following the log; and the settings /health
+    reports."""
     if matches is None:
         matches = connect(
             replace(
@@ -153,10 +175,19 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
     app.extensions[health.SETTINGS] = replace(
         settings, database_url=app.config["DRTS_DATABASE_URL"]
     )
+
+
+def register_api(app: Flask) -> None:
+    """Registers the API: flask-smorest's Api (the OpenAPI document), the one error table's
+    handlers, then every resource's blueprint."""
     api = DrtsApi(app)
     errors.register_error_handlers(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+
+
+def serve_docs_assets(app: Flask) -> None:
+    """Serves the Swagger UI scripts of the /docs page from the app itself (works offline)."""
     app.register_blueprint(
         Blueprint(
             "swagger_ui_assets",
@@ -165,10 +196,13 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
             static_url_path="/docs/assets",
         )
     )
-    app.register_blueprint(pages)  # the web pages under /ui/ (docs/pages.md): not API operations
+
+
+def register_pages(app: Flask) -> None:
+    """Registers the web pages under /ui/ (docs/pages.md): not API operations."""
+    app.register_blueprint(pages)
     for signed_in_pages in (signin.blueprint, seat.blueprint, referee.blueprint):
         app.register_blueprint(signed_in_pages)
-    return app
 
 
 def session_config(settings: Settings) -> dict[str, Any]:

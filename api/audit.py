@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, TOKEN_REQUIRED, documents_errors
-from api.schemas import (
+from api.schemas.audit import (
     ArchiveSchema,
     AuditSchema,
     ChainReportSchema,

@@ -12,13 +12,13 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.schemas import (
+from api.schemas.common import IdempotencyHeaderSchema
+from api.schemas.disputes import (
     DisputePageSchema,
     DisputesArgsSchema,
     DisputeSchema,
     DisputeWithEventsSchema,
     FileDisputeSchema,
-    IdempotencyHeaderSchema,
     RulingSchema,
 )
 from service import limits

@@ -11,7 +11,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, capacity, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
-from api.schemas import EventPageSchema, EventsArgsSchema
+from api.schemas.events import EventPageSchema, EventsArgsSchema
 from service.eventfilter import EventFilter
 
 blp = Blueprint(

@@ -83,3 +83,69 @@ class OrderField(ma.fields.Field[Any]):
             )
         checked(limits.check_order, value)
         return value
+
+
+# -- the fields several schemas declare alike: each written here once -----------------------
+
+CURSOR_PATTERN = r"^[1-9][0-9]{0,17}$"  # a log position
+MAX_REASON_CHARS = 1000
+
+
+def stored_text(field: str, max_chars: int, lines: bool = False, min_chars: int = 1) -> Any:
+    """Returns a validator holding a text field to the stored-text rule (limits.py)."""
+    return within_limits(
+        lambda text: limits.check_text(text, field, max_chars, lines=lines, min_chars=min_chars)
+    )
+
+
+def movement_number(description: str, **options: Any) -> StrictInteger:
+    """Returns a movement number in a body (1 to limits.MAX_MOVEMENT)."""
+    return StrictInteger(
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
+        metadata={"description": description},
+        **options,
+    )
+
+
+def query_movement(description: str) -> QueryInteger:
+    """Returns an optional movement number in a query string (1 to limits.MAX_MOVEMENT)."""
+    return QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
+        metadata={"description": description},
+    )
+
+
+def query_seat(description: str) -> QueryInteger:
+    """Returns an optional seat number in a query string (1 to limits.MAX_SEATS)."""
+    return QueryInteger(
+        load_default=None,
+        validate=ma.validate.Range(1, limits.MAX_SEATS),
+        metadata={"description": description},
+    )
+
+
+def timeline_parameter(
+    description: str = "an earlier timeline of a corrected match (1: the original), as it "
+    "stood (now: where it ended); default: the current one",
+) -> QueryInteger:
+    """Returns the `timeline` query parameter: an earlier timeline of a corrected match."""
+    return query_movement(description)
+
+
+def page_cursor() -> ma.fields.String:
+    """Returns the `cursor` query parameter of a paged list: the `next` of the last page."""
+    return ma.fields.String(
+        load_default=None,
+        validate=ma.validate.Regexp(CURSOR_PATTERN),
+        metadata={"description": "the `next` of the previous page"},
+    )
+
+
+def recorded_reason(description: str, example: str, **options: Any) -> ma.fields.String:
+    """Returns the referee's reason for an act, recorded with it: text of lines."""
+    return ma.fields.String(
+        validate=ma.validate.Length(1, MAX_REASON_CHARS),
+        metadata={"description": description, "example": example, **LINES},
+        **options,
+    )

@@ -11,7 +11,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches, received_at
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.forum_schemas import (
+from api.schemas.forum import (
     ForumCodeSchema,
     ForumUserRequestSchema,
     ForumUsersSchema,

@@ -10,7 +10,7 @@ from flask import current_app
 from flask.views import MethodView
 
 from api.context import Blueprint, matches
-from api.schemas import HealthSchema
+from api.schemas.health import HealthSchema
 from service.health import health_report, is_healthy
 
 SETTINGS = "drts.settings"

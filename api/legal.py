@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.legal_schemas import LegalOrdersArgsSchema, LegalOrdersSchema
+from api.schemas.legal import LegalOrdersArgsSchema, LegalOrdersSchema
 
 blp = Blueprint(
     "legal",

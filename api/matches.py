@@ -9,10 +9,10 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.schemas import (
+from api.schemas.common import IdempotencyHeaderSchema
+from api.schemas.matches import (
     CreateMatchSchema,
     ExtendDeadlineSchema,
-    IdempotencyHeaderSchema,
     ListMatchesArgsSchema,
     MatchPageSchema,
     MatchSchema,

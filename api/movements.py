@@ -10,7 +10,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
-from api.schemas import MovementArgsSchema, MovementRecordSchema, ReceiptCheckSchema
+from api.schemas.movements import MovementArgsSchema, MovementRecordSchema, ReceiptCheckSchema
 from service import limits
 
 blp = Blueprint(

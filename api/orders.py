@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches, received_at
 from api.errors import TOKEN_OPTIONAL, TOKEN_REQUIRED, documents_errors
-from api.schemas import OrderRequestSchema, PendingOrdersSchema, ReceiptSchema
+from api.schemas.orders import OrderRequestSchema, PendingOrdersSchema, ReceiptSchema
 
 blp = Blueprint(
     "orders",

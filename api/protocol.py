@@ -10,7 +10,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.schemas import ProtocolArgsSchema
+from api.schemas.protocol import ProtocolArgsSchema
 from service.protocol import Message, protocol_message
 
 blp = Blueprint(

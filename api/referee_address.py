@@ -10,7 +10,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
-from api.schemas import ConfirmAddressSchema, ResultAddressSchema, SeatAddressSchema
+from api.schemas.seats import ConfirmAddressSchema, ResultAddressSchema, SeatAddressSchema
 
 blp = Blueprint(
     "referee-address",

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import abort
 
 from api.context import Blueprint
-from api.schemas import RulesetArgsSchema, RulesetSchema
+from api.schemas.rulesets import RulesetArgsSchema, RulesetSchema
 from domain.errors import UnknownRulesetError
 from domain.rules.contract import JSON, AnyRuleset, ConfigField, ConfigKind
 from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions

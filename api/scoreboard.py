@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, matches
 from api.errors import documents_errors
-from api.schemas import ScoreboardSchema
+from api.schemas.scoreboard import ScoreboardSchema
 
 blp = Blueprint(
     "scoreboard",

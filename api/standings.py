@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, matches
 from api.errors import documents_errors
-from api.schemas import StandingsArgsSchema, StandingsPageSchema
+from api.schemas.standings import StandingsArgsSchema, StandingsPageSchema
 
 blp = Blueprint(
     "standings", __name__, url_prefix="/standings", description="Standings over finished matches"

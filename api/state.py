@@ -11,7 +11,7 @@ from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
-from api.schemas import (
+from api.schemas.state import (
     AtMovementArgsSchema,
     DisplayArgsSchema,
     ScoresSchema,

@@ -1,6 +1,6 @@
 """What the Matches application's use cases return: one family of frozen dataclasses.
 
-The edges show them as JSON: the API through its schemas (api/schemas.py), the CLI
+The edges show them as JSON: the API through its schemas (api/schemas/), the CLI
 through `to_json()`. Inside them, the documents whose shape the docs fix stay JSON
 (`dict[str, JSON]`), as they are stored or served: an outcome, a game state, an event
 in its public form (docs/integrity.md), an item of a listing or a pending order

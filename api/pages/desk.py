@@ -20,7 +20,8 @@ from api.pages import boards
 from api.pages.model import game_title
 from api.pages.picker import picker
 from api.pages.session import SignedIn
-from api.schemas import ArchiveSchema, AuditSchema, ChainReportSchema, ReceiptSchema
+from api.schemas.audit import ArchiveSchema, AuditSchema, ChainReportSchema
+from api.schemas.orders import ReceiptSchema
 from domain.errors import DrtsError
 from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
 from domain.rules.registry import get_ruleset

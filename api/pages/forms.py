@@ -1,4 +1,4 @@
-"""The signed-in pages' forms, declared like the API's bodies (api/schemas.py), with the
+"""The signed-in pages' forms, declared like the API's bodies (api/schemas/), with the
 same bounds (service/limits.py), loaded from the posted form's text values.
 
 `load_form(Schema)` returns the loaded fields or raises FormError (422 `validation_error`

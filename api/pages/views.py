@@ -24,7 +24,8 @@ from api.pages import gamedocs, model
 from api.pages.forms import FormError
 from api.pages.query import PageQueryError, ReplayArgsSchema, TimelineArgsSchema, declares_query
 from api.pages.session import CrossSiteRequestError, csrf_token, signed_in_as
-from api.schemas import ListMatchesArgsSchema, StandingsArgsSchema
+from api.schemas.matches import ListMatchesArgsSchema
+from api.schemas.standings import StandingsArgsSchema
 from api.strictness import UnknownParameterError
 from domain.errors import DrtsError
 from domain.rules.registry import REGISTRY

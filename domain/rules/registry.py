@@ -20,7 +20,7 @@ _RULESETS: tuple[AnyRuleset, ...] = (
     drts_team23.RULESET_V2,
     dris_et_tessa.RULESET,
     shades.RULESET_V1,
-    shades.RULESET,
+    shades.RULESET_V2,
 )
 
 

@@ -26,8 +26,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.forum_schemas import ForumUserRequestSchema, PostSchema
-from api.schemas import ActionRequestSchema
+from api.schemas.actions import ActionRequestSchema
+from api.schemas.forum import ForumUserRequestSchema, PostSchema
 from service.forum.posts import Post
 from service.mail.desk import MailDesk
 from service.mail.reading import Letter

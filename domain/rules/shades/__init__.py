@@ -2,9 +2,10 @@
 
 Source text: the contest's rules page (in Slovak, with an English
 translation) and its bot protocol; binding rulings SH-1..SH-12. The rules as
-implemented: docs/games/shades.md. Two versions: `RULESET` (version 2, the
-latest) and `RULESET_V1`, kept for the matches created under it (version 2
-adds the options of SH-6 and SH-12 and cites SH-12 for a contested human).
+implemented: docs/games/shades.md. Two versions: `RULESET_V2` (the latest;
+`RULESET` is the same object) and `RULESET_V1`, kept for the matches created
+under it (version 2 adds the options of SH-6 and SH-12 and cites SH-12 for a
+contested human).
 
 The package follows the ruleset skeleton (docs/rulesets.md): `config` (the
 map, clock, razing, scoring, elimination bonus and contested human options,
@@ -20,6 +21,6 @@ SH-8, SH-12), `scoring` (SH-6, SH-7, SH-9) and `protocol` (the bot messages,
 SH-11).
 """
 
-from domain.rules.shades.ruleset import RULESET, RULESET_V1
+from domain.rules.shades.ruleset import RULESET, RULESET_V1, RULESET_V2
 
-__all__ = ["RULESET", "RULESET_V1"]
+__all__ = ["RULESET", "RULESET_V1", "RULESET_V2"]

@@ -1,17 +1,19 @@
 """Shades as a Ruleset: metadata, start (SH-2, SH-8), clock (SH-4, SH-10), forfeit and view.
 
 The other functions of the contract live in the skeleton's modules (config,
-state, orders, resolve, display) and in scoring; `RULESET` at the bottom
+state, orders, resolve, display) and in scoring; `RULESET_V2` at the bottom
 binds them. `legal_orders` is left out (None): any order that parses is
 legal (SH-4 judges commands at resolution), so the legal orders of a seat
 are endless, and even its valid ones number up to 5 to the power of its
 shades. The game lists its valid commands shade by shade instead
 (`legal_commands`), and `random_order` draws among them.
 
-Two versions: `RULESET_V1` (the options of SH-5 and SH-6's normalised
-scoring; a contested human's step cites SH-3) and `RULESET`, version 2, the
-latest, which adds SH-6's sequential elimination bonus and SH-12's contested
-human as options (both taken by its `contest` preset) and cites SH-12 for a
+Two versions, named as every game names them (docs/rulesets.md, Versions):
+`RULESET_V1` (the options of SH-5 and SH-6's normalised scoring; a contested
+human's step cites SH-3) and `RULESET_V2`, the latest and the base the other is
+a `replace` of (`RULESET` is the same object, the name from before versions),
+which adds SH-6's sequential elimination bonus and SH-12's contested human as
+options (both taken by its `contest` preset) and cites SH-12 for a
 contested human. Version 1 stays registered so that its stored matches play,
 replay and audit as they were recorded (docs/rulesets.md, Versions).
 """
@@ -96,7 +98,7 @@ INFO = replace(INFO_V1, version=2, config_fields=CONFIG_FIELDS_V2, presets=PRESE
 
 def initial_state(config: Config, seats: int, rng: Rng) -> State:
     """Returns version 2's state before turn 0 (`start_state`)."""
-    return start_state(GameSettings.of(RULESET.validate_config(config)), seats, rng)
+    return start_state(GameSettings.of(RULESET_V2.validate_config(config)), seats, rng)
 
 
 def initial_state_v1(config: Config, seats: int, rng: Rng) -> State:
@@ -213,7 +215,7 @@ def view(state: State, seat: int | None) -> JSON:
     return turn_message(state, seat)
 
 
-RULESET: Ruleset[State, Order] = Ruleset(
+RULESET_V2: Ruleset[State, Order] = Ruleset(
     info=INFO,
     initial_state=initial_state,
     to_move=to_move,
@@ -237,6 +239,8 @@ RULESET: Ruleset[State, Order] = Ruleset(
     setup_steps=setup_steps,
 )
 
+RULESET = RULESET_V2  # the name from before versions: the latest
+
 RULESET_V1: Ruleset[State, Order] = replace(
-    RULESET, info=INFO_V1, initial_state=initial_state_v1, load_state=load_state_v1
+    RULESET_V2, info=INFO_V1, initial_state=initial_state_v1, load_state=load_state_v1
 )

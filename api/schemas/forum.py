@@ -3,20 +3,33 @@ posts to make out, the mapping of forum users to seats, a seat's one-time code."
 
 from __future__ import annotations
 
-from typing import Any
-
 import marshmallow as ma
 
-from api.fields import LINES, ONE_LINE, PlayerName, QueryInteger, StrictInteger, within_limits
+from api.fields import (
+    LINES,
+    ONE_LINE,
+    PlayerName,
+    QueryInteger,
+    StrictInteger,
+    movement_number,
+    stored_text,
+)
 from service import limits
 from service.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS
 from service.forum.users import MAX_IDENTITY_CHARS
 
 
-def stored_text(field: str, max_chars: int, lines: bool = False, min_chars: int = 1) -> Any:
-    """Returns a validator holding a post's field to the stored-text rule (limits.py)."""
-    return within_limits(
-        lambda text: limits.check_text(text, field, max_chars, lines=lines, min_chars=min_chars)
+def forum_identity(description: str) -> ma.fields.String:
+    """Returns the optional `identity` of a post or a mapped user: what the forum guarantees
+    of its author (its user id, or the sender address of a mail export), as stored text."""
+    return ma.fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=[
+            ma.validate.Length(min=1, max=MAX_IDENTITY_CHARS),
+            stored_text("identity", MAX_IDENTITY_CHARS),
+        ],
+        metadata={"description": description, **ONE_LINE},
     )
 
 
@@ -63,25 +76,13 @@ class PostSchema(ma.Schema):
             **LINES,
         },
     )
-    movement = StrictInteger(
-        load_default=None,
-        allow_none=True,
-        validate=ma.validate.Range(1, limits.MAX_MOVEMENT),
-        metadata={"description": "the movement the order is for (none: the open one)"},
+    movement = movement_number(
+        "the movement the order is for (none: the open one)", load_default=None, allow_none=True
     )
-    identity = ma.fields.String(
-        load_default=None,
-        allow_none=True,
-        validate=[
-            ma.validate.Length(min=1, max=MAX_IDENTITY_CHARS),
-            stored_text("identity", MAX_IDENTITY_CHARS),
-        ],
-        metadata={
-            "description": "the author's identity as the forum guarantees it (its user id, "
-            "or the sender address of a mail export); a user mapped with an identity is "
-            "taken only from posts carrying it",
-            **ONE_LINE,
-        },
+    identity = forum_identity(
+        "the author's identity as the forum guarantees it (its user id, "
+        "or the sender address of a mail export); a user mapped with an identity is "
+        "taken only from posts carrying it"
     )
 
 
@@ -151,19 +152,10 @@ class ForumUserRequestSchema(ma.Schema):
         validate=ma.validate.Range(1, limits.MAX_SEATS),
         metadata={"description": "the seat whose orders the user's posts are; null clears"},
     )
-    identity = ma.fields.String(
-        load_default=None,
-        allow_none=True,
-        validate=[
-            ma.validate.Length(min=1, max=MAX_IDENTITY_CHARS),
-            stored_text("identity", MAX_IDENTITY_CHARS),
-        ],
-        metadata={
-            "description": "the user's identity as the forum guarantees it (its user id, or "
-            "the sender address of a mail export): posts must carry it to be the seat's; "
-            "null maps by the user name alone",
-            **ONE_LINE,
-        },
+    identity = forum_identity(
+        "the user's identity as the forum guarantees it (its user id, or "
+        "the sender address of a mail export): posts must carry it to be the seat's; "
+        "null maps by the user name alone"
     )
 
 

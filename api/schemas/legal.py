@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from api.fields import QueryInteger
-from service import legal, limits
+from api.fields import (
+    query_seat,
+)
+from service import legal
 
 
 class LegalOrdersArgsSchema(ma.Schema):
-    seat = QueryInteger(
-        load_default=None,
-        validate=ma.validate.Range(1, limits.MAX_SEATS),
-        metadata={"description": "the seat asked for: the referee names one; a seat its own"},
-    )
+    seat = query_seat("the seat asked for: the referee names one; a seat its own")
 
 
 class OrderFormsSchema(ma.Schema):
