@@ -71,8 +71,9 @@ def test_a_drts_v2_board_shows_star_generator_deathstar_and_blackhole_with_a_leg
     assert "3" in (generator.text_content() or "")  # its counter
     deathstar = board.locator('g.item.deathstar[data-seat="3"][data-square="15"]')
     assert deathstar.locator("circle.deathstar-mark").count() == 1
-    assert deathstar.locator("line.deathstar-aim").count() == 1
-    aimed = deathstar.locator("rect.deathstar-target")
+    aim = board.locator("g.aim.aim-of-3")  # beside the item, taking no clicks
+    assert aim.locator("line.deathstar-aim").count() == 1
+    aimed = aim.locator("rect.deathstar-target")
     assert (float(aimed.get_attribute("x") or 0), float(aimed.get_attribute("y") or 0)) == (
         4 + 5 * 96 + 2,
         4 + 6 * 96 + 2,

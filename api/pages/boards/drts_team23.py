@@ -149,20 +149,25 @@ def generator_mark(cx: float, cy: float, counter: object) -> list[str]:
 
 
 def _item(item: dict[str, Any]) -> str:
+    """Returns a board item's group (its mark and label, what the seat's page clicks)
+    and, for a DeathStar, its aim beside it: drawn apart, so that the group's box stays
+    on its own square."""
     x, y = corner_of(int(item["square"]))
     kind, seat = item.get("item"), item.get("seat")
     data = {"kind": kind, "square": item["square"], "seat": seat}
+    aim = ""
     if kind == "deathstar":
         label = f"DS{seat}>{item.get('corner')}"
         name = f"a DeathStar of seat {seat} pointing at {item.get('corner')}"
-        parts = _deathstar(x, y, item.get("corner"))
+        parts = _deathstar(x + 12, y + CELL - 12)
+        aim = _aim(x + 12, y + CELL - 12, item.get("corner"), seat)
     else:
         label, name = f"BH{seat}", f"a Blackhole of seat {seat}"
         parts = _blackhole(x + 12, y + CELL - 12)
     mark = svg.rect(x + 24, y + CELL - 20, CELL - 27, 17, "#333", extra='rx="8"')
     words = svg.text(x + 24 + (CELL - 27) / 2, y + CELL - 11.5, label, 11, fill="#fff")
-    return svg.group(f"item {kind}", [*parts, mark, words], f"{name} on square {item['square']}",
-                     data)  # fmt: skip
+    title = f"{name} on square {item['square']}"
+    return aim + svg.group(f"item {kind}", [*parts, mark, words], title, data)
 
 
 def _blackhole(cx: float, cy: float) -> list[str]:
@@ -173,25 +178,32 @@ def _blackhole(cx: float, cy: float) -> list[str]:
     ]
 
 
-def _deathstar(x: float, y: float, corner: Any) -> list[str]:
-    """Returns a DeathStar: a grey sphere with its dish, and an arrow to the corner square
-    it points at, that square outlined (DRTS-11)."""
-    cx, cy = x + 12, y + CELL - 12
-    parts = [
+def _deathstar(cx: float, cy: float) -> list[str]:
+    """Returns a DeathStar's mark: a grey sphere with its dish (DRTS-11)."""
+    return [
         svg.circle(cx, cy, 10, "#777", "#000", 'class="deathstar-mark"'),
         svg.circle(cx - 3, cy - 3, 3, "#ddd", "#000"),
         svg.line(cx - 10, cy, cx + 10, cy),
     ]
-    if isinstance(corner, int) and 1 <= corner <= COLUMNS * ROWS:
-        tx, ty = corner_of(corner)
-        aimed = 'class="deathstar-target" stroke-width="3" stroke-dasharray="8 4"'
-        parts.append(svg.rect(tx + 2, ty + 2, CELL - 4, CELL - 4, "none", "#c00", aimed))
-        parts.append(
-            f'<line class="deathstar-aim" x1="{cx:g}" y1="{cy:g}" x2="{tx + CELL / 2:g}" '
-            f'y2="{ty + CELL / 2:g}" stroke="#c00" stroke-width="2" stroke-dasharray="6 3" '
-            'marker-end="url(#drts-arrow)"/>'
-        )
-    return parts
+
+
+def _aim(cx: float, cy: float, corner: Any, seat: Any) -> str:
+    """Returns a DeathStar's aim: an arrow from it to the corner square it points at,
+    that square outlined (DRTS-11); it takes no clicks."""
+    if not (isinstance(corner, int) and 1 <= corner <= COLUMNS * ROWS):
+        return ""
+    tx, ty = corner_of(corner)
+    aimed = 'class="deathstar-target" stroke-width="3" stroke-dasharray="8 4"'
+    outline = svg.rect(tx + 2, ty + 2, CELL - 4, CELL - 4, "none", "#c00", aimed)
+    arrow = (
+        f'<line class="deathstar-aim" x1="{cx:g}" y1="{cy:g}" x2="{tx + CELL / 2:g}" '
+        f'y2="{ty + CELL / 2:g}" stroke="#c00" stroke-width="2" stroke-dasharray="6 3" '
+        'marker-end="url(#drts-arrow)"/>'
+    )
+    return (
+        f'<g class="aim aim-of-{seat}" pointer-events="none">'
+        f"<title>where seat {seat}'s DeathStar points: square {corner}</title>{outline}{arrow}</g>"
+    )
 
 
 LEGEND = (
