@@ -5,7 +5,9 @@ timelines:
   the movement record and the replay page's board describe one position (the board's
   pieces, read from their data attributes, are the state's, read from the game's state
   JSON: games.PIECES); the match page's board is /state's now, and each page's Public
-  Display text is /display's;
+  Display text is /display's; and a seat's page (signed in as the seat) draws /state's
+  board while the match is under way (none before its start or after its end: the
+  seat's page shows it only then);
 - evidence: the audit says exact, verify says ok and the replay agrees, in every
   timeline (every stage is an honest match).
 
@@ -28,6 +30,7 @@ from tests.matrix.stages import Stage
 GROUP = re.compile(r'<g class="[^"]*"((?: data-[a-z]+="[^"]*")+)>')
 ATTRIBUTE = re.compile(r' data-([a-z]+)="([^"]*)"')
 DISPLAY = re.compile(r'<pre id="display-text" class="display">(.*?)</pre>', re.S)
+SEAT_BOARD = '<figure class="board-figure seat-board" id="seat-board">'
 
 
 def board_pieces(page: str) -> Counter[Piece]:
@@ -106,6 +109,19 @@ def _movement(
     if view["state"] != frame["state"]:
         raise CellFailure(f"{at}: the state after its last phase is not the replay's")
     return 2 * (count + 1) + 2
+
+
+def check_seat_board(client: Any, stage: Stage, match_id: UUID, page: str) -> None:
+    """Checks a seat's page: its board's pieces are /state's now while the match is under
+    way (issue 48); before the start and after the end it draws no board."""
+    where = f"{stage.key} {match_id}: the seat's page"
+    if stage.app.summary(match_id).status == "started":  # as the page itself decides
+        now = _json(client, f"/matches/{match_id}/state", {})
+        if SEAT_BOARD not in page:
+            raise CellFailure(f"{where} draws no board while the match is under way")
+        _same(board_pieces(page), state_pieces(stage, now["state"]), where)
+    elif SEAT_BOARD in page or board_pieces(page):
+        raise CellFailure(f"{where} draws a board though the match is not under way")
 
 
 def _same(board: Counter[Piece], state: Counter[Piece], where: str) -> None:

@@ -29,6 +29,7 @@ from tests.matrix.stages import OPERATOR, STAGES, Stage, copy_of
 from tests.matrix.surfaces import Surface, all_surfaces
 
 STORE_STAGE = "finished_won"  # the stage whose store the store-wide surfaces read
+SEAT_PAGE = ("page:seat.desk_page", "seat")  # a seat's page, signed in as seat 1
 
 
 def _collection_app() -> Any:
@@ -118,7 +119,11 @@ def read(
             return reading.read_api(client, stage, cell, surface, match_id)
     if surface.kind == "page":
         with reading.serving(app, stage) as client:
-            return reading.read_page(client, stage, cell, surface, match_id)
+            answers = reading.read_page(client, stage, cell, surface, match_id)
+            if (cell.surface, cell.token) == SEAT_PAGE and match_id is not None:
+                for answer in answers:  # its board agrees with /state (issue 48)
+                    agreement.check_seat_board(client, stage, match_id, answer.text)
+            return answers
     if surface.kind == "cli":
         with cli_on(stage):
             return reading.read_cli(stage, cell, surface, match_id)

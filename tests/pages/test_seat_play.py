@@ -213,6 +213,7 @@ def frames(service: Matches, played: Played) -> list[tuple[Any, ...]]:
         ("district_war", False),
         ("district_war", True),
         ("dris_et_tessa", False),
+        ("dris_et_tessa", True),  # a second game by the keyboard alone (issue 48)
         ("shades", False),
         ("drts_team23 v1", False),
         ("drts_team23 v2", False),
