@@ -14,7 +14,7 @@ import pytest
 from api.pages import boards
 from service.matches import Matches
 from tests.pages.games import GAMES, Played, played_match
-from tests.pages.test_seat_play import sign_in
+from tests.support.pages import sign_in_browser
 
 MOVEMENTS = 4
 
@@ -125,7 +125,7 @@ def test_every_game_fits_a_phone(chromium, base_url, games, shoot):
     context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     tab = context.new_page()
     for game, played in games.items():
-        sign_in(tab, base_url, played, played.tokens[1])
+        sign_in_browser(tab, base_url, played, played.tokens[1])
         tab.wait_for_url(re.compile(r".*/seat$"))
         for path in ("", "/replay?movement=1&phase=0", "/seat"):
             tab.goto(f"{base_url}/ui/matches/{played.match_id}{path}")

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from api.pages.picker import picker
 from service.matches import Matches
 from tests.pages.games import Played, close_at_deadline, new_match
+from tests.support.pages import sign_in_browser
 
 MAX_TABS = 400  # Tab presses to reach one target: more means it is not reachable
 
@@ -53,14 +54,6 @@ GAMES = {
     # B-Chess ends only at Checkmate (BC-10), which random play seldom reaches: 4 Turns
     "b_chess": Game("b_chess", {"turn_seconds": 60}, 2, movements=4),  # the session lasts
 }
-
-
-def sign_in(page: Any, base_url: str, played: Played, token: str) -> None:
-    """Signs in as a seat through the sign-in form."""
-    page.goto(f"{base_url}/ui/sign-in")
-    page.fill("input[name=match]", str(played.match_id))
-    page.fill("input[name=token]", token)
-    page.click("form.signin button[type=submit]")
 
 
 def chosen(legal: dict[str, Any], pick: random.Random) -> tuple[str, list[list[str]]]:
@@ -159,7 +152,7 @@ def play(
     played = new_match(
         service, game.ruleset, f"seat play {keyboard}", config=game.config, version=game.version
     )
-    sign_in(page, base_url, played, played.tokens[game.seat])
+    sign_in_browser(page, base_url, played, played.tokens[game.seat])
     record, pick = Record(), random.Random(f"{game.ruleset} {keyboard}")
     for _ in range(game.movements or 200):
         if service.summary(played.match_id).status != "started":
@@ -244,7 +237,7 @@ def test_without_javascript_the_seat_page_shows_the_board_and_the_text_box_sends
     page = context.new_page()
     try:
         played = new_match(service, "district_war", "no script", config={"troops": 2})
-        sign_in(page, base_url, played, played.tokens[2])
+        sign_in_browser(page, base_url, played, played.tokens[2])
         expect(page.locator("#seat-board svg")).to_be_visible()
         expect(page.locator("#picker")).to_be_hidden()  # the list needs the script
         page.fill("#order-text", "first 1")  # the DMO's choice (DW-2), typed
@@ -257,7 +250,8 @@ def test_without_javascript_the_seat_page_shows_the_board_and_the_text_box_sends
 
 def test_a_seat_that_owes_nothing_is_told_why_and_offered_no_clicking(tab, base_url, service):
     played = new_match(service, "district_war", "owes nothing", config={"troops": 2})
-    sign_in(tab, base_url, played, played.tokens[1])  # seat 2, the DMO, chooses first (DW-2)
+    # seat 2, the DMO, chooses first (DW-2)
+    sign_in_browser(tab, base_url, played, played.tokens[1])
     expect(tab.locator("#owes-nothing")).to_contain_text("not its turn")
     expect(tab.locator("#picker")).to_have_count(0)
     expect(tab.locator("#order-form")).to_be_visible()  # the text box stays
@@ -271,7 +265,7 @@ def test_each_games_seat_board_fits_a_1280_by_800_window(chromium, base_url, ser
     page = context.new_page()
     try:
         played = new_match(service, ruleset, "fits")
-        sign_in(page, base_url, played, played.tokens[1])
+        sign_in_browser(page, base_url, played, played.tokens[1])
         page.locator("#seat-board svg").scroll_into_view_if_needed()
         box = page.locator("#seat-board svg").bounding_box()
         assert box is not None and box["width"] <= 1280 and box["height"] <= 800, box

@@ -19,3 +19,11 @@ def csrf_of(client: Any, path: str = "/ui/sign-in") -> str:
     found = CSRF.search(client.get(path).get_data(as_text=True))
     assert found, f"no CSRF token in {path}"
     return found.group(1)
+
+
+def sign_in_browser(page: Any, base_url: str, played: Played, token: str) -> None:
+    """Signs a Playwright page in as a seat through the sign-in form (`played.match_id`)."""
+    page.goto(f"{base_url}/ui/sign-in")
+    page.fill("input[name=match]", str(played.match_id))
+    page.fill("input[name=token]", token)
+    page.click("form.signin button[type=submit]")
