@@ -16,8 +16,6 @@ import hashlib
 import html
 import json
 import re
-import shutil
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -31,11 +29,11 @@ from service import schema
 from service.matches import Matches
 from service.scenario_driver import ManualClock
 from service.settings import Settings
-from tests.conftest import in_ci, pg_admin, pg_url
 from tests.corpus.expect_2026_12 import digest, movement_records
 from tests.corpus.features import PROMISED, features_of
-from tests.corpus.store import CORPUS, ClientToolMissingError, client_tool, restore_postgres
+from tests.corpus.store import CORPUS
 from tests.pages.conftest import pages_app
+from tests.support.corpus import corpus_copy
 from tests.support.pages import csrf_of
 
 SET = CORPUS / "2026-12"
@@ -54,31 +52,7 @@ GENERATED = {
 STORED_AT = "0012"  # the migration revision the set was stored at
 DISPLAY = re.compile(r'<pre id="display-text" class="display">(.*?)</pre>', re.DOTALL)
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@contextmanager
-def set_copy(backend: str, request: pytest.FixtureRequest, directory: Path) -> Iterator[str]:
-    """Yields the URL of a fresh copy of the set: the SQLite file copied into `directory`,
-    or the PostgreSQL dump restored into a new database (dropped after)."""
-    if backend == "sqlite":
-        yield f"sqlite:///{shutil.copyfile(SQLITE_FILE, directory / SQLITE_FILE.name)}"
-        return
-    request.getfixturevalue("pg_server")
-    try:
-        client_tool("psql")
-    except ClientToolMissingError as error:
-        if in_ci():
-            pytest.fail(str(error))
-        pytest.skip(str(error))
-    name = f"drts_corpus_{uuid.uuid4().hex[:12]}"
-    with pg_admin() as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        restore_postgres(POSTGRES_DUMP, pg_url(name))
-        yield pg_url(name)
-    finally:
-        with pg_admin() as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+SET_FILES = (SQLITE_FILE, POSTGRES_DUMP)
 
 
 @contextmanager
@@ -100,7 +74,7 @@ def stored(
 ) -> Iterator[Matches]:
     """The set on one backend, shared by the tests that only read it (page sessions aside)."""
     directory = tmp_path_factory.mktemp("corpus-2026-12")
-    with set_copy(request.param, request, directory) as url, opened(url) as app:
+    with corpus_copy(request.param, request, directory, SET_FILES) as url, opened(url) as app:
         yield app
 
 
@@ -177,7 +151,7 @@ def test_the_running_match_re_adjudicates_exactly_for_its_referee(
 ) -> None:
     """On a copy of its own: the referee's audit of an unfinished match records the look."""
     (entry,) = [e for e in MATCHES if e["status"] != "finished"]
-    with set_copy(backend, request, tmp_path) as url, opened(url) as app:
+    with corpus_copy(backend, request, tmp_path, SET_FILES) as url, opened(url) as app:
         report = app.audit(entry["match_id"], entry["tokens"]["referee"])
         assert report.exact and report.divergence is None
         assert report.movements == len(entry["movements"])

@@ -52,11 +52,18 @@ class Corpus:
 
 
 @contextmanager
-def corpus_copy(backend: str, request: pytest.FixtureRequest, directory: Path) -> Iterator[str]:
-    """Yields the URL of a fresh copy of the corpus: the SQLite file copied into
-    `directory`, or the PostgreSQL dump restored into a new database (dropped after)."""
+def corpus_copy(
+    backend: str,
+    request: pytest.FixtureRequest,
+    directory: Path,
+    files: tuple[Path, Path] = (SQLITE_FILE, POSTGRES_DUMP),
+) -> Iterator[str]:
+    """Yields the URL of a fresh copy of a corpus set (`files`: its SQLite file and its
+    PostgreSQL dump; the first set by default): the SQLite file copied into `directory`,
+    or the dump restored into a new database (dropped after)."""
+    sqlite_file, postgres_dump = files
     if backend == "sqlite":
-        yield f"sqlite:///{shutil.copyfile(SQLITE_FILE, directory / SQLITE_FILE.name)}"
+        yield f"sqlite:///{shutil.copyfile(sqlite_file, directory / sqlite_file.name)}"
         return
     request.getfixturevalue("pg_server")
     try:
@@ -69,7 +76,7 @@ def corpus_copy(backend: str, request: pytest.FixtureRequest, directory: Path) -
     with pg_admin() as admin:
         admin.execute(f"CREATE DATABASE {name}")
     try:
-        restore_postgres(POSTGRES_DUMP, pg_url(name))
+        restore_postgres(postgres_dump, pg_url(name))
         yield pg_url(name)
     finally:
         with pg_admin() as admin:
