@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from api.pages.picker import picker
+from domain.rules.b_chess.config import SIZE
 from service.matches import Matches
 from tests.pages.games import Played, close_at_deadline, new_match
 from tests.support.pages import sign_in_browser
@@ -33,6 +34,7 @@ class Game:
     seat: int
     version: int | None = None
     movements: int | None = None  # played this many movements (None: to the end)
+    hunt: bool = False  # every seat moves toward the nearest enemy King (B-Chess)
 
 
 @dataclass
@@ -51,9 +53,31 @@ GAMES = {
     "shades": Game("shades", {"turns": 3}, 1),
     "drts_team23 v1": Game("drts_team23", {"movements": 2}, 3, 1),
     "drts_team23 v2": Game("drts_team23", {"movements": 2}, 3, 2),
-    # B-Chess ends only at Checkmate (BC-10), which random play seldom reaches: 4 Turns
-    "b_chess": Game("b_chess", {"turn_seconds": 60}, 2, movements=4),  # the session lasts
+    # B-Chess ends only at Checkmate (BC-10), which random play seldom reaches: with no
+    # macks (BC-7) each seat has its King alone, and every King hunts the nearest enemy
+    # King until one is left (6 Turns; seat 1 has the last King and clicks in every one)
+    "b_chess": Game("b_chess", {"turn_seconds": 60, "starting_macks": 0}, 1, hunt=True),
 }
+
+
+def hunting(legal: dict[str, Any], state: Any) -> tuple[str, list[list[str]]]:
+    """Returns the B-Chess move (BC-8) that brings the seat's piece nearest an enemy King
+    (the distance in King steps on the torus, BC-1), ties by its text, and its clicks."""
+    units = picker(legal)
+    assert units is not None, legal
+    enemies = [k.square for k in state.kings if k.owner != units["seat"]]
+    moves = [u for u in units["units"] if len(u["path"]) == 2]  # a purchase is a button
+    best = min(moves, key=lambda u: (_nearest(u["path"][1], enemies), u["text"]))
+    return best["text"], [best["path"]]
+
+
+def _nearest(square: str, kings: list[tuple[int, int]]) -> int:
+    row, column = (int(n) for n in square.split(","))
+    return min(max(_apart(row, r), _apart(column, c)) for r, c in kings)
+
+
+def _apart(a: int, b: int) -> int:
+    return min(abs(a - b), SIZE - abs(a - b))
 
 
 def chosen(legal: dict[str, Any], pick: random.Random) -> tuple[str, list[list[str]]]:
@@ -118,7 +142,7 @@ def order_by_page(
     checks the receipt; returns the text."""
     page.goto(f"{base_url}/ui/matches/{played.match_id}/seat")
     legal = service.legal_orders(played.match_id, played.tokens[game.seat])
-    text, clicks = chosen(legal, pick)
+    text, clicks = choose(service, played, game, legal, pick)
     own = page.locator(f'#seat-board g[data-seat="{game.seat}"]')
     expect(page.locator("#seat-board g.own")).to_have_count(own.count())  # all marked
     for keys in clicks:
@@ -138,10 +162,19 @@ def order_by_page(
     return text
 
 
-def api_order(service: Matches, played: Played, seat: int, pick: random.Random) -> str:
+def choose(
+    service: Matches, played: Played, game: Game, legal: dict[str, Any], pick: random.Random
+) -> tuple[str, list[list[str]]]:
+    """Returns the order a seat sends now and its clicks: a hunting move or a random draw."""
+    if game.hunt:
+        return hunting(legal, service.get_match(played.match_id).table().state)
+    return chosen(legal, pick)
+
+
+def api_order(service: Matches, played: Played, game: Game, seat: int, pick: random.Random) -> str:
     """Sends a legal order of `seat` through the application, drawn from its lists."""
     legal = service.legal_orders(played.match_id, played.tokens[seat])
-    text = chosen(legal, pick)[0]
+    text = choose(service, played, game, legal, pick)[0]
     service.submit_order(played.match_id, played.tokens[seat], text)
     return text
 
@@ -163,7 +196,7 @@ def play(
             if seat == game.seat:
                 text = order_by_page(page, base_url, service, played, game, pick, keyboard, shoot)
             else:
-                text = api_order(service, played, seat, pick)
+                text = api_order(service, played, game, seat, pick)
             record.add(movement, seat, text)
         close_at_deadline(service, played.match_id, movement)
     if game.movements is None:
@@ -222,7 +255,10 @@ def test_a_seat_plays_a_whole_match_by_clicking_and_it_ends_as_the_same_orders_b
     again = replayed(service, game, played.seed, record)
     assert frames(service, again) == frames(service, played)
     assert orders(service, again) == orders(service, played)
-    assert service.summary(again.match_id).outcome == service.summary(played.match_id).outcome
+    outcome = service.summary(played.match_id).outcome
+    assert service.summary(again.match_id).outcome == outcome
+    if game.hunt:  # the last King on the Field wins (BC-10)
+        assert outcome is not None and outcome["winners"] == [game.seat], outcome
     sent = [e["data"]["source"] for e in service.event_log(played.match_id)
             if e["type"] == "OrderSubmitted" and e["data"]["seat"] == game.seat]  # fmt: skip
     assert sent and set(sent) == {"web"}
