@@ -123,7 +123,7 @@ def test_drts_team23_marks_a_generator_with_its_counter():
 
 
 def test_b_chess_lists_the_priority_list_top_first():
-    """BC-4: the Priority List, top first, beside the Field."""
+    """BC-4: the Priority List, top first, below the Field."""
     state = public_state("b_chess", 2)
     drawn = boards.draw("b_chess", state, "t")
     first, second = state["priority_list"][0]["id"], state["priority_list"][1]["id"]

@@ -1,7 +1,8 @@
 """B-Chess's Field (BC-1): 20x20 squares, `0,0` the top left, each object drawn with its
-id (`K3`: the King numbered 3, as orders name it, BC-3) in its owner's colour; beside it
+id (`K3`: the King numbered 3, as orders name it, BC-3) in its owner's colour; below it
 the Priority List top first (BC-4), naming each object's seat, and each seat's macks
-(BC-7)."""
+(BC-7), in columns: the drawing is the Field's width, so it scales to a phone's width
+with readable squares (issue 48)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ from api.pages.boards import svg
 CELL = 26
 SIZE = 20
 MARGIN = 22
-LIST_X = MARGIN + SIZE * CELL + 16
+WIDTH = MARGIN + SIZE * CELL + MARGIN
+LIST_TOP = MARGIN + SIZE * CELL + 24  # below the Field
 LINE = 15
+COLUMNS = 3  # the Priority List's and the macks' columns
+COLUMN = (WIDTH - 2 * MARGIN) // COLUMNS
 KINDS = {"K": "King", "Q": "Queen", "R": "Rook", "B": "Bishop", "N": "Knight", "P": "Pawn"}
 
 
@@ -23,9 +27,18 @@ def draw(state: dict[str, Any], title: str) -> str:
     body = [_square(row, col) for row in range(SIZE) for col in range(SIZE)] + _rulers()
     body += [_object(item) for item in listed]
     body += _priority_list(listed, state.get("seats") or {})
-    field = MARGIN + SIZE * CELL + 4
-    height = max(field, MARGIN + LINE * (len(listed) + len(state.get("seats") or {}) + 4))
-    return svg.document(LIST_X + 230, height, title, body, "b_chess")
+    height = LIST_TOP + LINE * (_rows(len(listed)) + _rows(len(state.get("seats") or {})) + 3)
+    return svg.document(WIDTH, height, title, body, "b_chess")
+
+
+def _rows(count: int) -> int:
+    return -(-count // COLUMNS)
+
+
+def _at(i: int, count: int, top: float) -> tuple[float, float]:
+    """Returns where line `i` (0 first) of `count` goes: down each column, then across."""
+    rows = max(1, _rows(count))
+    return MARGIN + (i // rows) * COLUMN, top + LINE * (i % rows + 1)
 
 
 def _square(row: int, col: int) -> str:
@@ -43,7 +56,7 @@ def _rulers() -> list[str]:
 
 def _object(item: dict[str, Any]) -> str:
     """Returns an object labelled with its id, as orders name it (`K3 > 4,5`: BC-3), in its
-    owner's colour, the owner in its title (and the Priority List beside)."""
+    owner's colour, the owner in its title (and the Priority List below)."""
     row, col = item["square"]
     owner, name = int(item["owner"]), str(item["id"])
     x, y = MARGIN + col * CELL, MARGIN + row * CELL
@@ -60,20 +73,18 @@ def _object(item: dict[str, Any]) -> str:
 
 
 def _priority_list(listed: list[dict[str, Any]], seats: dict[str, Any]) -> list[str]:
-    lines = [svg.text(LIST_X, MARGIN, "Priority List (top first)", 13, "start",
+    lines = [svg.text(MARGIN, LIST_TOP, "Priority List (top first)", 13, "start",
                       extra='font-weight="bold"')]  # fmt: skip
-    for i, item in enumerate(listed, start=1):
+    for i, item in enumerate(listed):
         row, col = item["square"]
-        swatch = svg.rect(
-            LIST_X, MARGIN + LINE * i - 5, 10, 10, svg.seat_colour(int(item["owner"]))
-        )
-        words = f"{i}. {item['id']} seat {item['owner']} at {row},{col}"
-        lines += [swatch, svg.text(LIST_X + 14, MARGIN + LINE * i, words, 11, "start")]
-    top = MARGIN + LINE * (len(listed) + 2)
-    lines.append(svg.text(LIST_X, top, "Macks", 13, "start", extra='font-weight="bold"'))
-    for i, (seat, data) in enumerate(sorted(seats.items(), key=lambda kv: int(kv[0])), 1):
+        x, y = _at(i, len(listed), LIST_TOP)
+        swatch = svg.rect(x, y - 5, 10, 10, svg.seat_colour(int(item["owner"])))
+        words = f"{i + 1}. {item['id']} seat {item['owner']} at {row},{col}"
+        lines += [swatch, svg.text(x + 14, y, words, 11, "start")]
+    top = LIST_TOP + LINE * (_rows(len(listed)) + 1.5)
+    lines.append(svg.text(MARGIN, top, "Macks", 13, "start", extra='font-weight="bold"'))
+    for i, (seat, data) in enumerate(sorted(seats.items(), key=lambda kv: int(kv[0]))):
         out = " (out)" if data.get("out") else ""
-        lines.append(
-            svg.text(LIST_X, top + LINE * i, f"seat {seat}: {data.get('macks')}{out}", 11, "start")
-        )
+        x, y = _at(i, len(seats), top)
+        lines.append(svg.text(x, y, f"seat {seat}: {data.get('macks')}{out}", 11, "start"))
     return lines
