@@ -44,6 +44,8 @@ def picker(legal: dict[str, Any]) -> dict[str, Any] | None:
         "units": units,
         "max_pieces": combining.get("max_pieces"),
         "free": combining.get("free") or [],
+        "stock": combining.get("stock") or {},
+        "repeats": combining.get("repeats") or {},
         "joiner": "\n" if legal["ruleset"] == "b_chess" else "; ",
         "rule": combining.get("rule", ""),
     }

@@ -307,3 +307,52 @@ def test_each_games_seat_board_fits_a_1280_by_800_window(chromium, base_url, ser
         assert box is not None and box["width"] <= 1280 and box["height"] <= 800, box
     finally:
         context.close()
+
+
+def test_the_page_offers_an_item_only_while_the_seat_has_one_left(tab, base_url, service):
+    """DRTS-21 (a v2 seat holds one Blackhole) with DRTS-4 (two operations of different
+    pieces): once one piece's operation invokes the Blackhole, the other piece's operations
+    no longer offer it; cleared, they do again."""
+    played = new_match(service, "drts_team23", "one blackhole", config={"movements": 2}, version=2)
+    legal = service.legal_orders(played.match_id, played.tokens[3])
+    assert legal["combining"]["stock"]["blackhole"] == 1
+    units = picker(legal)
+    assert units is not None
+    with_hole = [u for u in units["units"] if u["spends"].get("blackhole")]
+    first = with_hole[0]
+    other = next(u for u in with_hole if u["piece"] != first["piece"])
+    hole = other["path"][other["path"].index("blackhole")]
+    offered = f'[data-next="{hole}"], #picker-choices [data-key="{hole}"]'
+    sign_in_browser(tab, base_url, played, played.tokens[3])
+
+    def reach_the_other_piece_s_item() -> None:
+        for key in other["path"][: other["path"].index("blackhole")]:
+            click(tab, key, keyboard=False)
+
+    reach_the_other_piece_s_item()
+    expect(tab.locator(offered)).not_to_have_count(0)  # the seat's one Blackhole is there
+    tab.click("#picker-clear")
+    for key in first["path"]:
+        click(tab, key, keyboard=False)
+    expect(tab.locator("#order-built")).to_have_text(first["text"])
+    reach_the_other_piece_s_item()
+    expect(tab.locator(offered)).to_have_count(0)  # spent by the first operation
+
+
+def test_the_page_builds_as_many_purchases_as_the_macks_pay_for(tab, base_url, service):
+    """BC-6: a seat may buy several objects in one Turn while its macks last (the answer's
+    `repeats`); one more click than it can pay for replaces the oldest."""
+    played = new_match(service, "b_chess", "purchases", config={"turn_seconds": 60})
+    legal = service.legal_orders(played.match_id, played.tokens[1])
+    units = picker(legal)
+    assert units is not None
+    most = units["repeats"]["purchase"]
+    assert most >= 2, legal["combining"]
+    buy = next(u for u in units["units"] if u["piece"] == "purchase")
+    sign_in_browser(tab, base_url, played, played.tokens[1])
+    for _ in range(most + 1):
+        for key in buy["path"]:
+            click(tab, key, keyboard=False)
+    expect(tab.locator("#order-text")).to_have_value("\n".join([buy["text"]] * most))
+    tab.click("#order-form button[type=submit]")
+    expect(tab.locator("#receipt")).to_be_visible()

@@ -25,8 +25,35 @@
     return true;
   }
 
-  function following() {  // the units the path so far leads to
-    return picker.units.filter(function (u) { return same(u.path.slice(0, path.length), path); });
+  function following() {  // the units the path so far leads to, within the stock
+    return picker.units.filter(function (u) {
+      return same(u.path.slice(0, path.length), path) && fits(u);
+    });
+  }
+
+  function heldWith(unit) {  // the order being built once `unit` joins it
+    if (picker.whole) { return [unit]; }
+    var held = chosen.slice();
+    var repeats = picker.repeats[unit.piece] || 0;  // B-Chess's purchases (BC-6)
+    var ofPiece = held.filter(function (u) { return u.piece === unit.piece; });
+    if (ofPiece.length && (!repeats || ofPiece.length >= repeats)) {
+      held.splice(held.indexOf(ofPiece[0]), 1);
+    }
+    held.push(unit);
+    var counted = held.filter(function (u) { return picker.free.indexOf(u.piece) < 0; });
+    if (picker.max_pieces !== null && counted.length > picker.max_pieces) {
+      held.splice(held.indexOf(counted[0]), 1);  // the oldest gives way (DRTS-4)
+    }
+    return held;
+  }
+
+  function fits(unit) {  // an item only while the seat has one left (DRTS-21)
+    var held = heldWith(unit);
+    return Object.keys(picker.stock).every(function (item) {
+      var spent = 0;
+      held.forEach(function (u) { spent += (u.spends || {})[item] || 0; });
+      return spent <= picker.stock[item];
+    });
   }
 
   function elementsOf(key) {
@@ -49,16 +76,7 @@
   }
 
   function choose(unit) {
-    if (picker.whole) {
-      chosen = [unit];
-    } else {
-      chosen = chosen.filter(function (u) { return u.piece !== unit.piece; });
-      chosen.push(unit);
-      var counted = chosen.filter(function (u) { return picker.free.indexOf(u.piece) < 0; });
-      if (picker.max_pieces !== null && counted.length > picker.max_pieces) {
-        chosen.splice(chosen.indexOf(counted[0]), 1);  // the oldest gives way
-      }
-    }
+    chosen = heldWith(unit);
     path = [];
     box.value = chosen.map(function (u) { return u.text; }).join(picker.joiner);
     render();
