@@ -160,15 +160,11 @@ class TournamentCommands(TournamentBase):
             raise InvalidLinkError(f"round {number} is complete: no match may be linked to it")
         if links:
             self.check_replay(number, table, links)
+        attempt = len(links) + 1  # before the event: `links` is the aggregate's own list
         self._record(
-            self.MatchLinked,
-            at,
-            round=number,
-            table=table,
-            match_id=match_id,
-            attempt=len(links) + 1,
+            self.MatchLinked, at, round=number, table=table, match_id=match_id, attempt=attempt
         )
-        return len(links) + 1
+        return attempt
 
     def record_result(
         self,
