@@ -10,16 +10,9 @@ from datetime import datetime
 from typing import Any, Self
 from uuid import UUID
 
-from domain.errors import InvalidConfigError
 from domain.integrity import commitment, event_body, genesis, next_chain, normalized
 from domain.rules.registry import get_ruleset
-from domain.tournament.base import (
-    DEFAULT_TIE_BREAKS,
-    FORMATS,
-    MAX_REPLAYS,
-    TIE_BREAKS,
-    TournamentBase,
-)
+from domain.tournament.base import FORMATS, MAX_REPLAYS, TournamentBase
 from domain.tournament.errors import (
     AlreadyRegisteredError,
     InvalidLinkError,
@@ -35,7 +28,7 @@ from domain.tournament.errors import (
     UnknownPlayerError,
     UnknownTableError,
 )
-from domain.tournament.options import format_options
+from domain.tournament.options import configured, format_options, tie_break_order
 
 MAX_ROUNDS = 100
 
@@ -86,10 +79,10 @@ class TournamentCommands(TournamentBase):
             "format": format,
             "ruleset": ruleset.info.name,
             "ruleset_version": ruleset.info.version,
-            "config": normalized(_configured(ruleset_name, version, config, preset)),
+            "config": normalized(configured(ruleset_name, version, config, preset)),
             "preset": preset,
             "rounds": rounds,
-            "tie_breaks": _tie_breaks(format, tie_breaks),
+            "tie_breaks": tie_break_order(format, tie_breaks),
             "rated": rated,
             "options": format_options(format, ruleset.info, options or {}),
             "seed_commitment": commitment(seed),
@@ -357,35 +350,3 @@ class TournamentCommands(TournamentBase):
         if not 1 <= number <= len(self.rounds):
             raise UnknownTableError(f"tournament {self.id} has no round {number} paired")
         return self.rounds[number - 1]
-
-
-def _configured(
-    name: str, version: int | None, config: Mapping[str, Any], preset: str | None
-) -> Any:
-    """Returns the ruleset's config for the tournament's matches, from `preset` and
-    `config`. Raises InvalidConfigError."""
-    try:
-        return get_ruleset(name, version).configure(dict(config), preset)
-    except InvalidConfigError:
-        raise
-    except (TypeError, ValueError) as error:
-        raise InvalidConfigError(f"config for {name}: {error}") from None
-
-
-def _tie_breaks(format: str, order: Sequence[str] | None) -> list[str]:
-    """Returns the tie-break order: the format's default for None. Raises
-    InvalidTournamentError for an unknown or repeated tie-break, or an order that does not
-    start with points and end with the draw from the seed (a standing is total)."""
-    chosen = list(DEFAULT_TIE_BREAKS[format] if order is None else order)
-    for name in chosen:
-        if name not in TIE_BREAKS:
-            raise InvalidTournamentError(
-                f"unknown tie-break {name!r}: one of {', '.join(sorted(TIE_BREAKS))}"
-            )
-    if len(set(chosen)) != len(chosen):
-        raise InvalidTournamentError(f"the tie-break order {chosen} repeats a tie-break")
-    if len(chosen) < 2 or chosen[0] != "points" or chosen[-1] != "draw":
-        raise InvalidTournamentError(
-            f"the tie-break order {chosen} must start with 'points' and end with 'draw'"
-        )
-    return chosen

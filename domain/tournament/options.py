@@ -1,4 +1,5 @@
-"""A tournament format's options, checked against its ruleset's seat counts and recorded
+"""What Created records beside the ruleset: the tie-break order, the matches' config, and
+a tournament format's options, checked against its ruleset's seat counts and recorded
 in full in Created (so a pairing is re-derived from the event alone):
 
 - every format: `seats`, `[low, high]` players a table takes; the two-player formats
@@ -12,11 +13,13 @@ in full in Created (so a pairing is re-derived from the event alone):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.errors import InvalidConfigError
 from domain.rules.contract import RulesetInfo
-from domain.tournament.base import MAX_REPLAYS
+from domain.rules.registry import get_ruleset
+from domain.tournament.base import DEFAULT_TIE_BREAKS, MAX_REPLAYS, TIE_BREAKS
 from domain.tournament.errors import InvalidTournamentError
 
 _ALLOWED = {
@@ -80,3 +83,35 @@ def _bounded(name: str, value: Any, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise InvalidTournamentError(f"{name} must be {low} to {high}, got {value!r}")
     return value
+
+
+def configured(
+    name: str, version: int | None, config: Mapping[str, Any], preset: str | None
+) -> Any:
+    """Returns the ruleset's config for the tournament's matches, from `preset` and
+    `config`. Raises InvalidConfigError."""
+    try:
+        return get_ruleset(name, version).configure(dict(config), preset)
+    except InvalidConfigError:
+        raise
+    except (TypeError, ValueError) as error:
+        raise InvalidConfigError(f"config for {name}: {error}") from None
+
+
+def tie_break_order(format: str, order: Sequence[str] | None) -> list[str]:
+    """Returns the tie-break order: the format's default for None. Raises
+    InvalidTournamentError for an unknown or repeated tie-break, or an order that does not
+    start with points and end with the draw from the seed (a standing is total)."""
+    chosen = list(DEFAULT_TIE_BREAKS[format] if order is None else order)
+    for name in chosen:
+        if name not in TIE_BREAKS:
+            raise InvalidTournamentError(
+                f"unknown tie-break {name!r}: one of {', '.join(sorted(TIE_BREAKS))}"
+            )
+    if len(set(chosen)) != len(chosen):
+        raise InvalidTournamentError(f"the tie-break order {chosen} repeats a tie-break")
+    if len(chosen) < 2 or chosen[0] != "points" or chosen[-1] != "draw":
+        raise InvalidTournamentError(
+            f"the tie-break order {chosen} must start with 'points' and end with 'draw'"
+        )
+    return chosen

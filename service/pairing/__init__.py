@@ -8,7 +8,7 @@ the old one kept.
 - `history.py`: what a pairing is derived from, and `history_before`, which folds it
   from a tournament's events for the audit;
 - `round_robin.py`, `swiss.py`, `elimination.py`, `tables.py`: the formats;
-- `points.py`: points by placement; `draw.py`: draws from the seed;
+- `points.py`: points by placement (and a team game's placements); `draw.py`: draws from the seed;
 - `tiebreaks.py`: standings with their tie-breaks; `result.py`: `Pairing` and
   `PairingError`.
 

@@ -31,3 +31,15 @@ def placements_from_ranking(ranking: list[list[str]]) -> dict[str, int]:
             placements[player] = above + 1
         above += len(group)
     return placements
+
+
+def team_placements(
+    team_of: Mapping[str, str], team_scores: Mapping[str, int], scores: Mapping[str, int]
+) -> dict[str, int]:
+    """Returns placements for a team game (DRTS Team 23, issue 45): by the player's final
+    team's score, then the player's own score; equal on both, equal places."""
+    rank = {player: (-team_scores[team_of[player]], -scores[player]) for player in team_of}
+    groups: dict[tuple[int, int], list[str]] = {}
+    for player in sorted(team_of, key=rank.__getitem__):
+        groups.setdefault(rank[player], []).append(player)
+    return placements_from_ranking(list(groups.values()))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from domain.rules.registry import get_ruleset
 from service.pairing import tables
 from service.pairing.history import History
-from service.pairing.points import placement_points
+from service.pairing.points import placement_points, team_placements
 from tests.support.tournaments import SEED, played, players
 
 
@@ -108,3 +108,11 @@ def test_every_player_is_seated_or_has_a_bye_once(count: int, low: int, span: in
     assert sorted(seated) == sorted(players(count)) and set(seated.values()) == {1}
     sizes = [len(t) for t in pairing.tables]
     assert all(low <= s <= high for s in sizes) and max(sizes) - min(sizes) <= 1
+
+
+def test_a_drts_seat_is_placed_by_its_team_then_its_own_score() -> None:
+    """DRTS Team 23: the team's result first (red 5 beats blue 3), then the seat's score;
+    a seat of the winning team with a low score still places above every losing seat."""
+    team_of = {"a": "red", "b": "red", "c": "blue", "d": "blue"}
+    placements = team_placements(team_of, {"red": 5, "blue": 3}, {"a": 1, "b": 4, "c": 9, "d": 9})
+    assert placements == {"b": 1, "a": 2, "c": 3, "d": 3}

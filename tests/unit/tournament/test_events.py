@@ -9,6 +9,9 @@ from eventsourcing.utils import get_topic
 
 from domain.integrity import commitment
 from domain.tournament import Tournament
+from domain.tournament.chain import public_item
+from service.pairing import elimination
+from service.pairing.history import history_before
 from tests.support.tournaments import HEAD, SEED, T0, fold, new_tournament
 
 
@@ -127,3 +130,33 @@ def test_a_corrected_result_replaces_the_earlier_on_a_later_timeline() -> None:
     )
     assert tournament.results[str(match)]["timeline"] == 2
     assert tournament.results[str(match)]["points"] == {"ann": 0, "bob": 2}
+
+
+def test_an_elimination_of_eight_records_a_drawn_district_war_rematch_and_who_advances() -> None:
+    """Elimination of 8 through the aggregate: round 1 paired by the bracket, the 4 v 5
+    District War match drawn and its DW-5 rematch linked to the same table as attempt 2,
+    won by p5; RoundCompleted records who advances, derived from the events."""
+    tournament = new_tournament("elimination", players=[f"p{n}" for n in range(1, 9)])
+    items = [public_item(e) for e in tournament.pending_events]
+    pairing = elimination.pair(history_before(items, 1, SEED), 3)
+    assert pairing is not None
+    tournament.pair_round(1, pairing.tables, pairing.byes, T0)
+    for index, (high, low) in enumerate(pairing.tables, 1):
+        match = str(uuid4())
+        tournament.link_match(1, index, match, T0)
+        if high == "p4":
+            even = {high: 1, low: 1}
+            tournament.record_result(match, HEAD, even, even, {high: 0, low: 0}, 1, T0)
+            match = str(uuid4())  # the drawn match's rematch (DW-5), same seats
+            assert tournament.link_match(1, index, match, T0) == 2
+            high, low = low, high
+        tournament.record_result(
+            match, HEAD, {high: 1, low: 2}, {high: 2, low: 0}, {high: 1, low: 0}, 1, T0
+        )
+    items = [public_item(e) for e in tournament.pending_events]
+    advancing = elimination.advancing(history_before(items, 2, SEED), 1, 3)
+    tournament.complete_round(1, advancing, T0)
+    assert [a["player_id"] for a in tournament.rounds[0]["advancing"]] == ["p1", "p5", "p2", "p3"]
+    items = [public_item(e) for e in tournament.pending_events]
+    second = elimination.pair(history_before(items, 2, SEED), 3)
+    assert second is not None and second.tables == (("p1", "p5"), ("p2", "p3"))
