@@ -186,11 +186,16 @@ class Table:
         """Returns a seat's pending orders, in arrival order."""
         return [order for s, order in self.pending if s == seat]
 
+    def standing_orders(self, seat: int) -> list[Any]:
+        """Returns a seat's standing orders as the order policy combines its pending ones:
+        at most one (replace, merge), every one (accumulate), in arrival order."""
+        combined = combine_orders(self.ruleset, [(seat, o) for o in self.orders_of(seat)])[0]
+        return [order for _, order in combined]
+
     def standing_order(self, seat: int) -> JSON:
         """Returns a seat's standing order as the order policy combines its pending ones, in
         JSON form: one order (replace, merge), a list (accumulate), or None if it has none."""
-        combined = combine_orders(self.ruleset, [(seat, o) for o in self.orders_of(seat)])[0]
-        dumped = [self.ruleset.dump_order(order) for _, order in combined]
+        dumped = [self.ruleset.dump_order(order) for order in self.standing_orders(seat)]
         if self.ruleset.info.order_policy is OrderPolicy.ACCUMULATE:
             return dumped
         return dumped[0] if dumped else None

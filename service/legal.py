@@ -3,10 +3,18 @@ it lists them (`legal_orders`), its per-piece commands where it lists those
 (`legal_commands`) with the rule that combines them, each in the game's text and JSON
 forms; or an empty answer saying why the seat owes nothing now.
 
+Where a later order combines with the standing one rather than replacing it, the answer
+is over the seat's standing order of the movement (`Table.standing_orders`): DRTS Team 23
+v2 merges per piece, so `combining` counts the pieces it already commands and the items
+it leaves (`ordered`, `stock`); B-Chess accumulates, so `repeats` counts only the purchases
+the macks still pay for after the standing ones (a piece with none left is not listed).
+Where a later order replaces the earlier whole (`order_policy: "replace"`), the lists are
+the position's: the seat may send anything listed instead.
+
 Who may ask (`legal_orders_of`): a seat, for itself; the referee (or the operator), for
-the seat it names. Nothing here is secret beyond the seat's own position: the lists
-follow from the state every seat sees, and no pending order is shown but the count of
-the seat's own (`orders_sent`).
+the seat it names. The lists follow from the state every seat sees; the only open order
+in the answer is the asked seat's own standing one (`standing`, and `combining`'s
+`ordered`), so the referee's look at it is recorded (service/reads.py).
 """
 
 from __future__ import annotations
@@ -14,8 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import NotYourSeatError, UnknownSeatError
+from domain.integrity import normalized
 from domain.match import Match
-from domain.rules.contract import JSON, AnyRuleset, Dynamics
+from domain.rules.contract import JSON, AnyRuleset, Dynamics, OrderPolicy
+from domain.table import Table
 from service.errors import SeatNeededError
 from service.results import Document, Viewer
 
@@ -55,8 +65,12 @@ def seat_asked(match: Match, viewer: Viewer, seat: int | None) -> int:
 def legal_orders_of(match: Match, seat: int) -> Document:
     """Returns what `seat` may order now: `owes` and, when it owes nothing, `why` (a stable
     code) and `reason`; `orders` (whole orders, or None where the game cannot list them),
-    `pieces` and `combining` (per-piece commands and their rule, or None)."""
+    `pieces` and `combining` (per-piece commands and their rule over the seat's standing
+    order, or None); `order_policy` and `standing` (how a further order combines with the
+    seat's standing order of the movement, and that order: Table.standing_order)."""
     ruleset = match.rules()
+    sent = sum(1 for p in match.pending if p.seat == seat)
+    policy = ruleset.info.order_policy
     answer: dict[str, Any] = {
         "match_id": str(match.id),
         "seat": seat,
@@ -64,13 +78,24 @@ def legal_orders_of(match: Match, seat: int) -> Document:
         "ruleset": match.ruleset,
         "version": match.ruleset_version,
         "lists": lists_of(ruleset),
-        "orders_sent": sum(1 for p in match.pending if p.seat == seat),
+        "orders_sent": sent,
+        "order_policy": policy.value,
+        "standing": _standing(match.table(), seat) if sent else _nothing(policy),
     }
     why, reason = _owes_nothing(match, seat)
     if why is not None:
         return {**answer, "owes": False, "why": why, "reason": reason, **_empty(ruleset)}
-    state = match.table().state
-    return {**answer, "owes": True, "why": None, "reason": "", **_listed(ruleset, state, seat)}
+    table = match.table()
+    listed = _listed(ruleset, table, seat)
+    return {**answer, "owes": True, "why": None, "reason": "", **listed}
+
+
+def _standing(table: Table, seat: int) -> JSON:
+    return normalized(table.standing_order(seat))
+
+
+def _nothing(policy: OrderPolicy) -> JSON:
+    return [] if policy is OrderPolicy.ACCUMULATE else None
 
 
 def lists_of(ruleset: AnyRuleset) -> list[str]:
@@ -112,18 +137,24 @@ def _empty(ruleset: AnyRuleset) -> dict[str, Any]:
     }
 
 
-def _listed(ruleset: AnyRuleset, state: Any, seat: int) -> dict[str, Any]:
+def _listed(ruleset: AnyRuleset, table: Table, seat: int) -> dict[str, Any]:
+    """Returns the lists: whole orders from the position (a further one replaces the
+    standing one: `legal_orders` is only under `replace`), per-piece commands with their
+    rule over the seat's standing orders, leaving out a piece whose repeats they used up
+    (B-Chess's purchases once the macks pay for no more, BC-6)."""
+    state = table.state
     orders = None
     if ruleset.legal_orders is not None:
         orders = [_forms(ruleset, order) for order in ruleset.legal_orders(state, seat)]
     if ruleset.legal_commands is None:
         return {"orders": orders, "pieces": None, "combining": None}
+    rule = ruleset.combining_of(state, seat, table.standing_orders(seat))
     pieces = [
         {"piece": piece, "commands": [_command(ruleset, state, seat, c) for c in commands]}
         for piece, commands in ruleset.legal_commands(state, seat).items()
+        if rule.repeats.get(str(piece), 1) > 0
     ]
-    combining = ruleset.combining_of(state, seat).to_json()
-    return {"orders": orders, "pieces": pieces, "combining": combining}
+    return {"orders": orders, "pieces": pieces, "combining": rule.to_json()}
 
 
 def _command(ruleset: AnyRuleset, state: Any, seat: int, command: Any) -> dict[str, JSON]:

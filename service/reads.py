@@ -262,12 +262,17 @@ class MatchReads(MatchStore):
         self, match_id: UUID | str, token: str | None, seat: int | None = None
     ) -> Document:
         """Returns what a seat may order now in the open movement (service/legal.py): to the
-        seat itself (its token), or to the referee for the seat it names."""
+        seat itself (its token), or to the referee for the seat it names; the answer holds
+        that seat's standing order, so the referee's look at one is recorded (unless the
+        game's orders are public)."""
         match = self._read_latest(match_id)
         if token is None:
             raise MissingTokenError(f"the legal orders of match {match.id} need a seat's token")
         viewer = self.tokens.viewer(match, token)
-        return legal.legal_orders_of(match, legal.seat_asked(match, viewer, seat))
+        answer = legal.legal_orders_of(match, legal.seat_asked(match, viewer, seat))
+        if viewer.referee and answer["orders_sent"] and not views.orders_are_public(match):
+            self.note_secret_viewed(match.id, "open orders", viewer.name)
+        return answer
 
     def open_orders(self, match_id: UUID | str, token: str | None) -> Document:
         """Returns `{"items": pending_orders, "standing": {seat: order}}`: the open movement's

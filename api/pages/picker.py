@@ -46,6 +46,7 @@ def picker(legal: dict[str, Any]) -> dict[str, Any] | None:
         "free": combining.get("free") or [],
         "stock": combining.get("stock") or {},
         "repeats": combining.get("repeats") or {},
+        "ordered": combining.get("ordered") or {},  # the standing order's pieces, their spends
         "joiner": "\n" if legal["ruleset"] == "b_chess" else "; ",
         "rule": combining.get("rule", ""),
     }

@@ -67,7 +67,21 @@ class CombiningSchema(ma.Schema):
         keys=ma.fields.String(),
         values=ma.fields.Integer(),
         required=True,
-        metadata={"description": "what the seat has left to spend; the commands' `spends` add up"},
+        metadata={
+            "description": "what the seat has left to spend once its standing order is paid "
+            "for; the commands' `spends` add up (B-Chess: its macks left, BC-6)"
+        },
+    )
+    ordered = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer()),
+        required=True,
+        metadata={
+            "description": "the pieces the seat's standing order already commands, each with "
+            "what its standing command spends: they count against max_pieces, and a command "
+            "on one replaces its standing one, whose spends come back (DRTS v2's merge); in "
+            "B-Chess a further action of one is tried only if the standing one fails (BC-3)"
+        },
     )
     snapshot = ma.fields.Boolean(
         required=True,
@@ -105,6 +119,23 @@ class LegalOrdersSchema(ma.Schema):
     reason = ma.fields.String(required=True, metadata={"description": "`why` in words"})
     orders_sent = ma.fields.Integer(
         required=True, metadata={"description": "the seat's orders already sent this movement"}
+    )
+    order_policy = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "how a further order combines with the standing one: `replace` "
+            "(it replaces it whole: anything listed may be sent instead), `merge` (per piece, "
+            "DRTS v2), `accumulate` (it adds to it, B-Chess)",
+            "enum": ["replace", "merge", "accumulate"],
+        },
+    )
+    standing = ma.fields.Raw(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the seat's standing order of the open movement, as its receipts' "
+            "`standing` (null or [] when it has sent none); the lists are over it"
+        },
     )
     orders = ma.fields.List(
         ma.fields.Nested(OrderFormsSchema),

@@ -41,9 +41,13 @@ The functions, in contract order:
   orders are too many to list: each piece the seat may command now (by a
   JSON-native id) with every command legal for it now, in a fixed order;
   empty for a seat that owes no order;
-- `combining(state, seat) -> Combining`: optional, beside `legal_commands`,
-  how the listed commands combine into one order now (the pieces at most,
-  the repeats, a stock spent by `command_spends(command) -> {resource: n}`);
+- `combining(state, seat, standing) -> Combining`: optional, beside
+  `legal_commands`, how the listed commands combine into one further order
+  now (the pieces at most, the repeats, a stock spent by
+  `command_spends(command) -> {resource: n}`), given the seat's `standing`
+  orders of the open movement as its order policy combines them
+  (`Table.standing_orders`: the merged one under `merge`, every one under
+  `accumulate`; a game whose later order replaces the earlier ignores them);
   without it, at most one listed command a piece, of any number of pieces.
   Any combination the rule allows passes `check_order`; where
   `Combining.snapshot` holds (every command judged against one state:
@@ -318,7 +322,12 @@ class Combining:
     purchases); commands of at most `max_pieces` pieces, the pieces in `free`
     aside (None: of every piece); and commands whose spendings
     (`Ruleset.command_spends`) add up to no more than `stock` holds. `rule`
-    says it in words, naming the rules. `snapshot`: every command is judged
+    says it in words, naming the rules. `ordered`: the pieces the seat's
+    standing order of the movement already commands, each with what its
+    standing command spends (`stock` is what is left after them); they count
+    against `max_pieces`, and a command on one takes its standing command's
+    place there and in the stock (DRTS v2's merge, where it replaces it).
+    `snapshot`: every command is judged
     against the state as it is now, so that an allowed combination resolves
     with none set aside; False where pieces act one after another and an
     earlier one may stop a later one (B-Chess's Priority List, BC-3).
@@ -330,6 +339,7 @@ class Combining:
     repeats: Mapping[str, int] = field(default_factory=dict)
     stock: Mapping[str, int] = field(default_factory=dict)
     snapshot: bool = True
+    ordered: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> JSON:
         """Returns the rule as a JSON object."""
@@ -340,6 +350,7 @@ class Combining:
             "repeats": dict(self.repeats),
             "stock": dict(self.stock),
             "snapshot": self.snapshot,
+            "ordered": {piece: dict(spends) for piece, spends in self.ordered.items()},
         }
 
     def fault(
@@ -359,13 +370,20 @@ class Combining:
             used[piece] = used.get(piece, 0) + 1
             if used[piece] > self.repeats.get(str(piece), 1):
                 return f"piece {piece!r} is commanded {used[piece]} times"
-        counted = [piece for piece in used if piece not in self.free]
+        named = {str(piece) for piece in used}
+        free = {str(piece) for piece in self.free}
+        counted = sorted((named | set(self.ordered)) - free)
         if self.max_pieces is not None and len(counted) > self.max_pieces:
-            return f"{len(counted)} pieces commanded, at most {self.max_pieces}"
-        return self._overspent(commands, spends)
+            standing = ", ".join(sorted(set(self.ordered) - free))
+            also = f" (the standing order commands {standing})" if standing else ""
+            return f"{len(counted)} pieces commanded, at most {self.max_pieces}{also}"
+        return self._overspent(commands, named, spends)
 
     def _overspent(
-        self, commands: Sequence[Any], spends: Callable[[Any], Mapping[str, int]] | None
+        self,
+        commands: Sequence[Any],
+        named: set[str],
+        spends: Callable[[Any], Mapping[str, int]] | None,
     ) -> str:
         if spends is None:
             return ""
@@ -373,6 +391,9 @@ class Combining:
         for command in commands:
             for resource, count in spends(command).items():
                 total[resource] = total.get(resource, 0) + count
+        for piece in named & set(self.ordered):  # its standing command gives way, and back
+            for resource, count in self.ordered[piece].items():
+                total[resource] = total.get(resource, 0) - count
         for resource, count in sorted(total.items()):
             if count > self.stock.get(resource, 0):
                 return f"{count} {resource} spent, {self.stock.get(resource, 0)} in stock"
@@ -429,7 +450,7 @@ class Ruleset(Generic[StateT, OrderT]):
     order_of_commands: Callable[[Sequence[Any]], OrderT] | None = None
     commands_of_order: Callable[[OrderT], tuple[Any, ...]] | None = None
     # how listed commands combine (issue 48): None, ONE_COMMAND_A_PIECE; spendings: none
-    combining: Callable[[StateT, int], Combining] | None = None
+    combining: Callable[[StateT, int, Sequence[OrderT]], Combining] | None = None
     command_spends: Callable[[Any], Mapping[str, int]] | None = None
     # why a listed command is legal, where the rule needs saying (DRTS-6's diagonal cases)
     command_note: Callable[[StateT, int, Any], str] | None = None
@@ -493,17 +514,24 @@ class Ruleset(Generic[StateT, OrderT]):
             f"{self.info.name} has no referee action {name!r} (its actions: {known})"
         )
 
-    def combining_of(self, state: StateT, seat: int) -> Combining:
-        """Returns how `seat` combines its listed commands into one order now (the game's
-        `combining`, or ONE_COMMAND_A_PIECE)."""
-        return ONE_COMMAND_A_PIECE if self.combining is None else self.combining(state, seat)
+    def combining_of(self, state: StateT, seat: int, standing: Sequence[OrderT] = ()) -> Combining:
+        """Returns how `seat` combines its listed commands into one further order now, over
+        its `standing` orders of the movement (the game's `combining`, or
+        ONE_COMMAND_A_PIECE)."""
+        if self.combining is None:
+            return ONE_COMMAND_A_PIECE
+        return self.combining(state, seat, standing)
 
-    def combination_fault(self, state: StateT, seat: int, commands: Sequence[Any]) -> str:
+    def combination_fault(
+        self, state: StateT, seat: int, commands: Sequence[Any], standing: Sequence[OrderT] = ()
+    ) -> str:
         """Returns why `commands` is not a combination `seat` may order now of the commands
-        `legal_commands` lists, or "" when it is (the game must have legal_commands)."""
+        `legal_commands` lists, over its `standing` orders, or "" when it is (the game must
+        have legal_commands)."""
         assert self.legal_commands is not None
         listed = self.legal_commands(state, seat)
-        return self.combining_of(state, seat).fault(listed, commands, self.command_spends)
+        rule = self.combining_of(state, seat, standing)
+        return rule.fault(listed, commands, self.command_spends)
 
     def initial_steps(self, state: StateT) -> Steps:
         """Returns the steps explaining the random draws of a new match's initial state

@@ -4,6 +4,7 @@ with their reasons; secrecy (a seat sees only its own) and the referee's `?seat=
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -214,3 +215,99 @@ def test_playing_a_match_from_the_lists_alone_reaches_its_end(client):
         assert match.order(owing[0], first["json"]).status_code == 201
     assert client.get(f"/matches/{match.id}").get_json()["status"] == "finished"
     assert listed(client, match, 1)["why"] == "finished"
+
+
+def test_drts_v2_the_answer_is_over_the_standing_order_merged_per_piece(client):
+    """DRTS-4, DRTS-21 under v2's merge (a later order replaces the standing one's operations
+    piece by piece): after "water 1>7 blackhole; fire 2>8 star" the answer counts water and
+    fire as ordered, leaves no Blackhole and 3 Stars, and still lists fire's Blackhole
+    (ordering water anew gives its Blackhole back); a plant operation alone is refused (a
+    third), "water 1>2; fire 2>8 blackhole" stands and moves the Blackhole to fire."""
+    match = HttpMatch(client, "drts_team23", DRTS_SEATS)
+    before = listed(client, match, 1)
+    assert (before["order_policy"], before["standing"]) == ("merge", None)
+    assert before["combining"]["ordered"] == {}
+    sent = match.order(1, "water 1>7 blackhole; fire 2>8 star").get_json()
+    body = listed(client, match, 1)
+    assert body["standing"] == sent["standing"] and body["orders_sent"] == 1
+    assert body["combining"]["ordered"] == {"water": {"blackhole": 1}, "fire": {"star": 1}}
+    assert body["combining"]["stock"] == {"star": 3, "deathstar": 2, "blackhole": 0}
+    assert body["pieces"] == before["pieces"]  # every listed command may still be sent
+    assert "fire 2>8 blackhole" in piece(body, "fire")
+    plant = piece(body, "plant")[0]
+    assert match.order(1, plant).status_code == 422  # DRTS-4: a third operation
+    assert match.order(1, "fire 2>8 blackhole").status_code == 422  # DRTS-21: none left
+    receipt = match.order(1, "water 1>2; fire 2>8 blackhole").get_json()
+    assert receipt["refused"] == []
+    after = listed(client, match, 1)["combining"]
+    assert after["ordered"] == {"water": {}, "fire": {"blackhole": 1}}
+    assert after["stock"] == {"star": 4, "deathstar": 2, "blackhole": 0}
+
+
+def test_b_chess_the_answer_is_over_the_orders_sent_this_turn(client):
+    """BC-6 under accumulate (every order of the Turn counts): after two purchases (0 + 10
+    macks) one more is paid for and 40 macks are left; after a third none more, and the
+    purchase is no longer listed; BC-3: the King moved earlier is `ordered`, a further
+    move of it being tried only if that one cannot be carried out."""
+    match = HttpMatch(client, "b_chess")
+    body = listed(client, match, 1)
+    king = next(p for p in body["pieces"] if p["piece"].startswith("K"))
+    first = king["commands"][0]["text"]
+    assert match.order(1, f"{first}\npurchase").status_code == 201
+    assert match.order(1, "purchase").status_code == 201
+    body = listed(client, match, 1)
+    assert body["order_policy"] == "accumulate" and len(body["standing"]) == 2
+    rule = body["combining"]
+    assert (rule["repeats"], rule["stock"]) == ({"purchase": 1}, {"macks": 40})
+    assert rule["ordered"] == {king["piece"]: {}} and piece(body, "purchase") == ["purchase"]
+    assert match.order(1, "purchase").status_code == 201
+    spent = listed(client, match, 1)
+    assert spent["combining"]["repeats"] == {"purchase": 0}
+    assert spent["combining"]["stock"] == {"macks": 20}
+    assert "purchase" not in [p["piece"] for p in spent["pieces"]]
+
+
+@pytest.mark.parametrize(
+    ("game", "version", "names", "first", "then"),
+    [
+        ("shades", 2, ("alice", "bob"), None, None),
+        ("drts_team23", 1, DRTS_SEATS, "water 1>7", "fire 2>8"),
+    ],
+)
+def test_where_a_later_order_replaces_the_earlier_the_lists_stay_whole(
+    client, game, version, names, first, then
+):
+    """SH-4 and DRTS-4 in v1: a later order replaces the standing one whole
+    (`order_policy: "replace"`), so the lists and the rule stay the position's: nothing is
+    `ordered`, and anything listed may be sent instead."""
+    config = {"turns": 3} if game == "shades" else {}
+    match = HttpMatch(client, game, names, config=config, ruleset_version=version)
+    before = listed(client, match, 1)
+    if first is None:  # Shades: the first listed command of the first shade, then its last
+        commands = before["pieces"][0]["commands"]
+        first, then = commands[0]["text"], commands[-1]["text"]
+    assert match.order(1, first).status_code == 201
+    body = listed(client, match, 1)
+    assert (body["order_policy"], body["orders_sent"]) == ("replace", 1)
+    assert body["pieces"] == before["pieces"] and body["combining"] == before["combining"]
+    assert body["combining"]["ordered"] == {}
+    receipt = match.order(1, then).get_json()
+    assert listed(client, match, 1)["standing"] == receipt["standing"]
+
+
+def test_only_the_seat_and_the_referee_see_its_standing_order_and_the_look_is_recorded(client):
+    """Secrecy (docs/api.md): seat 2's answer holds nothing of seat 1's standing order; the
+    referee asking for seat 1 sees it, and that look is a SecretViewed event."""
+    match = HttpMatch(client, "drts_team23", DRTS_SEATS)
+    standing = match.order(1, "water 1>7 blackhole").get_json()["standing"]
+    other = listed(client, match, 2)
+    assert other["standing"] is None and other["combining"]["ordered"] == {}
+    assert other["combining"]["stock"]["blackhole"] == 1  # its own, untouched
+    assert json.dumps(standing["operations"][0]) not in json.dumps(other)
+    assert "1>7" not in str(other)
+    looks = client.get(f"/matches/{match.id}/events").get_json()["items"]
+    assert [e for e in looks if e["type"] == "SecretViewed"] == []
+    seen = legal(client, match, match.referee, 1).get_json()
+    assert seen["combining"]["ordered"] == {"water": {"blackhole": 1}}
+    looks = client.get(f"/matches/{match.id}/events").get_json()["items"]
+    assert [e["data"]["what"] for e in looks if e["type"] == "SecretViewed"] == ["open orders"]

@@ -220,6 +220,12 @@ def pending_secret(stage: Stage, match: Match) -> bool:
     return sealed_orders(stage, match) and bool(match.pending) and not match.finished
 
 
+def seat_1_pending_secret(stage: Stage, match: Match) -> bool:
+    """Seat 1 (the seat the referee's look names) has a sealed open order: its legal orders
+    are over that standing order, so the look is recorded (service/legal.py)."""
+    return pending_secret(stage, match) and any(p.seat == 1 for p in match.pending)
+
+
 def has_resolved(stage: Stage, match: Match) -> bool:
     return not match.finished and any(log.resolved for log in match.movements)
 
@@ -227,6 +233,7 @@ def has_resolved(stage: Stage, match: Match) -> bool:
 RECORDED: tuple[Recorded, ...] = (
     Recorded(("api:getOrders", "page:referee.desk_page", "cli:pending"), "open orders",
              pending_secret),
+    Recorded(("api:getLegalOrders", "cli:legal-orders"), "open orders", seat_1_pending_secret),
     Recorded(("api:getSeed", "cli:seed"), "seed", unfinished),
     Recorded(("api:auditMatch", "cli:audit", "page:referee.checks_page"), "audit", unfinished),
     Recorded(("api:getArchive", "cli:export", "page:referee.archive"),

@@ -356,3 +356,36 @@ def test_the_page_builds_as_many_purchases_as_the_macks_pay_for(tab, base_url, s
     expect(tab.locator("#order-text")).to_have_value("\n".join([buy["text"]] * most))
     tab.click("#order-form button[type=submit]")
     expect(tab.locator("#receipt")).to_be_visible()
+
+
+def test_the_page_builds_over_the_standing_order_merged_per_piece(tab, base_url, service):
+    """DRTS-4 and DRTS-21 under v2's merge: seat 3 (Water 7, Fire 8, Plant 9) has sent
+    "water 7>13 blackhole; fire 8>14", its only Blackhole and two operations. Its page
+    says a new order merges, offers no plant operation (a third), and offers Fire's
+    Blackhole only once Water is ordered anew without it (the Blackhole comes back); the
+    order built, Water written first, stands whole over the standing order."""
+    played = new_match(service, "drts_team23", "standing", config={"movements": 2}, version=2)
+    token = played.tokens[3]
+    service.submit_order(played.match_id, token, "water 7>13 blackhole; fire 8>14")
+    units = picker(service.legal_orders(played.match_id, token))
+    assert units is not None and units["ordered"] == {"water": {"blackhole": 1}, "fire": {}}
+    path = {u["text"]: u["path"] for u in units["units"]}
+    sign_in_browser(tab, base_url, played, token)
+    expect(tab.locator("#standing-note")).to_contain_text("merges with the one you sent")
+    expect(tab.locator('[data-next="water@3"]')).not_to_have_count(0)
+    expect(tab.locator('[data-next="plant@3"]')).to_have_count(0)  # DRTS-4: a third
+    hole = '[data-next="blackhole"], #picker-choices [data-key="blackhole"]'
+    for key in path["fire 8>14 blackhole"][:-1]:
+        click(tab, key, keyboard=False)
+    expect(tab.locator(hole)).to_have_count(0)  # water's standing operation holds it
+    tab.click("#picker-clear")
+    for key in path["water hold"]:
+        click(tab, key, keyboard=False)
+    click(tab, "add:water hold", keyboard=False)
+    for key in path["fire 8>14 blackhole"]:
+        click(tab, key, keyboard=False)
+    expect(tab.locator("#order-text")).to_have_value("water hold; fire 8>14 blackhole")
+    tab.click("#order-form button[type=submit]")
+    expect(tab.locator("#receipt")).to_be_visible()
+    after = service.legal_orders(played.match_id, token)["combining"]
+    assert after["ordered"] == {"water": {}, "fire": {"blackhole": 1}}

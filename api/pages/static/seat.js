@@ -3,7 +3,9 @@
 // in turn (`path`), its text, the piece it commands. A click (or Enter/Space on a focused
 // target, or a choice button) extends the path; a whole unit joins the order being built,
 // which is written into the text box the form sends and said in an aria-live region.
-// Without this script the text box alone works.
+// The order built is a further message: its pieces count with those the seat's standing
+// order already commands (`ordered`), within the stock that order leaves. Without this
+// script the text box alone works.
 (function () {
   "use strict";
   var data = document.getElementById("picker-data");
@@ -41,17 +43,31 @@
     }
     held.push(unit);
     var counted = held.filter(function (u) { return picker.free.indexOf(u.piece) < 0; });
-    if (picker.max_pieces !== null && counted.length > picker.max_pieces) {
+    if (over(held) && counted[0] !== unit) {
       held.splice(held.indexOf(counted[0]), 1);  // the oldest gives way (DRTS-4)
     }
     return held;
   }
 
+  function over(held) {  // past max_pieces, the pieces the standing order commands counted
+    if (picker.max_pieces === null) { return false; }
+    var pieces = Object.keys(picker.ordered);
+    held.forEach(function (u) { if (pieces.indexOf(u.piece) < 0) { pieces.push(u.piece); } });
+    return pieces.filter(function (p) { return picker.free.indexOf(p) < 0; }).length >
+      picker.max_pieces;
+  }
+
   function fits(unit) {  // an item only while the seat has one left (DRTS-21)
     var held = heldWith(unit);
+    if (over(held)) { return false; }  // the standing order leaves no room (DRTS-4)
     return Object.keys(picker.stock).every(function (item) {
       var spent = 0;
       held.forEach(function (u) { spent += (u.spends || {})[item] || 0; });
+      Object.keys(picker.ordered).forEach(function (p) {  // a piece ordered anew gives back
+        if (held.some(function (u) { return u.piece === p; })) {
+          spent -= picker.ordered[p][item] || 0;
+        }
+      });
       return spent <= picker.stock[item];
     });
   }
@@ -76,7 +92,11 @@
   }
 
   function choose(unit) {
-    chosen = heldWith(unit);
+    var held = heldWith(unit);
+    var anew = held.filter(function (u) { return u.piece in picker.ordered; });
+    // a piece ordered anew first: the parts are screened in the order written, so the item
+    // its standing operation gives back is there for the others (DRTS-21)
+    chosen = anew.concat(held.filter(function (u) { return anew.indexOf(u) < 0; }));
     path = [];
     box.value = chosen.map(function (u) { return u.text; }).join(picker.joiner);
     render();

@@ -12,7 +12,7 @@ while the seat has its King, the Field has 3 empty squares and the seat can pay
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from domain.rules.b_chess.orders import Action, MoveAction, Order, PurchaseAction, legal_moves
 from domain.rules.b_chess.purchase import LEAST_EMPTY, PRICE_STEP
@@ -63,12 +63,26 @@ def affordable_purchases(state: State, seat: int) -> int:
     return count
 
 
-def combining(state: State, seat: int) -> Combining:
-    """Returns how a seat's listed commands combine: one action an object, purchases while
-    macks last (repeats), every object acting on the Field as it is when its turn comes."""
-    purchases = affordable_purchases(state, seat) if _owes(state, seat) else 0
-    repeats = {PURCHASE: purchases} if purchases else {}
-    return Combining(RULE, repeats=repeats, snapshot=False)
+def combining(state: State, seat: int, standing: Sequence[Order] = ()) -> Combining:
+    """Returns how a seat's listed commands combine into a further order over its `standing`
+    ones of this Turn (every one counts, OrderPolicy.ACCUMULATE): one action an object,
+    purchases while macks last (`repeats`: the purchases the macks still pay for after the
+    standing ones, which come first, BC-6; 0 once they pay for none), the macks left once
+    the standing purchases are paid for (`stock`), the objects the standing orders already
+    command (`ordered`: a further action of one is tried only if its standing one cannot
+    be carried out, BC-3), every object acting on the Field as it is when its turn comes."""
+    if not _owes(state, seat):
+        return Combining(RULE, snapshot=False)
+    actions = [action for order in standing for action in order.actions]
+    sent = sum(isinstance(action, PurchaseAction) for action in actions)
+    affordable = affordable_purchases(state, seat)
+    paid = min(sent, affordable)
+    macks = state.seat(seat).macks - PRICE_STEP * paid * (paid - 1) // 2
+    repeats = {PURCHASE: max(affordable - sent, 0)} if affordable else {}
+    ordered: dict[str, Mapping[str, int]] = {
+        a.piece: {} for a in actions if isinstance(a, MoveAction) and _has(state, seat, a)
+    }
+    return Combining(RULE, repeats=repeats, stock={"macks": macks}, snapshot=False, ordered=ordered)
 
 
 def order_of_commands(commands: Sequence[Action]) -> Order:
@@ -79,6 +93,11 @@ def order_of_commands(commands: Sequence[Action]) -> Order:
 def commands_of_order(order: Order) -> tuple[Action, ...]:
     """Returns an order's actions, in the order written."""
     return order.actions
+
+
+def _has(state: State, seat: int, action: MoveAction) -> bool:
+    piece = state.piece(action.number)
+    return piece is not None and piece.id == action.piece and piece.owner == seat
 
 
 def _owes(state: State, seat: int) -> bool:

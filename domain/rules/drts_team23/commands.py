@@ -65,21 +65,37 @@ def legal_commands_v2(state: State, seat: int) -> dict[str, tuple[Command, ...]]
     return _listed(state, seat, items=True)
 
 
-def combining(state: State, seat: int) -> Combining:
-    """Returns version 1's combining rule (DRTS-4)."""
-    del state, seat
+def combining(state: State, seat: int, standing: Sequence[Order] = ()) -> Combining:
+    """Returns version 1's combining rule (DRTS-4). A later order replaces the standing one
+    whole (OrderPolicy.REPLACE), so `standing` does not matter."""
+    del state, seat, standing
     return Combining(RULE_V1, max_pieces=MAX_OPERATIONS, free=(TEAM,))
 
 
-def combining_v2(state: State, seat: int) -> Combining:
-    """Returns version 2's combining rule: version 1's, with the seat's item stock."""
+def combining_v2(state: State, seat: int, standing: Sequence[Order] = ()) -> Combining:
+    """Returns version 2's combining rule over the seat's `standing` order (merged, `merge`):
+    version 1's, with the items the seat has left once the standing operations are paid
+    for (DRTS-21), and the pieces those operations already command (`ordered`, each with
+    what it spends): a further order's operation on one of them replaces it, and gives
+    its item back; an operation on another piece is added to them (DRTS-4: two at most)."""
     stock = state.seat(seat).stock
     counts = {
         Item.STAR.value: stock.stars,
         Item.DEATHSTAR.value: stock.deathstars,
         Item.BLACKHOLE.value: stock.blackholes,
     }
-    return Combining(RULE_V2, max_pieces=MAX_OPERATIONS, free=(TEAM,), stock=counts)
+    ordered: dict[str, Mapping[str, int]] = {}
+    for order in standing:
+        for operation in order.operations:
+            ordered[operation.piece.value] = command_spends(operation)
+        if order.team is not None:
+            ordered[TEAM] = {}
+    for spends in ordered.values():
+        for item, count in spends.items():
+            counts[item] -= count
+    return Combining(
+        RULE_V2, max_pieces=MAX_OPERATIONS, free=(TEAM,), stock=counts, ordered=ordered
+    )
 
 
 def command_spends(command: Command) -> Mapping[str, int]:

@@ -156,9 +156,11 @@ RULE = (
 )
 
 
-def combining(state: State, seat: int) -> Combining:
-    """Returns how a seat's listed commands combine: one a shade, any number of shades."""
-    del state, seat
+def combining(state: State, seat: int, standing: Sequence[Order] = ()) -> Combining:
+    """Returns how a seat's listed commands combine: one a shade, any number of shades; a
+    later order replaces the standing one whole (OrderPolicy.REPLACE), so `standing` does not
+    matter."""
+    del state, seat, standing
     return Combining(RULE)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from domain.rules.b_chess import RULESET
 from domain.rules.b_chess.commands import PURCHASE, affordable_purchases
-from domain.rules.b_chess.orders import MoveAction, PurchaseAction
+from domain.rules.b_chess.orders import MoveAction, Order, PurchaseAction
 from tests.unit.rules.b_chess.support import position
 
 
@@ -58,3 +58,21 @@ def test_bc_3_one_action_an_object_and_no_snapshot():
     assert "commanded 2 times" in RULESET.combination_fault(state, 1, [one, two])
     assert RULESET.combination_fault(state, 1, [PurchaseAction()] * 4)
     assert MoveAction("K1", (9, 9)) not in RULESET.legal_commands(state, 1)["K1"]
+
+
+def test_bc_6_bc_3_over_standing_orders_purchases_and_macks_are_what_is_left():
+    """BC-6: the purchases sent earlier this Turn come first and count: after two (0 + 10
+    macks) the 50 macks pay for one more (20) and 40 are left; after three none more is
+    paid for (30 > 20), so the rule allows no purchase; BC-3: an object the standing orders
+    already command is `ordered` (a further action of it is tried only if that one fails)."""
+    state = position([("K1", 1, 5, 5), ("K2", 2, 15, 15)])
+    king = RULESET.legal_commands(state, 1)["K1"][0]
+    two = [Order((king, PurchaseAction())), Order((PurchaseAction(),))]
+    rule = RULESET.combining_of(state, 1, two)
+    assert (rule.repeats, rule.stock, rule.ordered) == ({PURCHASE: 1}, {"macks": 40}, {"K1": {}})
+    assert RULESET.combination_fault(state, 1, [PurchaseAction()], two) == ""
+    assert "commanded 2 times" in RULESET.combination_fault(state, 1, [PurchaseAction()] * 2, two)
+    three = [*two, Order((PurchaseAction(),))]
+    spent = RULESET.combining_of(state, 1, three)
+    assert (spent.repeats, spent.stock) == ({PURCHASE: 0}, {"macks": 20})
+    assert RULESET.combination_fault(state, 1, [PurchaseAction()], three)

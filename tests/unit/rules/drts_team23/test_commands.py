@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from domain.errors import IllegalOrderError, InvalidOrderError
 from domain.rules.drts_team23 import RULESET_V1, RULESET_V2
+from domain.rules.drts_team23.commands import order_of_commands
+from domain.rules.drts_team23.merge import screen_order
 from domain.rules.drts_team23.moves import Action, Operation
+from domain.rules.drts_team23.orders_v2 import format_order_v2
 from domain.rules.drts_team23.state import Item, Kind, Stock, Team
 from tests.unit.rules.drts_team23.support import DEFAULT_TEAMS, position
 
@@ -103,3 +107,37 @@ def test_a_forfeited_seat_and_a_finished_match_list_nothing():
     state = position({"1F": 14}, movement=3)
     seats = tuple(replace(s, forfeited=True) if s.number == 1 else s for s in state.seats)
     assert RULESET_V2.legal_commands(replace(state, seats=seats), 1) == {}
+
+
+def _stands(state, standing, text: str) -> bool:
+    """Returns whether a further message stands whole over the standing order (merge.py)."""
+    try:
+        return not screen_order(state, 1, standing, text).refused
+    except (InvalidOrderError, IllegalOrderError):
+        return False
+
+
+def test_drts_4_drts_21_over_a_standing_order_the_rule_agrees_with_the_screen():
+    """DRTS-4, DRTS-21 under v2's merge: over a standing "water 13>7 blackhole; fire 14>20
+    star", the rule counts water and fire as ordered (a third piece is refused, a command
+    on either replaces its operation) and leaves no Blackhole and 3 Stars, a Blackhole
+    coming back when water is ordered anew; for every listed command alone, and with each
+    command of an ordered piece written first, the rule allows exactly what stands."""
+    state = position({"1W": 13, "1F": 14, "1P": 15}, teams=DEFAULT_TEAMS, movement=3)
+    sent = "water 13>7 blackhole; fire 14>20 star"
+    standing = [screen_order(state, 1, [], sent).order]
+    rule = RULESET_V2.combining_of(state, 1, standing)
+    assert rule.ordered == {"water": {"blackhole": 1}, "fire": {"star": 1}}
+    assert rule.stock == {"star": 3, "deathstar": 2, "blackhole": 0}
+    listed = RULESET_V2.legal_commands(state, 1)
+    first = [*listed["water"][:3], *listed["fire"][:3]]
+    for commands in [[c] for cs in listed.values() for c in cs] + [
+        [a, c] for a in first for cs in listed.values() for c in cs if c != a
+    ]:
+        text = format_order_v2(order_of_commands(commands))
+        allowed = RULESET_V2.combination_fault(state, 1, commands, standing) == ""
+        assert allowed == _stands(state, standing, text), text
+    plant = listed["plant"][0]
+    assert "standing order commands fire, water" in rule.fault(
+        listed, [plant], RULESET_V2.command_spends
+    )
