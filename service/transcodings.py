@@ -7,7 +7,7 @@ stored as `{"_type_": "drts.<name>", "_data_": {field: value}}`, and its tuple
 fields (JSON gives lists back) are made tuples again when it loads.
 
 A match's movement logs are the one part of its snapshot that grows with the match (one
-a movement), and a snapshot is taken every 25 versions: they are stored as rows,
+a movement), and a snapshot is taken about every 25 versions: they are stored as rows,
 `{"_type_": "drts.movement_log_row", "_data_": [number, opened, closed, resolved,
 steps]}`, `steps` being the count of StepApplied versions when they follow `closed`
 one by one (as a resolution records them), else their list (issue 46: a third of the
