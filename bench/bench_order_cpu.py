@@ -7,8 +7,9 @@ also resolves it) through the test client, then plays rounds: every seat of a ma
 burst), match after match. Prints the CPU time (time.process_time, every thread of the
 process) per order, orders and catch-ups together, the least and the median of
 `--repeat` measures (other work on the machine inflates it), then the function calls an
-order under cProfile, a count that does not depend on the load; with `--profile`, the
-top functions too. Wall clock is not measured: the machine is shared.
+order under cProfile and the SQL statements an order (one more round, catch-ups
+included: tests/support/statements.py), counts that do not depend on the load; with
+`--profile`, the top functions too. Wall clock is not measured: the machine is shared.
 
 Run: .venv/bin/python bench/bench_order_cpu.py [--matches 4] [--rounds 8] [--repeat 3]
          [--profile]
@@ -33,6 +34,7 @@ from service import schema
 from service.matches import Matches
 from service.settings import Settings
 from tests.support.postgres import new_pg_database, pg_url
+from tests.support.statements import counting_postgres
 
 SEATS = 8
 
@@ -68,6 +70,7 @@ def measure(url: str, args: argparse.Namespace) -> None:
             f"up after each match's round, {args.repeat} times: CPU an order "
             f"min {ms(min(per_order))}, median {ms(statistics.median(per_order))}"
         )
+        orders_played: list[int] = []
         profile = cProfile.Profile(time.process_time)
         profile.enable()
         orders = play(client, matches, tables, args.rounds)
@@ -75,6 +78,12 @@ def measure(url: str, args: argparse.Namespace) -> None:
         stats = pstats.Stats(profile)
         calls = stats.total_calls  # type: ignore[attr-defined]
         print(f"under cProfile: {calls / orders:.0f} function calls an order")
+        with counting_postgres() as statements:
+            sent = statements.of(lambda: orders_played.append(play(client, matches, tables, 1)))
+        print(
+            f"SQL statements an order, catch-ups included (tests/support/statements.py): "
+            f"{len(sent) / orders_played[-1]:.1f}"
+        )
         if args.profile:
             stats.sort_stats("cumulative").print_stats(45)
     finally:

@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python bench/run.py [name ...]   e.g. `bench/run.py rules`
 Names are the scripts' without `bench_`: bots, deadlines (lateness and one resolution's
-cost, DRTS Team 23 and District War), dris_et_tessa, drts_team23, http, memory (RSS of an
+cost, DRTS Team 23 and District War), dris_et_tessa, drts_team23, growth (replay, the
+resolving order and a past state against the match's length), http, memory (RSS of an
 API and a worker process after 1,000 and 10,000 matches), rules, service, shades.
 """
 

@@ -27,7 +27,7 @@ import hashlib
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
@@ -136,11 +136,48 @@ def checked_rows(
     """Returns the match's rows stored after `after` (as `checked_events` reads them),
     decoded and checked the same way; raises TamperedLogError."""
     events = [decoded(app, row) for row in rows]
-    items = [public_item(event, with_sealed=True) for event in events]
+    # one public form at a time, not a list of them: a long log's would all stay alive,
+    # and the garbage collector's full passes over them made a replay superlinear (#46)
+    items = (public_item(event, with_sealed=True) for event in events)
     broken = first_broken_link(match_id, items, after)
     if broken is not None:
         raise TamperedLogError(match_id, broken.version, broken.type, broken.reason)
     return events
+
+
+def fold_checked(
+    app: StoreParts,
+    match_id: UUID,
+    rows: Sequence[StoredEvent],
+    take: Callable[[Any], None],
+) -> None:
+    """Decodes and checks a match's rows from its first, as `checked_rows` does, handing
+    each event to `take` as soon as it is checked so far, instead of returning them all:
+    a whole log's decoded events alive at once made the garbage collector's full passes,
+    and so a long match's replay, superlinear (issue 46). Raises what `checked_rows`
+    then `take` on each event in turn would: a row that does not decode, else a broken
+    link, else the first error `take` raised (after which it is not called again)."""
+    failure: list[BaseException] = []
+
+    def items() -> Iterator[dict[str, Any]]:
+        for row in rows:
+            event = decoded(app, row)
+            yield public_item(event, with_sealed=True)
+            if not failure:
+                try:
+                    take(event)
+                except Exception as error:
+                    failure.append(error)
+
+    stream = items()
+    broken = first_broken_link(match_id, stream)
+    if broken is not None:
+        failure.append(TamperedLogError(match_id, broken.version, broken.type, broken.reason))
+        for _ in stream:  # a later row that does not decode is named first, as before
+            pass
+        raise failure[-1]
+    if failure:
+        raise failure[0]
 
 
 def fold(match_id: UUID, events: list[Any], match: Match | None = None) -> Match | None:

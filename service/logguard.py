@@ -122,7 +122,8 @@ class LogGuard:
         raise TruncatedLogError(match.id, end, recorded.head or match.version, reason)
 
     def _sqlite(self, recorder: SQLiteAggregateRecorder, gt: int) -> list[StoredEvent]:
-        with recorder.datastore.transaction(commit=False) as cursor:
+        # one statement in autocommit, as on PostgreSQL below: no BEGIN and ROLLBACK
+        with recorder.datastore.get_connection(commit=False) as conn, conn.cursor() as cursor:
             cursor.execute(SQLITE_QUERY, (self.match_id.hex, BROKEN_LOG, gt))
             return self._rows(cursor.fetchall(), recorder.convert_originator_id)
 
@@ -133,7 +134,10 @@ class LogGuard:
             failures=Identifier(schema, "match_failures"),
             events=Identifier(schema, recorder.events_table_name),
         )
-        with recorder.datastore.transaction(commit=False) as cursor:
+        # one statement on the pool's autocommit connection (a statement is its own
+        # snapshot): no BEGIN, no ROLLBACK, and so no DEALLOCATE ALL of the prepared
+        # statements that psycopg sends after a rollback (issue 46: statements an order)
+        with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
             cursor.execute(query, (self.match_id, BROKEN_LOG, gt), prepare=True)
             return self._rows(cursor.fetchall(), lambda value: value)
 

@@ -147,24 +147,24 @@ class MatchStore(Application[UUID]):
     # -- private ----------------------------------------------------------------------------
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
-        """Takes the snapshots a save makes due (a match's version a multiple of
-        SNAPSHOT_INTERVAL). A match saved at exactly that version is snapshotted as it is
-        in memory: it is the fold of checked events (a checked load, a kept match
+        """Takes the snapshots a save makes due: a match whose save records a version that
+        is a multiple of SNAPSHOT_INTERVAL is snapshotted at its last version, as it is in
+        memory. It is the fold of checked events (a checked load, a kept match
         fast-forwarded over checked events, or nothing) and of the events it has just
         recorded itself, so it equals what a reload would give, without reading and
-        folding again (issue 30). A due version below the match's own is reloaded."""
+        folding again (issue 30). A save of several events across the due version (a
+        resolution) is snapshotted at its end, not reloaded at the due version: a reload
+        decodes a snapshot and the movement logs grow with the match (issue 46)."""
         if self.snapshots is None:
             return
+        due: dict[UUID, Match] = {}
         for event in processing_event.events:
             match = processing_event.aggregates.get(event.originator_id)
             interval = self.snapshotting_intervals.get(type(match))
-            version = event.originator_version
-            if not isinstance(match, Match) or interval is None or version % interval:
-                continue
-            if match.version == version:
-                self._put_snapshot(match)
-            else:
-                self.take_snapshot(event.originator_id, version)
+            if isinstance(match, Match) and interval and not event.originator_version % interval:
+                due[match.id] = match
+        for match in due.values():
+            self._put_snapshot(match)
 
     def _put_snapshot(self, match: Match) -> None:
         """Stores a snapshot of a checked match and remembers it as checked."""

@@ -24,7 +24,7 @@ from uuid import UUID
 from domain.errors import RulesetVersionNotInstalledError
 from domain.integrity import BrokenLink, first_broken_link, iso, jsonable, normalized
 from domain.match import Match, MovementLog, parsed
-from domain.match.timelines import timelines
+from domain.match.timelines import CORRECTED, timelines
 from domain.rules.contract import JSON, asks_rematch
 from service import corrections, evidence, loading
 from service.errors import MatchNotFoundError, MovementNotFoundError
@@ -310,7 +310,11 @@ def replay(
     Each frame holds the state after its movement as the viewer may see it. Raises
     UnknownTimelineError for a timeline the match does not have.
     """
-    events = loading.checked_events(app, match_id)
+    rows = app.recorder.select_events(match_id)
+    corrected = any(CORRECTED in row.topic for row in rows)  # the general path below
+    if rows and not corrected and timeline in (None, 1):
+        return _replayed(app, match_id, rows, viewer or Viewer())
+    events = loading.checked_rows(app, match_id, rows)
     lines = timelines(events)
     corrections.check_timeline(len(lines), timeline)
     number = timeline or len(lines)
@@ -344,6 +348,39 @@ def replay(
         folded == stored,
         number,
         len(lines),
+    )
+
+
+def _replayed(app: MatchStore, match_id: UUID, rows: Sequence[Any], viewer: Viewer) -> ReplayReport:
+    """Returns `replay`'s report of a match with one timeline, folding its rows one by one
+    as they are checked (loading.fold_checked: no list of every decoded event)."""
+    frames: list[Frame] = []
+    folded: list[Any] = [None]
+
+    def take(event: Any) -> None:
+        match: Any = loading.fold(match_id, [event], folded[0])
+        folded[0] = match
+        if isinstance(event, Match.MovementResolved):
+            frames.append(
+                Frame(
+                    event.movement,
+                    event.originator_version,
+                    tuple(match.steps),
+                    state_view(match, viewer),
+                    event.state_hash,
+                    outcome_json(match.outcome),
+                )
+            )
+
+    loading.fold_checked(app, match_id, rows, take)
+    return ReplayReport(
+        match_id,
+        len(rows),
+        tuple(frames),
+        state_view(folded[0], viewer),
+        folded[0] == app.get_match(match_id),
+        1,
+        1,
     )
 
 

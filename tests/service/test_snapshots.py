@@ -56,12 +56,49 @@ def test_a_snapshot_stores_the_typed_values_and_loads_them_back_equal(matches, c
     compressor = matches.mapper.compressor
     body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
     assert body["state"]["seats"][0]["_type_"] == "drts.seat"
-    assert body["state"]["movements"][0]["_type_"] == "drts.movement_log"
+    assert body["state"]["movements"][0]["_type_"] == "drts.movement_log_row"
     loaded = matches.get_match(match.id)
     assert loaded == match and matches.replay(match.id).agrees
     assert isinstance(loaded.seats[0], Seat) and isinstance(loaded.pending[0], PendingOrder)
     assert isinstance(loaded.movements[1], MovementLog)
     assert isinstance(loaded.movements[1].steps, tuple) and loaded.movements[1].steps
+
+
+def test_movement_logs_are_stored_as_rows_with_their_steps_counted(matches, clock):
+    """Issue 46: a log's StepApplied versions that follow its close are stored as their
+    count; other steps as their list; both load back as they were."""
+    transcoder = matches.mapper.transcoder
+    resolved = MovementLog(2, 10, 14, 18, (15, 16, 17))
+    odd = MovementLog(3, 19, 20, 25, (22, 24))
+    opened = MovementLog(4, 26)
+    encoded = json.loads(transcoder.encode([resolved, odd, opened]))
+    assert [item["_data_"] for item in encoded] == [
+        [2, 10, 14, 18, 3],
+        [3, 19, 20, 25, [22, 24]],
+        [4, 26, None, None, []],
+    ]
+    assert transcoder.decode(transcoder.encode([resolved, odd, opened])) == [resolved, odd, opened]
+
+
+def test_a_snapshot_with_movement_logs_as_dicts_still_loads(matches, clock):
+    """Issue 46: snapshots stored before the rows keep `drts.movement_log` dicts."""
+    match = play_some(matches, clock)
+    stored = matches.mapper.to_stored_event(Snapshot.take(match))
+    compressor = matches.mapper.compressor
+    body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
+    body["state"]["movements"] = [
+        {"_type_": "drts.movement_log", "_data_": {**asdict(log), "steps": list(log.steps)}}
+        for log in match.movements
+    ]
+    raw = json.dumps(body).encode()
+    old = type(stored)(
+        originator_id=stored.originator_id,
+        originator_version=stored.originator_version,
+        topic=stored.topic,
+        state=compressor.compress(raw) if compressor else raw,
+    )
+    loaded = matches.mapper.to_domain_event(old).mutate(None)
+    assert loaded.movements == match.movements and loaded == match
 
 
 def test_a_snapshot_of_the_untyped_shape_is_brought_up_to_date_as_it_loads(matches, clock):
