@@ -209,3 +209,9 @@ class PlayerNameTakenError(DrtsError):
     """Raised when a player is created under a name another player holds (in any case)."""
 
     code = "player_name_taken"
+
+
+class UnknownPlayerError(DrtsError, ValueError):
+    """Raised when a seat names a player (id or name) that does not exist."""
+
+    code = "unknown_player"

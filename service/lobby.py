@@ -110,7 +110,7 @@ class Lobby(MatchStore):
         name, token = limits.player_name(name), secrets.token_urlsafe(32)
         address = None if result_address is None else self.mail.checked(result_address)
         # issue 45: the player identity the seat names, its key checked (service/players.py)
-        named = None if player is None else str(Players(self).authenticate(player, player_key).id)
+        named = None if player is None else Players(self).seat_player(player, player_key)
         seat = self._retrying(
             match_id, lambda m: m.join(name, commitment(token), self.clock(), named)
         )

@@ -29,10 +29,17 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.integrity import commitment
 from domain.player import Player, player_id
+from domain.rules.registry import get_ruleset
 from service import limits
-from service.errors import MissingTokenError, PlayerNameTakenError, PlayerNotFoundError
+from service.errors import (
+    MissingTokenError,
+    PlayerNameTakenError,
+    PlayerNotFoundError,
+    UnknownPlayerError,
+)
 from service.mail import addresses, letters
 from service.mail.outbox import Outbox
+from service.ratings import MODEL, MatchRatings, PlayerRating, RatingStore, RatingTable
 from service.tokens import Tokens
 
 logger = logging.getLogger(__name__)
@@ -56,7 +63,25 @@ class PlayerView:
     address: str | None
 
 
-class PlayerStore(Protocol):
+@dataclass(frozen=True)
+class PlayerRatings:
+    """A player's ratings: one per ruleset version it played rated, with its history."""
+
+    player_id: UUID
+    name: str
+    ratings: tuple[tuple[RatingTable, PlayerRating], ...]
+
+
+@dataclass(frozen=True)
+class NamedRatings:
+    """A ruleset version's rating table with each player's name."""
+
+    table: RatingTable
+    names: dict[str, str]
+    model: str = MODEL
+
+
+class PlayerStore(RatingStore, Protocol):
     """What Players needs of the store: the Matches application has it all."""
 
     @property
@@ -131,6 +156,15 @@ class Players:
         found.check_key(commitment(key))
         return found
 
+    def seat_player(self, player: str, key: str | None) -> str:
+        """Returns the id of the player a joining seat names, its key checked; raises
+        UnknownPlayerError (422: the seat's field names no player), WrongPlayerKeyError,
+        MissingTokenError."""
+        try:
+            return str(self.authenticate(player, key).id)
+        except PlayerNotFoundError as error:
+            raise UnknownPlayerError(f"the seat names no player: {error}") from None
+
     def set_address(self, player: UUID | str, key: str | None, address: str) -> str:
         """Sets the player's e-mail address (its key proves it) and mails it a
         confirmation code; returns the address as kept."""
@@ -160,6 +194,25 @@ class Players:
         address = found.confirm_address(addresses.hashed(code.strip()), self.store.clock())
         self.store.save(found)
         return address
+
+    def ratings_of(self, player: UUID | str) -> PlayerRatings:
+        """Returns the player's ratings per ruleset version, rebuilt from the log."""
+        found = self.get(player)
+        rated = MatchRatings(self.store).of_player(str(found.id))
+        return PlayerRatings(found.id, found.name, tuple(rated))
+
+    def ratings(self, ruleset: str, version: int | None = None) -> NamedRatings:
+        """Returns the rating table of a ruleset's version (the latest installed for None),
+        rebuilt from the log; raises UnknownRulesetError (UnknownRulesetVersionError)."""
+        info = get_ruleset(ruleset, version).info
+        table = MatchRatings(self.store).table(info.name, info.version)
+        return NamedRatings(table, {p.player_id: self._name(p.player_id) for p in table.players})
+
+    def _name(self, ident: str) -> str:
+        try:
+            return self.get(UUID(ident)).name
+        except PlayerNotFoundError:  # a seat names only players that exist; kept in case
+            return ident
 
 
 def _candidate_ids(player: UUID | str) -> list[UUID]:
