@@ -189,3 +189,19 @@ def test_a_stored_match_keeps_its_rated_flag_and_its_seats_players(operated, dat
         assert not reopened.get_match(plain.match_id).rated
     finally:
         reopened.close()
+
+
+def test_a_snapshot_keeps_the_rated_flag_and_the_seats_players(operated, database_url):
+    players = Players(operated)
+    alice = players.create("Alice")
+    new = operated.create_match("toy", rated=True)
+    operated.join(new.match_id, "a", player="alice", player_key=alice.key)
+    operated.take_snapshot(new.match_id)
+    snapshots = list(operated.snapshots.get(new.match_id))  # type: ignore[union-attr]
+    assert snapshots and snapshots[-1].state["rated"] is True
+    reopened = Matches(env=Settings(database_url).event_store_env())
+    try:
+        match = reopened.get_match(new.match_id)
+        assert match.rated and match.seats[0].player_id == str(alice.player_id)
+    finally:
+        reopened.close()
