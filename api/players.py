@@ -14,16 +14,16 @@ from flask.views import MethodView
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
 from api.schemas.players import (
-    AddressSchema,
-    AddressStateSchema,
-    ConfirmSchema,
     CreatePlayerSchema,
+    PlayerAddressSchema,
+    PlayerAddressStateSchema,
+    PlayerConfirmSchema,
     PlayerKeySchema,
     PlayerRatingsSchema,
     PlayerSchema,
     RatingsArgsSchema,
     RatingTableSchema,
-    ReissueKeySchema,
+    ReissuePlayerKeySchema,
 )
 from service.players import NamedRatings, PlayerRatings, Players
 
@@ -63,7 +63,7 @@ class PlayerById(MethodView):
 
 @blp.route("/<string:player>/key")
 class PlayerKey(MethodView):
-    @blp.arguments(ReissueKeySchema, required=False)
+    @blp.arguments(ReissuePlayerKeySchema, required=False)
     @blp.response(200, PlayerKeySchema, description="The player's new key, shown once")
     @documents_errors(blp, 401, 403, 404, 422)
     @blp.doc(operationId="reissuePlayerKey", security=TOKEN_REQUIRED)
@@ -76,8 +76,8 @@ class PlayerKey(MethodView):
 
 @blp.route("/<string:player>/address")
 class PlayerAddress(MethodView):
-    @blp.arguments(AddressSchema)
-    @blp.response(200, AddressStateSchema, description="Set: a confirmation code is mailed")
+    @blp.arguments(PlayerAddressSchema)
+    @blp.response(200, PlayerAddressStateSchema, description="Set: a confirmation code is mailed")
     @documents_errors(blp, 401, 403, 404, 422)
     @blp.doc(operationId="setPlayerAddress", security=TOKEN_REQUIRED)
     def post(self, body: dict[str, Any], player: str) -> Any:
@@ -89,8 +89,8 @@ class PlayerAddress(MethodView):
 
 @blp.route("/<string:player>/address/confirm")
 class PlayerAddressConfirm(MethodView):
-    @blp.arguments(ConfirmSchema)
-    @blp.response(200, AddressStateSchema, description="Confirmed")
+    @blp.arguments(PlayerConfirmSchema)
+    @blp.response(200, PlayerAddressStateSchema, description="Confirmed")
     @documents_errors(blp, 401, 403, 404, 422)
     @blp.doc(operationId="confirmPlayerAddress", security=TOKEN_REQUIRED)
     def post(self, body: dict[str, Any], player: str) -> Any:

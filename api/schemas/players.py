@@ -41,11 +41,11 @@ class PlayerSchema(ma.Schema):
     )
 
 
-class ReissueKeySchema(ma.Schema):
+class ReissuePlayerKeySchema(ma.Schema):
     reason = recorded_reason("why the operator reissues it (recorded)", "lost", load_default=None)
 
 
-class AddressSchema(ma.Schema):
+class PlayerAddressSchema(ma.Schema):
     address = ma.fields.String(
         required=True,
         validate=RESULT_ADDRESS,
@@ -56,7 +56,7 @@ class AddressSchema(ma.Schema):
     )
 
 
-class ConfirmSchema(ma.Schema):
+class PlayerConfirmSchema(ma.Schema):
     code = ma.fields.String(
         required=True,
         validate=ma.validate.Length(1, 64),
@@ -64,7 +64,7 @@ class ConfirmSchema(ma.Schema):
     )
 
 
-class AddressStateSchema(ma.Schema):
+class PlayerAddressStateSchema(ma.Schema):
     address = ma.fields.String(required=True)
     confirmed = ma.fields.Boolean(required=True)
 
