@@ -24,8 +24,9 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Repository
+from eventsourcing.application import Repository
 from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
 
 from domain.integrity import commitment
 from domain.player import Player, player_id
@@ -43,6 +44,7 @@ from service.ratings import MODEL, MatchRatings, PlayerRating, RatingStore, Rati
 from service.tokens import Tokens
 
 logger = logging.getLogger(__name__)
+CREATED_TOPIC = get_topic(Player.Created)
 
 
 @dataclass(frozen=True)
@@ -122,10 +124,9 @@ class Players:
     def get(self, player: UUID | str) -> Player:
         """Returns the player with this id or name; raises PlayerNotFoundError."""
         for ident in _candidate_ids(player):
-            try:
-                found: Player = self.store.repository.get(ident)
-            except AggregateNotFoundError:
+            if not self._is_player(ident):  # a match's id is not folded as a player
                 continue
+            found = self.store.repository.get(ident)
             if isinstance(found, Player):
                 return found
         raise PlayerNotFoundError(f"no player with id or name {str(player)!r}")
@@ -207,6 +208,11 @@ class Players:
         info = get_ruleset(ruleset, version).info
         table = MatchRatings(self.store).table(info.name, info.version)
         return NamedRatings(table, {p.player_id: self._name(p.player_id) for p in table.players})
+
+    def _is_player(self, ident: UUID) -> bool:
+        """Returns whether the aggregate `ident` exists and is a player (its first event)."""
+        first = self.store.recorder.select_events(ident, lte=1, limit=1)
+        return bool(first) and first[0].topic == CREATED_TOPIC
 
     def _name(self, ident: str) -> str:
         try:

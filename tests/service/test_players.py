@@ -205,3 +205,9 @@ def test_a_snapshot_keeps_the_rated_flag_and_the_seats_players(operated, databas
         assert match.rated and match.seats[0].player_id == str(alice.player_id)
     finally:
         reopened.close()
+
+
+def test_a_match_id_is_not_a_player(operated):
+    new = operated.create_match("toy")
+    with pytest.raises(PlayerNotFoundError):
+        Players(operated).show(str(new.match_id))
