@@ -126,7 +126,7 @@ class Players:
         for ident in _candidate_ids(player):
             if not self._is_player(ident):  # a match's id is not folded as a player
                 continue
-            found = self.store.repository.get(ident)
+            found: object = self.store.repository.get(ident)
             if isinstance(found, Player):
                 return found
         raise PlayerNotFoundError(f"no player with id or name {str(player)!r}")
