@@ -2,7 +2,8 @@
 
 `create NAME` prints the player's id and its key (shown only once); `show ID|NAME`
 prints its name, its confirmed address if any, and its ratings per ruleset version
-with each rated match's effect; `reissue` gives a new key (the operator token).
+with each rated match's effect; `reissue` gives a new key (the operator token); `address`
+and `confirm-address` set and confirm its e-mail address (its key).
 """
 
 from __future__ import annotations
@@ -61,3 +62,30 @@ def reissue(player_ref: str, operator_token: str, reason: str | None) -> None:
     """Gives the player a new key (operator token); prints it once. The old key stops."""
     key = Players(matches()).reissue(operator_token, player_ref, reason)
     click.echo(f"key {key}")
+
+
+player_key_option = click.option(
+    "--key", envvar="DRTS_PLAYER_KEY", required=True, help="the player's key (from create)"
+)
+
+
+@player.command("address")
+@click.argument("player_ref", metavar="ID|NAME")
+@click.argument("address")
+@player_key_option
+@reports_errors
+def address(player_ref: str, address: str, key: str) -> None:
+    """Sets the player's e-mail address (its key) and mails it a confirmation code."""
+    kept = Players(matches()).set_address(player_ref, key, address)
+    click.echo(f"address {kept} (unconfirmed: a confirmation code was mailed to it)")
+
+
+@player.command("confirm-address")
+@click.argument("player_ref", metavar="ID|NAME")
+@click.argument("code")
+@player_key_option
+@reports_errors
+def confirm_address(player_ref: str, code: str, key: str) -> None:
+    """Confirms the player's e-mail address with the code mailed to it."""
+    kept = Players(matches()).confirm_address(player_ref, key, code)
+    click.echo(f"address {kept} confirmed")

@@ -3,6 +3,8 @@ player, and the player's rating with its history after a rated District War."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 import re
 
 import pytest
@@ -17,6 +19,7 @@ OPERATOR = "cli-operator"
 def drts_player(tmp_path, monkeypatch):
     monkeypatch.setenv("DRTS_DATABASE_URL", f"sqlite:///{tmp_path}/cli.sqlite")
     monkeypatch.setenv("DRTS_OPERATOR_TOKEN", OPERATOR)
+    monkeypatch.setenv("DRTS_MAIL_OUTBOX", str(tmp_path / "outbox"))
     runner = CliRunner()
 
     def run(*args: str, ok: bool = True) -> Result:
@@ -79,3 +82,18 @@ def test_a_rated_match_gives_each_player_a_rating_with_its_history(drts_player):
     # bob won 11 to 9 (tests/cli/test_match.py plays the same match)
     assert "rating district_war v1: mu 22.364611 sigma 8.065901" in shown
     assert f"match {match_id}: mu 25.0 -> 22.364611, sigma 8.333333 -> 8.065901" in shown
+
+
+def test_a_player_sets_its_address_with_its_key_and_confirms_it_with_the_mailed_code(
+    drts_player, tmp_path
+):
+    _, key = made(drts_player, "Alice")
+    refused = drts_player("player", "address", "alice", "a@example.org", "--key", "x", ok=False)
+    assert "wrong_player_key" in refused.output
+    drts_player("player", "address", "alice", "a@example.org", "--key", key)
+    (mail,) = (tmp_path / "outbox" / "new").iterdir()
+    letter = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
+    (code,) = re.findall(r"\b[a-z2-7]{32}\b", letter.get_body().get_content())
+    assert "address (none confirmed)" in drts_player("player", "show", "alice").output
+    drts_player("player", "confirm-address", "alice", code, "--key", key)
+    assert "address a@example.org" in drts_player("player", "show", "alice").output
