@@ -106,7 +106,7 @@ class Lobby(MatchStore):
         """Seats a player named `name`; returns the seat number, its token and its order
         address (shown once). A `result_address` is registered for its answers and mailed a
         confirmation code (docs/mail.md). A seat may name its `player` (id or name),
-        proven by `player_key` (issue 45: WrongPlayerKeyError, PlayerNotFoundError)."""
+        proven by `player_key` (issue 45: WrongPlayerKeyError, UnknownPlayerError)."""
         name, token = limits.player_name(name), secrets.token_urlsafe(32)
         address = None if result_address is None else self.mail.checked(result_address)
         # issue 45: the player identity the seat names, its key checked (service/players.py)
