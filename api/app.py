@@ -35,6 +35,7 @@ from api import (
     legal,
     movements,
     orders,
+    players,
     protocol,
     referee_address,
     rulesets,
@@ -73,6 +74,8 @@ BLUEPRINTS = (
     movements.blp,
     standings.blp,
     scoreboard.blp,
+    players.blp,
+    players.ratings_blp,
     protocol.blp,
     health.blp,
 )

@@ -35,6 +35,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.InvalidTokenError, 401),
     (domain_errors.NotYourSeatError, 403),
     (domain_errors.UncitableEventError, 403),
+    (domain_errors.WrongPlayerKeyError, 403),
     (service_errors.MatchNotFoundError, 404),
     (service_errors.MovementNotFoundError, 404),
     (service_errors.MovementNotResolvedError, 404),
@@ -45,12 +46,15 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.UnknownConfirmationCodeError, 404),
     (domain_errors.UnknownSeatError, 404),
     (domain_errors.UnknownDisputeError, 404),
+    (service_errors.PlayerNotFoundError, 404),
     (domain_errors.InvalidOrderError, 422),
     (domain_errors.IllegalOrderError, 422),
     (domain_errors.UnknownActionError, 422),
     (domain_errors.InvalidActionError, 422),
     (domain_errors.IllegalActionError, 422),
     (domain_errors.InvalidDisputeError, 422),
+    (domain_errors.WrongConfirmationCodeError, 422),
+    (service_errors.UnknownPlayerError, 422),
     (domain_errors.InvalidConfigError, 422),
     (domain_errors.InvalidStateError, 422),
     (domain_errors.UnknownRulesetError, 422),
@@ -78,6 +82,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.TamperedLogError, 409),
     (service_errors.MatchImportedError, 409),
     (service_errors.MatchExistsError, 409),
+    (service_errors.PlayerNameTakenError, 409),
     (domain_errors.DrtsError, 422),
     (RateLimitedError, 429),
 )
@@ -177,17 +182,18 @@ ERROR_DESCRIPTIONS = {
     "does not accept (unknown_parameter), or an event type no match log holds "
     "(unknown_event_type)",
     401: "No token (missing_token), or one this match does not know (invalid_token)",
-    403: "A token without the right: not_referee, not_a_seat, not_your_seat",
+    403: "A token without the right: not_referee, not_a_seat, not_your_seat, or a key "
+    "that is not the player's (wrong_player_key)",
     404: "No such match, movement, phase, seat or receipt (match_not_found, "
     "movement_not_found, movement_not_resolved, phase_not_found, unknown_seat, "
-    "unknown_receipt), or no bot protocol for the match's game (no_bot_protocol)",
+    "unknown_receipt, player_not_found), or no bot protocol for the match's game (no_bot_protocol)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
     "match_not_started, match_already_started, not_enough_seats, concurrent_write, "
     "phases_diverged, dispute_already_ruled, too_many_open_disputes: the seat's "
     "disputes awaiting a ruling are at the cap), it was imported from an archive and is "
     "read-only (match_imported), its ruleset version is not installed here "
-    "(ruleset_version_not_installed), or its stored log is not sound (tampered_log: "
-    "details name the version, type and why)",
+    "(ruleset_version_not_installed), a player name is taken (player_name_taken), or its "
+    "stored log is not sound (tampered_log: details name the version, type and why)",
     413: "The body is over the size limit (payload_too_large)",
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, "
     "unknown_action, invalid_action, illegal_action, invalid_evidence, invalid_digest, ...",

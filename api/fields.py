@@ -65,6 +65,15 @@ class QueryInteger(ma.fields.Integer):
         return int(value)
 
 
+class StrictBoolean(ma.fields.Boolean):
+    """A JSON true or false, nothing else (marshmallow's Boolean takes 0, 1, "yes", ...)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ma.ValidationError("write true or false")
+        return value
+
+
 class PlayerName(ma.fields.String):
     """A player name, normalised to NFC and held to the name rule (service/limits.py)."""
 

@@ -82,6 +82,7 @@ class Matches(MethodView):
             deadline_seconds=body["deadline_seconds"],
             preset=body["preset"],
             version=body["ruleset_version"],
+            rated=body["rated"],
         )
         return new, 201 if new.created else 200
 

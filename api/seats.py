@@ -56,12 +56,18 @@ class Seats(MethodView):
     @blp.arguments(JoinSchema)
     @blp.response(201, SeatTokenSchema, description="Joined: the seat token is shown once")
     @blp.doc(responses={201: {"links": SEAT_LINKS}})
-    @documents_errors(blp, 400, 404, 409, 413, 422)
+    @documents_errors(blp, 400, 401, 403, 404, 409, 413, 422)
     @blp.doc(operationId="joinMatch")
     def post(self, body: dict[str, Any], match_id: UUID) -> Any:
         """Takes the next free seat for player `name`; returns its token and its order
         address (shown only once). A `result_address` is mailed a confirmation code."""
-        return matches().join(match_id, body["name"], body.get("result_address"))
+        return matches().join(
+            match_id,
+            body["name"],
+            body.get("result_address"),
+            player=body["player"],  # issue 45
+            player_key=body["player_key"],
+        )
 
 
 @blp.route("/<int:seat>/token")

@@ -27,6 +27,7 @@ from cli.maps import register as register_map_commands
 from cli.match import match
 from cli.movements import register as register_movement_commands
 from cli.perft import perft
+from cli.player import player
 from cli.protocol import register as register_protocol_command
 from cli.run import api, beat, run, worker
 from cli.status import status
@@ -116,6 +117,7 @@ main.add_command(run)
 main.add_command(worker)
 main.add_command(beat)
 main.add_command(status)
+main.add_command(player)
 register_db_commands(main)
 register_map_commands(main)
 register_mail_commands(main, match)

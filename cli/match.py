@@ -132,6 +132,7 @@ def match() -> None:
 @click.option("--deadline-seconds", type=int, help="every movement's length (default: rules)")
 @click.option("--preset", help="a preset of the ruleset (drts rulesets); --config on top")
 @click.option("--ruleset-version", type=int, help="an installed version (default: the latest)")
+@click.option("--rated", is_flag=True, help="its result counts for its players' ratings")
 @reports_errors
 def create(
     ruleset: str,
@@ -142,6 +143,7 @@ def create(
     deadline_seconds: int | None,
     preset: str | None,
     ruleset_version: int | None,
+    rated: bool,
 ) -> None:
     """Creates a match; prints its id and the referee token (shown only once)."""
     new = matches().create_match(
@@ -153,6 +155,7 @@ def create(
         deadline_seconds,
         preset=preset,
         version=ruleset_version,
+        rated=rated,
     )
     click.echo(f"match {new.match_id}")
     if new.referee_token:
@@ -165,11 +168,19 @@ def create(
 @match_id_argument
 @click.argument("name")
 @click.option("--result-address", help="where answers to orders by mail go (mailed a code first)")
+@click.option("--player", "player_ref", help="the player (id or name) the seat is (issue 45)")
+@click.option("--player-key", envvar="DRTS_PLAYER_KEY", help="the player's key")
 @reports_errors
-def join(match_id: str, name: str, result_address: str | None) -> None:
+def join(
+    match_id: str,
+    name: str,
+    result_address: str | None,
+    player_ref: str | None,
+    player_key: str | None,
+) -> None:
     """Joins a match as player NAME; prints the seat's order address and its token (shown
-    only once; the token last)."""
-    seat = matches().join(match_id, name, result_address)
+    only once; the token last). With --player, the seat names that player (its key)."""
+    seat = matches().join(match_id, name, result_address, player_ref, player_key)
     click.echo(f"order address {seat.order_address}")
     click.echo(f"seat {seat.seat} token {seat.token}")
 

@@ -213,3 +213,15 @@ class TooManyOpenDisputesError(DrtsError):
     def __init__(self, message: str, seat: int, cap: int, open_disputes: list[int]) -> None:
         super().__init__(message)
         self.details = {"seat": seat, "limit": cap, "open": open_disputes}
+
+
+class WrongPlayerKeyError(DrtsError):
+    """Raised when a key is not the current key of the player it claims (issue 45)."""
+
+    code = "wrong_player_key"
+
+
+class WrongConfirmationCodeError(DrtsError):
+    """Raised when a code is not the pending confirmation code of a player's address."""
+
+    code = "wrong_confirmation_code"

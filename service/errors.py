@@ -197,3 +197,21 @@ class InvalidPostsError(DrtsError, ValueError):
     posts); names the post and the field."""
 
     code = "invalid_posts"
+
+
+class PlayerNotFoundError(DrtsError, LookupError):
+    """Raised when no player has the given id or name (issue 45)."""
+
+    code = "player_not_found"
+
+
+class PlayerNameTakenError(DrtsError):
+    """Raised when a player is created under a name another player holds (in any case)."""
+
+    code = "player_name_taken"
+
+
+class UnknownPlayerError(DrtsError, ValueError):
+    """Raised when a seat names a player (id or name) that does not exist."""
+
+    code = "unknown_player"

@@ -27,6 +27,7 @@ from service.mail import addresses
 from service.mail.outbox import MaildirOutbox, Outbox
 from service.mail.seatmail import SeatMail
 from service.maps import expand_map
+from service.players import Players
 from service.readmodels.mailout import REFEREE_SEAT
 from service.results import ImportedMatch, NewMatch, NewSeat
 from service.settings import DEFAULT_MAIL_DOMAIN, DEFAULT_MAIL_OUTBOX
@@ -54,6 +55,7 @@ class Lobby(MatchStore):
         deadline_seconds: int | None = None,
         preset: str | None = None,
         version: int | None = None,
+        rated: bool = False,  # issue 45: its result counts for ratings
     ) -> NewMatch:
         """Creates a match and returns its id and referee token; a retried key finds the first.
 
@@ -80,6 +82,7 @@ class Lobby(MatchStore):
             deadline_seconds,
             preset,
             version,
+            rated,  # issue 45
         )
         if idempotency_key is None:
             self.save(match)
@@ -92,13 +95,25 @@ class Lobby(MatchStore):
             return NewMatch(earlier or match.id, None, created=False)
         return NewMatch(match.id, token)
 
-    def join(self, match_id: UUID | str, name: str, result_address: str | None = None) -> NewSeat:
+    def join(
+        self,
+        match_id: UUID | str,
+        name: str,
+        result_address: str | None = None,
+        player: str | None = None,
+        player_key: str | None = None,
+    ) -> NewSeat:
         """Seats a player named `name`; returns the seat number, its token and its order
         address (shown once). A `result_address` is registered for its answers and mailed a
-        confirmation code (docs/mail.md)."""
+        confirmation code (docs/mail.md). A seat may name its `player` (id or name),
+        proven by `player_key` (issue 45: WrongPlayerKeyError, UnknownPlayerError)."""
         name, token = limits.player_name(name), secrets.token_urlsafe(32)
         address = None if result_address is None else self.mail.checked(result_address)
-        seat = self._retrying(match_id, lambda m: m.join(name, commitment(token), self.clock()))
+        # issue 45: the player identity the seat names, its key checked (service/players.py)
+        named = None if player is None else Players(self).seat_player(player, player_key)
+        seat = self._retrying(
+            match_id, lambda m: m.join(name, commitment(token), self.clock(), named)
+        )
         match = self.match_id(match_id)
         new = NewSeat(match, seat, token, self.mail.issue(match, seat))
         if address is not None:

@@ -7,6 +7,7 @@ import marshmallow as ma
 
 from api.fields import (
     QueryInteger,
+    StrictBoolean,
     StrictInteger,
     movement_number,
     page_cursor,
@@ -62,6 +63,13 @@ class CreateMatchSchema(ma.Schema):
         validate=ma.validate.Range(1, limits.MAX_SECONDS),
         load_default=None,
         metadata={"description": "every movement's length (default: the ruleset's)"},
+    )
+    rated = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "whether its result counts for its players' ratings (issue 45; "
+            "docs/tournaments.md#players-and-ratings): a match whose seats all name players"
+        },
     )
 
 

@@ -46,6 +46,21 @@ class JoinSchema(ma.Schema):
             "example": "alice@example.org",
         },
     )
+    # issue 45: the player identity the seat names, proven by its key
+    player = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.Length(1, 64),
+        metadata={
+            "description": "the player (id or name: POST /players) this seat is; needs "
+            "`player_key`",
+            "example": "alice",
+        },
+    )
+    player_key = ma.fields.String(
+        load_default=None,
+        validate=ma.validate.Length(1, 256),
+        metadata={"description": "the player's secret key (shown once by POST /players)"},
+    )
 
 
 class SeatTokenSchema(ma.Schema):

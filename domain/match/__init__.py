@@ -42,6 +42,7 @@ from domain.match.values import (
     upcast_v1_v2,
     upcast_v2_v3,
     upcast_v3_v4,
+    upcast_v4_v5,
 )
 from domain.rules.contract import JSON
 from domain.table import FORFEIT
@@ -65,10 +66,11 @@ class Match(MatchCorrections, MatchForum, MatchQuarantine, Aggregate):
 
     # The shape of the attributes a snapshot stores (docs/contributing.md, rule 5): a
     # snapshot of an older shape is brought up to date as it loads.
-    class_version = 4
+    class_version = 5
     upcast_v1_v2 = staticmethod(upcast_v1_v2)
     upcast_v2_v3 = staticmethod(upcast_v2_v3)
     upcast_v3_v4 = staticmethod(upcast_v3_v4)
+    upcast_v4_v5 = staticmethod(upcast_v4_v5)
 
     class Created(Aggregate.Created):
         ruleset: str
@@ -80,6 +82,9 @@ class Match(MatchCorrections, MatchForum, MatchQuarantine, Aggregate):
         referee_token_hash: str
         sealed: dict[str, Any]
         chain: str
+        # whether its result counts for ratings (issue 45); False for matches created
+        # before ratings existed
+        rated: bool = False
 
     @event(Created)
     def __init__(
@@ -93,12 +98,14 @@ class Match(MatchCorrections, MatchForum, MatchQuarantine, Aggregate):
         referee_token_hash: str,
         sealed: dict[str, Any],
         chain: str,
+        rated: bool = False,
     ) -> None:
         self.ruleset, self.ruleset_version, self.config = ruleset, ruleset_version, config
         self.seat_limits, self.schedule = seats, schedule
         self.seed_commitment, self.referee_token_hash = seed_commitment, referee_token_hash
         self.seed = sealed["seed"]
         self.chain = chain
+        self.rated = rated
         self.seats = []
         self.started = self.finished = False
         self.movement = 0
@@ -123,9 +130,10 @@ class Match(MatchCorrections, MatchForum, MatchQuarantine, Aggregate):
         name: str
         token_hash: str
         chain: str
+        player_id: str | None = None  # the player identity it named (issue 45); None: none
 
         def apply(self, match: Match) -> None:
-            match.seats.append(Seat(self.seat, self.name, self.token_hash))
+            match.seats.append(Seat(self.seat, self.name, self.token_hash, self.player_id))
             match.chain = self.chain
 
     class SeatTokenReissued(Aggregate.Event):
@@ -342,9 +350,10 @@ class Match(MatchCorrections, MatchForum, MatchQuarantine, Aggregate):
         state_hash: str
         outcome: JSON
         chain: str
+        player_id: str | None = None  # the player identity it named (issue 45); None: none
 
         def apply(self, match: Match) -> None:
-            match.seats.append(Seat(self.seat, self.name, self.token_hash))
+            match.seats.append(Seat(self.seat, self.name, self.token_hash, self.player_id))
             match.state, match.outcome, match.chain = self.state, self.outcome, self.chain
 
     class ReplayLinked(Aggregate.Event):

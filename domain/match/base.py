@@ -63,6 +63,7 @@ class MatchBase(_Layer):
         seed_commitment: str
         referee_token_hash: str
         seed: str
+        rated: bool  # its result counts for ratings (issue 45)
         chain: str
         seats: list[Seat]
         started: bool

@@ -40,9 +40,11 @@ class MatchLobby(MatchReferee):
         deadline_seconds: int | None = None,
         preset: str | None = None,
         version: int | None = None,
+        rated: bool = False,
     ) -> Self:
         """Returns a new match (Created pending) under `version` of the ruleset (the latest
-        for None), its config expanded from `preset` and validated.
+        for None), its config expanded from `preset` and validated; a `rated` match's
+        result counts for its players' ratings (issue 45).
 
         Raises InvalidConfigError on a bad config, seat count, deadline or
         preset; UnknownRulesetError (UnknownRulesetVersionError) for a ruleset
@@ -69,19 +71,22 @@ class MatchLobby(MatchReferee):
             "schedule": {"deadline_seconds": deadline_seconds},
             "seed_commitment": commitment(seed),
             "referee_token_hash": referee_token_hash,
+            "rated": rated,
         }
         chain = next_chain(genesis(match_id), event_body("Created", 1, at, data))
         return cls._create(
             cls.Created, id=match_id, timestamp=at, sealed={"seed": seed}, chain=chain, **data
         )
 
-    def join(self, name: str, token_hash: str, at: datetime) -> int:
+    def join(self, name: str, token_hash: str, at: datetime, player_id: str | None = None) -> int:
         """Seats a player; returns the seat number (1..N in join order). Before the start
         for every game; after it, while the match runs, for a game with `add_seat` (B-Chess,
-        BC-5), whose state takes the seat in at once (`SeatAdded`).
+        BC-5), whose state takes the seat in at once (`SeatAdded`). The seat names the
+        player identity `player_id` if given (the service has checked its key: issue 45).
 
         Raises MatchAlreadyStartedError once started for other games, and once finished;
-        SeatTakenError for an empty or taken name or a full match; what `add_seat` raises.
+        SeatTakenError for an empty or taken name, a player who holds a seat already, or a
+        full match; what `add_seat` raises.
         """
         self._check_may_join()
         if not name.strip():
@@ -91,15 +96,26 @@ class MatchLobby(MatchReferee):
                 raise SeatTakenError(
                     f"player name {name!r} already holds seat {holder.number} of match {self.id}"
                 )
+            if player_id is not None and holder.player_id == player_id:
+                raise SeatTakenError(
+                    f"player {player_id} already holds seat {holder.number} of match {self.id}"
+                )
         if len(self.seats) >= self.seat_limits["max"]:
             raise SeatTakenError(
                 f"match {self.id} has no free seat: all {self.seat_limits['max']} seats are taken"
             )
         seat = len(self.seats) + 1
         if self.started:
-            self._add_seat(seat, name, token_hash, at)
+            self._add_seat(seat, name, token_hash, at, player_id)
         else:
-            self._record(self.SeatJoined, at, seat=seat, name=name, token_hash=token_hash)
+            self._record(
+                self.SeatJoined,
+                at,
+                seat=seat,
+                name=name,
+                token_hash=token_hash,
+                player_id=player_id,
+            )
         return seat
 
     def _check_may_join(self) -> None:
@@ -111,7 +127,9 @@ class MatchLobby(MatchReferee):
             raise MatchAlreadyStartedError(f"match {self.id} has finished: no seat can join")
         self.check_not_quarantined()
 
-    def _add_seat(self, seat: int, name: str, token_hash: str, at: datetime) -> None:
+    def _add_seat(
+        self, seat: int, name: str, token_hash: str, at: datetime, player_id: str | None
+    ) -> None:
         """Records a seat joining the running match, with the state `add_seat` gives (a
         deadline already due passes first, as for a late order)."""
         table = self.table()
@@ -135,6 +153,7 @@ class MatchLobby(MatchReferee):
             state=dumped,
             state_hash=state_hash(dumped),
             outcome=table.outcome().to_json(),
+            player_id=player_id,
         )
 
     def reissue_seat_token(
@@ -216,9 +235,10 @@ class MatchLobby(MatchReferee):
             len(original.seats),
             original.schedule.get("deadline_seconds"),
             version=original.ruleset_version,
+            rated=original.rated,
         )
         rematch._record(cls.ReplayOf, at, original_id=str(original.id))
         for holder in original.seats:
-            rematch.join(holder.name, holder.token_hash, at)
+            rematch.join(holder.name, holder.token_hash, at, holder.player_id)
         rematch.start(original.referee_token_hash, at)
         return rematch

@@ -17,11 +17,13 @@ from domain.rules.contract import JSON, RefusedPart
 
 @dataclass(frozen=True)
 class Seat:
-    """A joined seat: its number (1..N in join order), the player's name, its token's hash."""
+    """A joined seat: its number (1..N in join order), the player's name, its token's hash,
+    and the id of the player identity it named (issue 45; None: none named, or older)."""
 
     number: int
     name: str
     token_hash: str
+    player_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -143,3 +145,10 @@ def upcast_v3_v4(state: dict[str, Any]) -> None:
     state["timeline"] = 1
     state["voided"] = None
     state["disputes"] = []
+
+
+def upcast_v4_v5(state: dict[str, Any]) -> None:
+    """Brings a Match snapshot's attributes from shape 4 to shape 5, in place: `rated`
+    (False: a match snapshotted before ratings existed was created unrated; issue 45). Its
+    seats need nothing: a stored Seat without `player_id` loads with None."""
+    state["rated"] = False

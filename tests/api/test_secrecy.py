@@ -58,6 +58,14 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/matches/{id}/deadline", {"seconds": 60}),
     ("post", "/matches/{id}/actions", {"action": "grant", "args": {}, "reason": "probe"}),
     ("post", "/matches/{id}/retry", None),  # not quarantined: 409 to the referee
+    # issue 45: players and ratings hold no match's secrets
+    ("post", "/players", {"name": "probe"}),
+    ("get", "/players/probe", None),
+    ("post", "/players/probe/key", None),
+    ("post", "/players/probe/address", {"address": "probe@example.org"}),
+    ("post", "/players/probe/address/confirm", {"code": "a" * 32}),
+    ("get", "/players/probe/ratings", None),
+    ("get", "/ratings?ruleset=toy", None),
     # issue 18: another seat may not cite alice's open order (version 7); the referee may,
     # and the dispute shows the cited event in its public form only
     ("post", "/matches/{id}/disputes", {"cites": [1, 7], "text": "probe"}),
@@ -203,7 +211,8 @@ def test_the_probes_cover_every_operation_of_the_document(client):
             .replace("{name}", "toy")
             .replace("{movement}", "1")
             .replace("{number}", "1")
-            .replace("{digest}", "0" * 64),
+            .replace("{digest}", "0" * 64)
+            .replace("{player}", "probe"),
         )
         for path, operations in spec["paths"].items()
         for method in operations

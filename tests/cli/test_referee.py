@@ -45,6 +45,12 @@ TOKEN_OPERATIONS = {
     "mapForumUser": "forum-user",
     "getForumCode": "forum-code",
 }
+# the players' (issue 45), under `drts player`: the operator's token or the player's key
+PLAYER_TOKEN_OPERATIONS = {
+    "reissuePlayerKey": ("reissue", "--operator-token"),
+    "setPlayerAddress": ("address", "--key"),
+    "confirmPlayerAddress": ("confirm-address", "--key"),
+}
 
 
 @pytest.fixture
@@ -63,7 +69,10 @@ def test_every_api_operation_taking_a_token_has_a_cli_command_taking_one(service
         for operation in path.values()
         if isinstance(operation, dict) and {"bearerAuth": []} in operation.get("security", [])
     }
-    assert with_token == set(TOKEN_OPERATIONS)
+    assert with_token == set(TOKEN_OPERATIONS) | set(PLAYER_TOKEN_OPERATIONS)
+    for name, option in PLAYER_TOKEN_OPERATIONS.values():
+        command = main.commands["player"].commands[name]  # type: ignore[attr-defined]
+        assert option in {opt for p in command.params for opt in p.opts}, name
     for command in TOKEN_OPERATIONS.values():
         found = main.commands["match"]
         for name in command.split():

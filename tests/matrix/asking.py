@@ -19,6 +19,7 @@ PROBES = {  # what a probe (a parameter the stage has no value for) answers
     "movement": {(404, "movement_not_found"), (404, "movement_not_resolved")},
     "digest": {(404, "unknown_receipt")},
     "number": {(404, "unknown_dispute")},
+    "player": {(404, "player_not_found")},  # the stages create no player (issue 45)
 }
 
 
@@ -86,7 +87,8 @@ def asks(
     plain read, then with a resolved movement (first and last), its first and last phase,
     and every earlier timeline of a corrected match with its last movement."""
     if match_id is None:
-        return [Ask(_store_path(stage, path), _store_query(stage, query))]
+        allowed = PROBES["player"] if "player" in path else set()
+        return [Ask(_store_path(stage, path), _store_query(stage, query), frozenset(allowed))]
     found = positions_of(stage, match_id)
     base: dict[str, Any] = {"match_id": match_id}
     allowed: set[tuple[int, str]] = set()
@@ -139,7 +141,12 @@ def _seat_query(query: set[str], token: str) -> dict[str, Any]:
 
 
 def _store_path(stage: Stage, path: set[str]) -> dict[str, Any]:
-    values = {"name": stage.game.ruleset, "ruleset": stage.game.ruleset, "filename": "pages.css"}
+    values = {
+        "name": stage.game.ruleset,
+        "ruleset": stage.game.ruleset,
+        "filename": "pages.css",
+        "player": "matrix-probe",
+    }
     missing = path - set(values)
     if missing:
         raise CellFailure(f"no value for path parameter(s) {missing}: teach asking.py")

@@ -211,6 +211,10 @@ BASES: dict[str, dict[str, Any]] = {
     "Post": {"author": "alice", "post_id": "p", "body": "1"},
     "ForumUserRequest": {"user": "alice", "seat": 1},
     "VerifyRequest": {"receipts": [], "heads": []},
+    "CreatePlayer": {"name": "zed"},
+    "ReissuePlayerKey": {},
+    "PlayerAddress": {"address": "player@example.org"},
+    "PlayerConfirm": {"code": "x"},
 }
 
 
