@@ -50,10 +50,10 @@ def as_shape_1(match: Match) -> dict[str, Any]:
 
 def test_a_snapshot_stores_the_typed_values_and_loads_them_back_equal(matches, clock):
     match = play_some(matches, clock)
-    matches.take_snapshot(match.id)
-    (stored,) = matches.snapshots.recorder.select_events(match.id, desc=True, limit=1)
+    matches.store.take_snapshot(match.id)
+    (stored,) = matches.store.snapshots.recorder.select_events(match.id, desc=True, limit=1)
     assert stored.originator_version == match.version
-    compressor = matches.mapper.compressor
+    compressor = matches.store.mapper.compressor
     body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
     assert body["state"]["seats"][0]["_type_"] == "drts.seat"
     assert body["state"]["movements"][0]["_type_"] == "drts.movement_log"
@@ -73,7 +73,7 @@ def test_a_snapshot_of_the_untyped_shape_is_brought_up_to_date_as_it_loads(match
         topic="domain.match:Match",
         state=as_shape_1(match),
     )
-    matches.snapshots.put([old])
+    matches.store.snapshots.put([old])
     loaded = matches.get_match(match.id)
     # an old snapshot knows no intended close (None: its closes were stored without one)
     assert loaded.closed_at is None
@@ -88,9 +88,9 @@ def test_a_snapshot_stores_disputes_and_loads_them_back_equal(matches, clock):
     matches.file_dispute(new.match_id, new.referee_token, [3], "another")
     matches.rule_dispute(new.match_id, new.referee_token, 1, "upheld", "a note")
     match = matches.get_match(new.match_id)
-    matches.take_snapshot(match.id)
-    (stored,) = matches.snapshots.recorder.select_events(match.id, desc=True, limit=1)
-    compressor = matches.mapper.compressor
+    matches.store.take_snapshot(match.id)
+    (stored,) = matches.store.snapshots.recorder.select_events(match.id, desc=True, limit=1)
+    compressor = matches.store.mapper.compressor
     body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
     assert body["state"]["disputes"][0]["_type_"] == "drts.dispute"
     loaded = matches.get_match(match.id)
@@ -113,7 +113,7 @@ def test_a_snapshot_of_shape_3_loads_with_no_disputes(matches, clock):
         topic="domain.match:Match",
         state={**state, "class_version": 3},
     )
-    matches.snapshots.put([old])
+    matches.store.snapshots.put([old])
     loaded = matches.get_match(match.id)
     assert loaded.disputes == [] and loaded == match
     assert matches.verify_chain(match.id).problems == ()  # the snapshot agrees with the log
