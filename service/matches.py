@@ -86,7 +86,7 @@ class Matches:
             store.events,
         )
         self.get_match, self.match_ids, self.close = store.get_match, store.match_ids, store.close
-        self.warm, self.countdowns_held = store.warm, store.countdowns_held
+        self.warm, self.countdowns_held, self.kept = store.warm, store.countdowns_held, store.kept
         self.is_imported = store.is_imported
         # the lobby
         self.create_match, self.import_archive = lobby.create_match, lobby.import_archive

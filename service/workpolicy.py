@@ -157,7 +157,7 @@ class WorkPolicy:
             for _, due in self.held()
             if due.deadline is not None and now < due.deadline <= horizon
         )
-        match_ids = [match_id for _, match_id in soon[: matches.store.kept.size]]
+        match_ids = [match_id for _, match_id in soon[: matches.kept.size]]
         budget = timedelta(seconds=WARM_BUDGET_SECONDS)
         return matches.warm(match_ids, until=matches.clock() + budget) if match_ids else 0
 
