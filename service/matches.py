@@ -12,7 +12,10 @@ inherits another (tests/test_layers.py holds it):
 
 - service/store.py (`MatchStore`, the one eventsourcing `Application`): opening,
   loading, saving with retries, the kept matches, tokens, read models, countdown tasks;
-- service/reads.py (`MatchReads`, given the store): the queries and listings;
+- service/reads.py (`MatchReads`, given the store): the queries of a match;
+- service/listings.py (`Listings`, given the store): the read models' listings;
+- service/inspection.py (`Inspection`, given the store and the queries, which record a
+  look at secrets): the seed, archive exports, corrections, audits, chain verification;
 - service/resolution.py (`Resolution`, given the store): resolving movements one by
   one and in batches, the sweep, rematches, quarantine and retry;
 - service/intake.py (`Intake`, given the store and the resolution, as an order may
@@ -39,7 +42,9 @@ from uuid import UUID
 from service.forum.desk import ForumDesk, PostReply
 from service.forum.posts import Post
 from service.idempotency import IdempotencyKey
+from service.inspection import Inspection
 from service.intake import Intake
+from service.listings import Listings
 from service.lobby import Lobby
 from service.mail.outbox import Outbox, outbox_for
 from service.mail.seatmail import SeatMail
@@ -72,6 +77,8 @@ class Matches:
     ) -> None:
         self.store = store = MatchStore(env, clock, scheduler, operator_token)
         self.reads = reads = MatchReads(store)
+        self.listings = listings = Listings(store)
+        self.inspection = inspection = Inspection(store, reads)
         self.resolution = resolution = Resolution(store, quarantine_after)
         self.intake = intake = Intake(store, resolution)
         self.refereeing = refereeing = Refereeing(store, resolution)
@@ -124,22 +131,22 @@ class Matches:
         self.event_log, self.event_page = reads.event_log, reads.event_page
         self.holder, self.head = reads.holder, reads.head
         self.pending_orders, self.open_orders = reads.pending_orders, reads.open_orders
-        self.legal_orders, self.referee_seed = reads.legal_orders, reads.referee_seed
-        self.note_secret_viewed = reads.note_secret_viewed
-        self.export_archive, self.corrections = reads.export_archive, reads.corrections
-        self.replay, self.audit, self.verify_chain = reads.replay, reads.audit, reads.verify_chain
+        self.legal_orders, self.note_secret_viewed = reads.legal_orders, reads.note_secret_viewed
+        self.replay = reads.replay
         self.movement, self.receipt = reads.movement, reads.receipt
         self.disputes, self.dispute_page, self.dispute = (
             reads.disputes,
             reads.dispute_page,
             reads.dispute,
         )
-        self.list_matches, self.scoreboard, self.standings = (
-            reads.list_matches,
-            reads.scoreboard,
-            reads.standings,
-        )
-        self.due_movements, self.rematches_due = reads.due_movements, reads.rematches_due
+        # the listings
+        self.list_matches, self.scoreboard = listings.list_matches, listings.scoreboard
+        self.standings, self.due_movements = listings.standings, listings.due_movements
+        self.rematches_due = listings.rematches_due
+        # the inspection
+        self.referee_seed, self.export_archive = inspection.referee_seed, inspection.export_archive
+        self.corrections, self.audit = inspection.corrections, inspection.audit
+        self.verify_chain = inspection.verify_chain
 
     def __enter__(self) -> Matches:
         self.store.__enter__()

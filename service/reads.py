@@ -1,34 +1,26 @@
-"""The queries use case: a match's summary, state, scores, display, event log (with
-long polling), pending orders, replay and chain; listings, scoreboards, standings and
-due movements from the read models. Given the store (service/store.py); reached through
-the Matches facade (service/matches.py).
+"""The queries use case: a match's summary, state (at any movement, phase or
+timeline), scores, display, event log (with long polling), pending and legal orders,
+replay, a past movement, receipts and disputes. Given the store (service/store.py);
+reached through the Matches facade (service/matches.py). The listings from the read
+models are service/listings.py's; the checks of a match's record (seed, archive,
+audit, chain) service/inspection.py's.
 
 Secret data shown to the referee (or the operator) before it is revealed is a look,
 recorded as a SecretViewed event (`note_secret_viewed`). Everything else records
-nothing. The folds and secrecy rules are in service/views.py; listings' queries in
-service/readmodels/queries.py.
+nothing. The folds and secrecy rules are in service/views.py.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
 from uuid import UUID
 
-from domain.errors import NotRefereeError
-from domain.integrity import iso
 from domain.match import Match
-from domain.rules.contract import JSON
 from service import (
-    archive,
-    audit,
     corrections,
-    evidence,
     legal,
     limits,
-    loading,
     movements,
     phases,
     views,
@@ -41,32 +33,24 @@ from service.disputes import (
     dispute_with_events,
     status_of,
 )
-from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
+from service.errors import MissingTokenError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
-from service.readmodels import queries
 from service.results import (
-    AuditReport,
-    ChainReport,
     DisputePage,
     Document,
-    DueMovement,
     EventPage,
     Head,
     MatchSummary,
     MovementRecord,
-    Page,
     ReceiptCheck,
     ReplayReport,
-    Scoreboard,
     Scores,
     StateView,
     Viewer,
 )
 from service.store import MatchStore
 from service.tokens import seat_view_of
-
-MAX_CURSOR = 2**62
 
 
 class MatchReads:
@@ -290,24 +274,6 @@ class MatchReads:
             self.note_secret_viewed(match.id, "open orders", viewer.name)
         return {"items": orders, "standing": views.standing_orders(match, viewer.seat)}
 
-    def referee_seed(self, match_id: UUID | str, referee_token: str | None) -> str:
-        """Returns the match seed to its referee before it is revealed (the look is recorded,
-        but in an imported match, which is read-only: docs/archive.md)."""
-        read_only = self.store.is_imported(match_id)
-
-        def look(match: Match) -> str:
-            match.check_referee(self.store.tokens.referee_hash(match, referee_token))
-            if not match.finished and not read_only:
-                name = self.store.tokens.referee_name(referee_token)
-                match.note_secret_viewed(name, "seed", self.store.clock())
-            return match.seed
-
-        return (
-            look(self.store.get_match(match_id))
-            if read_only
-            else self.store.retrying(match_id, look)
-        )
-
     def note_secret_viewed(self, match_id: UUID | str, what: str, viewer: str = "referee") -> None:
         """Records that the referee (or the operator) looked at secret data of a match; an
         imported match records nothing (it is read-only, and its secrets left the store it
@@ -317,51 +283,6 @@ class MatchReads:
         self.store.retrying(
             match_id, lambda m: m.note_secret_viewed(viewer, what, self.store.clock())
         )
-
-    def export_archive(
-        self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
-    ) -> Document:
-        """Returns the match's archive (docs/archive.md): the public form of a finished match,
-        to anyone; the full form of an unfinished one, to its referee (or the operator)
-        only, whose look is recorded first (the archive holds the record)."""
-        match = self.store.get_match(match_id)
-        viewer = self.store.tokens.viewer(match, token)
-        if match.finished:
-            return archive.document(self.store, match.id, "public", self.store.clock(), timeline)
-        if token is None:
-            raise MissingTokenError(
-                f"match {match.id} is not finished: only its referee may export it "
-                "(the full form, with the sealed values; the look is recorded)"
-            )
-        if not viewer.referee:
-            raise NotRefereeError(
-                f"match {match.id} is not finished: only its referee may export it, not a seat"
-            )
-        self.note_secret_viewed(match.id, archive.LOOK, viewer.name)
-        return archive.document(self.store, match.id, "full", self.store.clock(), timeline)
-
-    def corrections(self, match_id: UUID | str) -> Document:
-        """Returns the match's corrections, oldest first, and its current timeline (public:
-        a correction names a movement that has closed, whose orders are public)."""
-        match = self.store.get_match(match_id)
-        found = [
-            {
-                "version": e.originator_version,
-                "timestamp": iso(e.timestamp),
-                "movement": e.movement,
-                "timeline": e.timeline,
-                "superseded": {"first": e.superseded_from, "last": e.superseded_to},
-                "changes": e.changes,
-                "reason": e.reason,
-                "by": e.by,
-                "dispute": e.dispute,
-                "refused": e.refused,
-                "voided_rematch": e.voided_rematch,
-            }
-            for e in loading.checked_events(self.store, match.id)
-            if isinstance(e, Match.Corrected)
-        ]
-        return {"match_id": str(match.id), "timeline": match.timeline, "items": found}
 
     def replay(
         self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
@@ -377,51 +298,6 @@ class MatchReads:
             report = views.replay(self.store, match.id, viewer, timeline)
             self.store.past.replays.put(key, report)
         return report
-
-    def audit(
-        self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
-    ) -> AuditReport:
-        """Re-adjudicates the match under its pinned ruleset version (service/audit.py).
-
-        Until the match finishes it needs the unrevealed seed: only the referee (or the
-        operator) may ask, and the look is recorded (SecretViewed, what "audit"); once
-        the seed is revealed, anyone. Raises MissingTokenError, InvalidTokenError,
-        NotRefereeError, MatchNotFoundError, TamperedLogError and
-        RulesetVersionNotInstalledError.
-        """
-        events, match = audit.stored_events(self.store, self.store.match_id(match_id))
-        if match.finished:
-            if token is not None:
-                self.store.tokens.viewer(
-                    match, token
-                )  # a token this match does not know is refused
-            return audit.audit_report(match, events, timeline)
-        match.check_referee(self.store.tokens.referee_hash(match, token))
-        report = audit.audit_report(match, events, timeline)
-        self.note_secret_viewed(match.id, "audit", self.store.tokens.referee_name(token))
-        return report
-
-    def verify_chain(
-        self,
-        match_id: UUID | str,
-        receipts: Sequence[tuple[str, JSON]] = (),
-        heads: Sequence[tuple[str, JSON]] = (),
-        timeline: int | None = None,
-    ) -> ChainReport:
-        """Verifies the chain and seals of every stored event, naming the first bad one, and
-        checks against the log each receipt and head given as (source, JSON) (a head also
-        as the text VERSION:CHAIN), the read model's heads, the finish and the snapshots.
-
-        Raises InvalidEvidenceError for a malformed receipt or head.
-        """
-        match = self.store.match_id(match_id)
-        return views.verify(
-            self.store,
-            match,
-            [evidence.receipt_from_json(data, source) for source, data in receipts],
-            [evidence.HeldHead(source, _head(source, data)) for source, data in heads],
-            timeline,
-        )
 
     def movement(
         self,
@@ -487,53 +363,6 @@ class MatchReads:
         """Returns what a receipt digest proves (public: the order once revealed)."""
         return movements.receipt_check(self.store, self.store.get_match(match_id), digest)
 
-    # -- the read models --------------------------------------------------------------------
-
-    def list_matches(
-        self,
-        ruleset: str | None = None,
-        status: str | None = None,
-        limit: int = 50,
-        cursor: str | None = None,
-        disputes: str | None = None,
-    ) -> Page:
-        """Returns a page of the match list, oldest first, filtered by ruleset, status and
-        open disputes (`disputes="open"`: a dispute awaits the referee's ruling); `next` is
-        the cursor of the next page (the log position of its last match).
-        """
-        items, after = queries.match_page(
-            self.store.read_models, ruleset, status, limit, cursor_position(cursor), disputes
-        )
-        return Page(items, None if after is None else str(after))
-
-    def scoreboard(self, match_id: UUID | str) -> Scoreboard:
-        """Returns the scores after each resolved movement, per seat and team (public)."""
-        board = queries.scoreboard(self.store.read_models, self.store.match_id(match_id))
-        if board is None:
-            raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
-        return Scoreboard(**board)
-
-    def standings(
-        self, ruleset: str | None = None, limit: int = 100, cursor: str | None = None
-    ) -> Page:
-        """Returns a page of standings (wins, draws, losses, points per player name and
-        ruleset over finished matches), best first within each ruleset.
-        """
-        items, offset = queries.standing_rows(
-            self.store.read_models, ruleset, limit, cursor_position(cursor)
-        )
-        return Page(items, None if offset is None else str(offset))
-
-    def due_movements(self, now: datetime | None = None) -> list[DueMovement]:
-        """Returns the open movements due at `now` (deadline passed, or ready to close
-        early), earliest first (one query of the deadlines read model).
-        """
-        return queries.due(self.store.read_models, now or self.store.clock())
-
-    def rematches_due(self) -> list[UUID]:
-        """Returns the finished matches asking for a rematch that does not exist yet (DW-5)."""
-        return queries.rematches_due(self.store.read_models)
-
     # -- private ----------------------------------------------------------------------------
 
     def _events(
@@ -550,18 +379,3 @@ class MatchReads:
         if peeked:
             self.note_secret_viewed(match.id, "event log with sealed values", viewer.name)
         return items
-
-
-def _head(source: str, data: JSON) -> Head:
-    if isinstance(data, str):
-        return evidence.head_from_text(data)
-    return evidence.head_from_json(data, source)
-
-
-def cursor_position(cursor: str | None) -> int:
-    """Returns the position a listing cursor names (0: the start); raises InvalidCursorError."""
-    if cursor is None:
-        return 0
-    if not (cursor.isascii() and cursor.isdigit()) or not 1 <= int(cursor) <= MAX_CURSOR:
-        raise InvalidCursorError(f"cursor {cursor!r} is not one this listing gave out")
-    return int(cursor)
