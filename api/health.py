@@ -30,5 +30,5 @@ class Health(MethodView):
         disputes awaiting a ruling. Answers 503 when a check fails.
         """
         service = matches()
-        report = health_report(service, current_app.extensions[SETTINGS], service.clock())
+        report = health_report(service.store, current_app.extensions[SETTINGS], service.clock())
         return report, 200 if is_healthy(report) else 503

@@ -37,7 +37,7 @@ ratings_blp = Blueprint(
 
 def players() -> Players:
     """Returns the players' use cases on the process's Matches application."""
-    return Players(matches())
+    return matches().players
 
 
 @blp.route("")

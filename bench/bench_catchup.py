@@ -75,14 +75,14 @@ def measure(label: str, url: str, mixes: int, count: int) -> None:
     app = fill(url, mixes, count)
     models = app.read_models
     models.catch_up()
-    head = app.recorder.max_notification_id() or 0
+    head = app.store.recorder.max_notification_id() or 0
     print(f"{label}: {head} events in the log")
     try:
         for name in models.projections:
             timed(f"rebuild {name}", lambda name=name: models.rebuild(name))
         for name in models.projections:
             with models.view(name).batch():
-                models.view(name).reset(app.name)
+                models.view(name).reset(app.store.name)
         timed("catch_up (all)", models.catch_up)
     finally:
         app.close()
@@ -104,12 +104,12 @@ def burst(label: str, url: str, size: int) -> None:
             started.append(new.match_id)
         models = app.read_models
         models.catch_up()
-        before = app.recorder.max_notification_id() or 0
+        before = app.store.recorder.max_notification_id() or 0
         clock.reach(max(app.get_match(m).deadline for m in started) + timedelta(seconds=1))
         due = app.due_movements()
         for first in range(0, size, 25):
             app.resolve_batch(due[first : first + 25])
-        events = (app.recorder.max_notification_id() or 0) - before
+        events = (app.store.recorder.max_notification_id() or 0) - before
         print(f"{label}: a burst of {size} resolutions wrote {events} events")
         timed("catch_up match_list", lambda: models.catch_up(["match_list"]))
         timed("catch_up the others", lambda: models.catch_up())

@@ -166,7 +166,7 @@ def create_started(job: tuple[str, str, int, int, int, float]) -> float:
         scheduler=CeleryScheduler(producer_app(settings), 600),
     )
     for index in range(first, last):
-        app.save(started_match(game, seconds, index, moment))
+        app.store.save(started_match(game, seconds, index, moment))
     app.close()
     return time.monotonic() - began
 
@@ -203,10 +203,10 @@ def collect(
     give_up = time.monotonic() + (deadline - datetime.now(UTC)).total_seconds() + 300
     settle_until = None
     while time.monotonic() < (settle_until or give_up):
-        notes = app.recorder.select_notifications(start=position, limit=500, topics=[topic])
+        notes = app.store.recorder.select_notifications(start=position, limit=500, topics=[topic])
         now = datetime.now(UTC)
         for note in notes:
-            resolved = app.mapper.to_domain_event(note)
+            resolved = app.store.mapper.to_domain_event(note)
             if getattr(resolved, "movement", None) == 1:
                 count[resolved.originator_id] += 1
                 if count[resolved.originator_id] == 1:
@@ -237,7 +237,7 @@ def cost(game: str, settings: Settings, count: int = 100) -> str:
     ids = []
     for index in range(2 * count + 2 * BATCH):
         match = started_match(game, 60, index, past)
-        app.save(match)
+        app.store.save(match)
         ids.append(match.id)
     due = [DueMovement(match_id, 1, past + timedelta(seconds=60)) for match_id in ids]
 

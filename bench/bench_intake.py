@@ -71,7 +71,7 @@ def play(app: Matches, clock: SteppedClock, movements: int) -> tuple[list[float]
     match_id = created.match_id
     tokens = [app.join(match_id, f"p{seat}").token for seat in range(1, SEATS + 1)]
     app.start(match_id, str(created.referee_token))
-    commits = CommitClock(app.recorder)
+    commits = CommitClock(app.store.recorder)
     totals, beside = [], []
     for movement in range(1, movements + 1):
         for _ in range(2):  # every seat sends, then sends again (a seat's last order stands)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -35,11 +35,11 @@ from tests.support.toy_ruleset import RULESET
 CONFIG = {"close_early": False, "rounds": 100_000}  # orders stay pending until resolved
 
 
-class NoSnapshots(Matches):
-    """The same application and tables, loading every match from its first event."""
-
-    name = "Matches"
-    snapshotting_intervals: ClassVar[dict[Any, int]] = {}
+def no_snapshots(env: dict[str, str]) -> Matches:
+    """Returns the same application and tables, loading every match from its first event."""
+    matches = Matches(env={**env, "IS_SNAPSHOTTING_ENABLED": "n"})
+    matches.store.snapshotting_intervals = {}
+    return matches
 
 
 def percentiles(samples: list[float]) -> str:
@@ -86,7 +86,7 @@ def bench_load(env: dict[str, str], events: int = 1000, loads: int = 20) -> tupl
         app.submit_order(match_id, tokens[1], "2")
         app.resolve(match_id, movement, app.clock() + timedelta(days=movement))
         movement += 1
-    plain = NoSnapshots(env=env)
+    plain = no_snapshots(env)
     with_snapshots = statistics.median(timed(lambda: app.get_match(match_id)) for _ in range(loads))
     without = statistics.median(timed(lambda: plain.get_match(match_id)) for _ in range(loads))
     app.close()

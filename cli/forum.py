@@ -51,7 +51,7 @@ def import_posts(file: Path, match_id: str) -> None:
 @reports_errors
 def list_posts(match_id: str) -> None:
     """Lists the posts received for the match, refused ones too (JSON lines)."""
-    for row in posts_of(matches(), match_id):
+    for row in posts_of(matches().store, match_id):
         click.echo(printable(json.dumps(row, sort_keys=True, ensure_ascii=False, default=str)))
 
 

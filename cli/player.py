@@ -11,7 +11,6 @@ from __future__ import annotations
 import click
 
 from cli.store import matches, reports_errors
-from service.players import Players
 
 
 @click.group("player")
@@ -24,7 +23,7 @@ def player() -> None:
 @reports_errors
 def create(name: str) -> None:
     """Creates player NAME; prints its id and its key (shown only this once; the key last)."""
-    new = Players(matches()).create(name)
+    new = matches().players.create(name)
     click.echo(f"player {new.player_id} {new.name}")
     click.echo(f"key {new.key}")
 
@@ -34,7 +33,7 @@ def create(name: str) -> None:
 @reports_errors
 def show(player_ref: str) -> None:
     """Shows a player: name, confirmed address, ratings per ruleset version with history."""
-    players = Players(matches())
+    players = matches().players
     found = players.show(player_ref)
     click.echo(f"player {found.player_id} {found.name}")
     click.echo(f"address {found.address or '(none confirmed)'}")
@@ -60,7 +59,7 @@ def show(player_ref: str) -> None:
 @reports_errors
 def reissue(player_ref: str, operator_token: str, reason: str | None) -> None:
     """Gives the player a new key (operator token); prints it once. The old key stops."""
-    key = Players(matches()).reissue(operator_token, player_ref, reason)
+    key = matches().players.reissue(operator_token, player_ref, reason)
     click.echo(f"key {key}")
 
 
@@ -76,7 +75,7 @@ player_key_option = click.option(
 @reports_errors
 def address(player_ref: str, address: str, key: str) -> None:
     """Sets the player's e-mail address (its key) and mails it a confirmation code."""
-    kept = Players(matches()).set_address(player_ref, key, address)
+    kept = matches().players.set_address(player_ref, key, address)
     click.echo(f"address {kept} (unconfirmed: a confirmation code was mailed to it)")
 
 
@@ -87,5 +86,5 @@ def address(player_ref: str, address: str, key: str) -> None:
 @reports_errors
 def confirm_address(player_ref: str, code: str, key: str) -> None:
     """Confirms the player's e-mail address with the code mailed to it."""
-    kept = Players(matches()).confirm_address(player_ref, key, code)
+    kept = matches().players.confirm_address(player_ref, key, code)
     click.echo(f"address {kept} confirmed")

@@ -21,6 +21,6 @@ from service.settings import load_settings
 def status() -> None:
     """Prints the service's health report (JSON, as GET /health); exits 1 when unhealthy."""
     service = matches()
-    report = health_report(service, load_settings(), service.clock())
+    report = health_report(service.store, load_settings(), service.clock())
     click.echo(json.dumps(report, indent=2, sort_keys=True))
     sys.exit(0 if is_healthy(report) else 1)

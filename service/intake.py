@@ -4,40 +4,34 @@ code).
 
 Every way in ends in `_submit`: the order is checked against the limits and stored with
 its salted receipt digest, source and message id, judged as of the instant it was
-received; a movement it makes ready resolves at once, so the intake builds on the
-resolution (service/resolution.py). Part of `Matches` (service/matches.py).
+received; a movement it makes ready resolves at once, so the intake is given the
+resolution (service/resolution.py) beside the store. The forum desk that reads posts
+(service/forum/desk.py) is built over the Matches facade (service/matches.py), which
+wires the use cases.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from uuid import UUID
 
 from domain.match import Match, Receipt
 from domain.rules.contract import JSON
 from service import limits
 from service.forum import codes as forum_codes
-from service.forum.desk import ForumDesk, PostReply
-from service.forum.posts import Post
 from service.forum.users import ForumUser, forum_identity, forum_mapping
 from service.resolution import Resolution
 from service.results import Head, OrderReceipt
-from service.settings import DEFAULT_FORUM_MAX_DELAY_SECONDS
-from service.store import head_of
+from service.store import MatchStore, head_of
 
 
-class Intake(Resolution):
+class Intake:
     """Takes orders from the API, mail and forum posts; maps forum users, issues codes."""
 
-    # how much earlier than its receipt a forum post's time may be taken (docs/forum.md)
-    forum_max_delay: timedelta = timedelta(seconds=DEFAULT_FORUM_MAX_DELAY_SECONDS)
-
-    @property
-    def forum(self) -> ForumDesk:
-        """Returns the forum desk: forum posts taken as orders (docs/forum.md)."""
-        return ForumDesk(self, self.forum_max_delay)
+    def __init__(self, store: MatchStore, resolution: Resolution) -> None:
+        self.store, self.resolution = store, resolution
 
     def submit_order(
         self,
@@ -56,11 +50,11 @@ class Intake(Resolution):
         request, the CLI command); now by default. The order is judged as of that instant
         however long its processing takes (docs/operations.md, settling time).
         """
-        now = received_at or self.clock()
+        now = received_at or self.store.clock()
         limits.check_order(order, max_chars=limits.LONGEST_ORDER_CHARS)  # before the token
         if movement is not None:
             limits.check_movement(movement)
-        token_hash = self.tokens.seat_hash(token)
+        token_hash = self.store.tokens.seat_hash(token)
         return self._submit(
             match_id,
             lambda _: token_hash,
@@ -125,32 +119,23 @@ class Intake(Resolution):
         the user's posts must carry; None maps by the name alone."""
         user = limits.player_name(user, "user")
         known = forum_identity(identity)
-        by, now = self.tokens.referee_name(referee_token), self.clock()
-        self._retrying(
+        by, now = self.store.tokens.referee_name(referee_token), self.store.clock()
+        self.store.retrying(
             match_id,
             lambda m: m.map_forum_user(
-                self.tokens.referee_hash(m, referee_token), user, seat, by, now, known
+                self.store.tokens.referee_hash(m, referee_token), user, seat, by, now, known
             ),
         )
 
-    def take_forum_post(
-        self, match_id: UUID | str, operator_token: str | None, post: Post, receipt: datetime
-    ) -> PostReply:
-        """Takes a forum post sent in by a forum integration (the operator token) at
-        `receipt`: stored as its seat's order or refused, with the reply to post back; a
-        post seen before stores nothing new (service/forum/desk.py, docs/forum.md)."""
-        self.tokens.check_operator(operator_token)
-        return self.forum.receive(match_id, post, receipt)
-
     def forum_users(self, match_id: UUID | str) -> dict[str, ForumUser]:
         """Returns the match's mapping of forum users to seats and identities (public)."""
-        return forum_mapping(self.events.get(self.get_match(match_id).id))
+        return forum_mapping(self.store.events.get(self.store.get_match(match_id).id))
 
     def forum_code(self, match_id: UUID | str, token: str | None) -> tuple[int, str]:
         """Issues a one-time code for the token's seat, to sign one forum post with; returns
         the seat and the code (shown once; docs/forum.md)."""
-        seat, match = self._seat_of(match_id, token), self.match_id(match_id)
-        return seat, forum_codes.issue(self.read_models, match, seat, self.clock())
+        seat, match = self.store.seat_of(match_id, token), self.store.match_id(match_id)
+        return seat, forum_codes.issue(self.store.read_models, match, seat, self.store.clock())
 
     def _submit(
         self,
@@ -188,11 +173,13 @@ class Intake(Resolution):
             ready = resolve_when_ready and receipt.ready
             return receipt, ready, stored.originator_version, head_of(match)
 
-        with self._rematch_if_finished(match_id):
-            receipt, ready, version, head = self._retrying(match_id, submit)
-        closing = self.resolve_isolated(match_id, receipt.movement, now) if ready else None
+        with self.resolution.rematch_if_finished(match_id):
+            receipt, ready, version, head = self.store.retrying(match_id, submit)
+        closing = (
+            self.resolution.resolve_isolated(match_id, receipt.movement, now) if ready else None
+        )
         return OrderReceipt(
-            self.match_id(match_id),
+            self.store.match_id(match_id),
             receipt.seat,
             receipt.movement,
             receipt.digest,

@@ -2,7 +2,7 @@
 
 The API's schemas and body parser (api/), the command line and any later
 edge (mail) go through these same checks, because the use cases of the
-Matches application (service/matches.py and the command modules it composes)
+Matches facade (service/matches.py and the use-case objects it wires)
 call them before anything reaches the domain or the event store: a rule here
 holds by construction, not per endpoint. docs/api.md ("Limits and checks")
 states every limit.

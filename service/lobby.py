@@ -3,8 +3,9 @@
 Creating a match (a retried idempotency key finds the first) or importing one from an
 archive (read-only), seating players with their tokens and order addresses (shown
 once), the seats' and the referee's result addresses with their confirmation codes,
-starting the match, and a seat's new token at the referee's request. Part of `Matches`
-(service/matches.py).
+starting the match, and a seat's new token at the referee's request. Given the store
+(service/store.py), the domain of the order addresses and the outbox of confirmation
+mail; service/matches.py wires it.
 """
 
 from __future__ import annotations
@@ -34,16 +35,26 @@ from service.settings import DEFAULT_MAIL_DOMAIN, DEFAULT_MAIL_OUTBOX
 from service.store import MatchStore
 
 
-class Lobby(MatchStore):
+class Lobby:
     """Creates and imports matches, seats players, keeps their result addresses, starts."""
 
     mail_domain: str = DEFAULT_MAIL_DOMAIN  # of the seats' order addresses (docs/mail.md)
     outbox: Outbox = MaildirOutbox(DEFAULT_MAIL_OUTBOX)  # where confirmation mail goes
 
+    def __init__(
+        self, store: MatchStore, mail_domain: str | None = None, outbox: Outbox | None = None
+    ) -> None:
+        self.store = store
+        if mail_domain is not None:
+            self.mail_domain = mail_domain
+        if outbox is not None:
+            self.outbox = outbox
+
     @property
     def mail(self) -> SeatMail:
         """Returns the seats' mail: order addresses, result addresses, answers."""
-        return SeatMail(lambda: self.read_models, self.mail_domain, self.outbox, self.clock)
+        store = self.store
+        return SeatMail(lambda: store.read_models, self.mail_domain, self.outbox, store.clock)
 
     def create_match(
         self,
@@ -67,7 +78,7 @@ class Lobby(MatchStore):
         get_ruleset(ruleset)  # an unknown ruleset is refused, even in a retry of a known key
         if idempotency_key is not None:
             limits.check_text(idempotency_key, "idempotency_key", limits.MAX_KEY_CHARS)
-            earlier = keyed_match(self.repository, idempotency_key)
+            earlier = keyed_match(self.store.repository, idempotency_key)
             if earlier is not None:
                 return NewMatch(earlier, None, created=False)
         token = secrets.token_urlsafe(32)
@@ -77,7 +88,7 @@ class Lobby(MatchStore):
             expand_map(ruleset, config),  # a map named by the match becomes its content (SH-2)
             seed or secrets.token_hex(32),
             commitment(token),
-            self.clock(),
+            self.store.clock(),
             seats,
             deadline_seconds,
             preset,
@@ -85,13 +96,13 @@ class Lobby(MatchStore):
             rated,  # issue 45
         )
         if idempotency_key is None:
-            self.save(match)
+            self.store.save(match)
             return NewMatch(match.id, token)
         key = IdempotencyKey.pointing_at(idempotency_key, match.id)
         try:
-            self.save(key, match)  # one transaction: the loser of a race stores neither
+            self.store.save(key, match)  # one transaction: the loser of a race stores neither
         except IntegrityError:
-            earlier = keyed_match(self.repository, idempotency_key)
+            earlier = keyed_match(self.store.repository, idempotency_key)
             return NewMatch(earlier or match.id, None, created=False)
         return NewMatch(match.id, token)
 
@@ -110,11 +121,13 @@ class Lobby(MatchStore):
         name, token = limits.player_name(name), secrets.token_urlsafe(32)
         address = None if result_address is None else self.mail.checked(result_address)
         # issue 45: the player identity the seat names, its key checked (service/players.py)
-        named = None if player is None else Players(self).seat_player(player, player_key)
-        seat = self._retrying(
-            match_id, lambda m: m.join(name, commitment(token), self.clock(), named)
+        named = (
+            None if player is None else Players(self.store, self).seat_player(player, player_key)
         )
-        match = self.match_id(match_id)
+        seat = self.store.retrying(
+            match_id, lambda m: m.join(name, commitment(token), self.store.clock(), named)
+        )
+        match = self.store.match_id(match_id)
         new = NewSeat(match, seat, token, self.mail.issue(match, seat))
         if address is not None:
             self.mail.register(new.match_id, seat, address)
@@ -124,15 +137,15 @@ class Lobby(MatchStore):
         """Registers the address the answers to the token's seat go to (replacing any
         other) and mails it a confirmation code; returns the address as kept."""
         kept = self.mail.checked(address)
-        seat = self._seat_of(match_id, token)
-        self.mail.register(self.match_id(match_id), seat, kept)
+        seat = self.store.seat_of(match_id, token)
+        self.mail.register(self.store.match_id(match_id), seat, kept)
         return kept
 
     def confirm_result_address(self, match_id: UUID | str, token: str | None, code: str) -> str:
         """Confirms the token's seat's result address with the mailed code; returns it.
         Raises UnknownConfirmationCodeError for a code that is not that seat's."""
-        seat, match = self._seat_of(match_id, token), self.match_id(match_id)
-        if addresses.code_hash_of(self.read_models, match, seat) != addresses.hashed(code):
+        seat, match = self.store.seat_of(match_id, token), self.store.match_id(match_id)
+        if addresses.code_hash_of(self.store.read_models, match, seat) != addresses.hashed(code):
             raise UnknownConfirmationCodeError(
                 f"seat {seat} of match {match} has no result address waiting for this code"
             )
@@ -145,8 +158,8 @@ class Lobby(MatchStore):
         every result and dispute notice of the match once confirmed like a seat's (a reply
         to the confirmation, or `confirm_referee_address`); returns it as kept."""
         kept = self.mail.checked(address)
-        match = self.get_match(match_id)
-        match.check_referee(self.tokens.referee_hash(match, referee_token))
+        match = self.store.get_match(match_id)
+        match.check_referee(self.store.tokens.referee_hash(match, referee_token))
         self.mail.register(match.id, REFEREE_SEAT, kept)
         return kept
 
@@ -155,11 +168,11 @@ class Lobby(MatchStore):
     ) -> str:
         """Confirms the referee's result address with the mailed code; returns it. Raises
         UnknownConfirmationCodeError for a code that is not the referee's."""
-        match = self.get_match(match_id)
-        match.check_referee(self.tokens.referee_hash(match, referee_token))
-        if addresses.code_hash_of(self.read_models, match.id, REFEREE_SEAT) != addresses.hashed(
-            code
-        ):
+        match = self.store.get_match(match_id)
+        match.check_referee(self.store.tokens.referee_hash(match, referee_token))
+        if addresses.code_hash_of(
+            self.store.read_models, match.id, REFEREE_SEAT
+        ) != addresses.hashed(code):
             raise UnknownConfirmationCodeError(
                 f"the referee of match {match.id} has no result address waiting for this code"
             )
@@ -177,10 +190,14 @@ class Lobby(MatchStore):
         for a scenario, strikes by seat)."""
         limits.check_movement(movement)
         limits.check_json(state, "state")
-        self._retrying(
+        self.store.retrying(
             match_id,
             lambda m: m.start(
-                self.tokens.referee_hash(m, referee_token), self.clock(), state, movement, strikes
+                self.store.tokens.referee_hash(m, referee_token),
+                self.store.clock(),
+                state,
+                movement,
+                strikes,
             ),
         )
 
@@ -195,17 +212,17 @@ class Lobby(MatchStore):
         reason if given; the old one stops."""
         limits.check_reason(reason)
         token = secrets.token_urlsafe(32)
-        self._retrying(
+        self.store.retrying(
             match_id,
             lambda m: m.reissue_seat_token(
-                self.tokens.referee_hash(m, referee_token),
+                self.store.tokens.referee_hash(m, referee_token),
                 seat,
                 commitment(token),
-                self.clock(),
+                self.store.clock(),
                 reason,
             ),
         )
-        match = self.match_id(match_id)
+        match = self.store.match_id(match_id)
         return NewSeat(match, seat, token, self.mail.issue(match, seat))
 
     def import_archive(self, document: JSON) -> ImportedMatch:
@@ -213,4 +230,4 @@ class Lobby(MatchStore):
         stored exactly as exported, and the match is read-only. A no-op when the store
         holds the same events already; raises InvalidArchiveError, TamperedArchiveError
         (naming the event) or MatchExistsError, writing nothing."""
-        return archive.import_archive(self, document)
+        return archive.import_archive(self.store, document)

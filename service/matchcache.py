@@ -10,7 +10,7 @@ Why it stays correct with several API and worker processes, each with its own ca
   decides on the match as stored, as far as one query can see.
 - A write that loses a race still fails on the store's unique (match, version): the
   command's match is then dropped, and the retry loads the match from the store
-  (service/store.py `_retrying`); exactly-once resolution rests on that, not on the cache.
+  (service/store.py `retrying`); exactly-once resolution rests on that, not on the cache.
 - A match is taken out while a command runs on it (two threads of one process never
   share one), and put back only with no unsaved event: after its events were saved, or
   when the command recorded nothing. A command that raises anything else, or loses a

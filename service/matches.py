@@ -1,58 +1,213 @@
-"""The Matches application: the use cases of playing a match (load, call the domain, save).
+"""The Matches facade: the one entry point of the edges (api/, workers/, cli/), wiring
+the use cases of playing a match once and naming each of their methods.
 
-Persistence comes from `service.settings` (DRTS_DATABASE_URL). The service
-reads the clock and draws seeds, tokens and salts with `secrets`; the Match
-aggregate only records. Writes use optimistic concurrency: a command that
-loses a race reloads the match and decides again, so two callers resolving
-the same movement give exactly one resolution.
+Persistence comes from `service.settings` (DRTS_DATABASE_URL). The service reads the
+clock and draws seeds, tokens and salts with `secrets`; the Match aggregate only
+records. Writes use optimistic concurrency: a command that loses a race reloads the
+match and decides again, so two callers resolving the same movement give exactly one
+resolution.
 
-The application is built in three layers: the store (service/store.py: opening,
-loading, saving with retries, read models, tokens), the queries
-(service/reads.py), and the commands, one module per use case:
+Each use case is an object of its own, given what it needs in its constructor, and none
+inherits another (tests/test_layers.py holds it):
 
-- service/lobby.py (`Lobby`): creating and importing matches, seating players,
-  result addresses, starting, seat tokens;
-- service/intake.py (`Intake`): orders from the API, mail and forum posts, forum
-  users and one-time codes;
-- service/refereeing.py (`Refereeing`): deadlines, referee actions, corrections,
-  disputes;
-- service/resolution.py (`Resolution`): resolving movements one by one and in
-  batches, the sweep, rematches, quarantine and retry, countdown tasks. The intake
-  and the referee's commands build on it: an order or an act may close a movement.
+- service/store.py (`MatchStore`, the one eventsourcing `Application`): opening,
+  loading, saving with retries, the kept matches, tokens, read models, countdown tasks;
+- service/reads.py (`MatchReads`, given the store): the queries of a match;
+- service/listings.py (`Listings`, given the store): the read models' listings;
+- service/inspection.py (`Inspection`, given the store and the queries, which record a
+  look at secrets): the seed, archive exports, corrections, audits, chain verification;
+- service/resolution.py (`Resolution`, given the store): resolving movements one by
+  one and in batches, the sweep, rematches, quarantine and retry;
+- service/intake.py (`Intake`, given the store and the resolution, as an order may
+  close a movement): orders from the API, mail and forum posts, forum users and codes;
+- service/refereeing.py (`Refereeing`, given the store and the resolution): deadlines,
+  referee actions, corrections, disputes;
+- service/lobby.py (`Lobby`, given the store, the mail domain and the outbox): creating
+  and importing matches, seating players, result addresses, starting, seat tokens.
 
-This module composes them. Opening the application on a database upgrades it
-(SQLite) or refuses it (PostgreSQL) unless it is at the latest migration
-(service/schema.py).
+`Matches` holds them as attributes (`matches.intake`, ...) and names each public
+method once, so the edges call `matches.submit_order(...)` and nothing deeper; the
+forum desk (service/forum/desk.py) and the pages' sessions are built over it. Opening
+the store on a database upgrades it (SQLite) or refuses it (PostgreSQL) unless it is at
+the latest migration (service/schema.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
+from types import TracebackType
+from uuid import UUID
 
+from service.forum.desk import ForumDesk, PostReply
+from service.forum.posts import Post
 from service.idempotency import IdempotencyKey
+from service.inspection import Inspection
 from service.intake import Intake
+from service.listings import Listings
 from service.lobby import Lobby
-from service.mail.outbox import outbox_for
+from service.mail.outbox import Outbox, outbox_for
+from service.mail.seatmail import SeatMail
+from service.players import Players
+from service.readmodels.runner import ReadModels
 from service.reads import MatchReads
 from service.refereeing import Refereeing
 from service.resolution import Resolution
 from service.scheduling import Scheduler, scheduler_for
 from service.sessions import PageSessions
-from service.settings import Settings, load_settings
-from service.store import SNAPSHOT_INTERVAL, utc_now
+from service.settings import DEFAULT_FORUM_MAX_DELAY_SECONDS, Settings, load_settings
+from service.store import SNAPSHOT_INTERVAL, MatchStore, utc_now
 
 # IdempotencyKey: its stored topic names this module (service/idempotency.py registers it)
 __all__ = ["SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now"]
 
 
-class Matches(Lobby, Refereeing, Intake, Resolution, MatchReads):
-    """Creates matches, seats players, takes orders, resolves movements, serves replays."""
+class Matches:
+    """Creates matches, seats players, takes orders, resolves movements, serves replays:
+    each method is its use case's (module docstring)."""
+
+    match_id = staticmethod(MatchStore.match_id)
+
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        scheduler: Scheduler | None = None,
+        operator_token: str | None = None,
+        quarantine_after: int = 3,
+    ) -> None:
+        self.store = store = MatchStore(env, clock, scheduler, operator_token)
+        self.reads = reads = MatchReads(store)
+        self.listings = listings = Listings(store)
+        self.inspection = inspection = Inspection(store, reads)
+        self.resolution = resolution = Resolution(store, quarantine_after)
+        self.intake = intake = Intake(store, resolution)
+        self.refereeing = refereeing = Refereeing(store, resolution)
+        self.lobby = lobby = Lobby(store)
+        self.players = Players(store, lobby)  # issue 45: player identities and ratings
+        # how much earlier than its receipt a forum post's time may be taken (docs/forum.md)
+        self.forum_max_delay = timedelta(seconds=DEFAULT_FORUM_MAX_DELAY_SECONDS)
+        # the store, as the edges use it
+        self.clock, self.tokens, self.env, self.events = (
+            store.clock,
+            store.tokens,
+            store.env,
+            store.events,
+        )
+        self.get_match, self.match_ids, self.close = store.get_match, store.match_ids, store.close
+        self.warm, self.countdowns_held, self.kept = store.warm, store.countdowns_held, store.kept
+        self.is_imported = store.is_imported
+        # the lobby
+        self.create_match, self.import_archive = lobby.create_match, lobby.import_archive
+        self.join, self.start = lobby.join, lobby.start
+        self.reissue_seat_token = lobby.reissue_seat_token
+        self.register_result_address = lobby.register_result_address
+        self.confirm_result_address = lobby.confirm_result_address
+        self.register_referee_address = lobby.register_referee_address
+        self.confirm_referee_address = lobby.confirm_referee_address
+        # the intake
+        self.submit_order, self.submit_mail_order = intake.submit_order, intake.submit_mail_order
+        self.submit_seat_order = intake.submit_seat_order
+        self.map_forum_user, self.forum_users = intake.map_forum_user, intake.forum_users
+        self.forum_code = intake.forum_code
+        # the referee
+        self.extend_deadline, self.act, self.correct = (
+            refereeing.extend_deadline,
+            refereeing.act,
+            refereeing.correct,
+        )
+        self.file_dispute, self.file_dispute_once = (
+            refereeing.file_dispute,
+            refereeing.file_dispute_once,
+        )
+        self.rule_dispute = refereeing.rule_dispute
+        # the resolution
+        self.resolve, self.resolve_isolated = resolution.resolve, resolution.resolve_isolated
+        self.resolve_batch, self.resolve_due = resolution.resolve_batch, resolution.resolve_due
+        self.create_rematch_if_due = resolution.create_rematch_if_due
+        self.create_missing_rematches = resolution.create_missing_rematches
+        self.retry, self.quarantined_matches = resolution.retry, resolution.quarantined_matches
+        # the reads
+        self.summary, self.state, self.scores = reads.summary, reads.state, reads.scores
+        self.display, self.timeline_match = reads.display, reads.timeline_match
+        self.event_log, self.event_page = reads.event_log, reads.event_page
+        self.holder, self.head = reads.holder, reads.head
+        self.pending_orders, self.open_orders = reads.pending_orders, reads.open_orders
+        self.legal_orders, self.note_secret_viewed = reads.legal_orders, reads.note_secret_viewed
+        self.replay = reads.replay
+        self.movement, self.receipt = reads.movement, reads.receipt
+        self.disputes, self.dispute_page, self.dispute = (
+            reads.disputes,
+            reads.dispute_page,
+            reads.dispute,
+        )
+        # the listings
+        self.list_matches, self.scoreboard = listings.list_matches, listings.scoreboard
+        self.standings, self.due_movements = listings.standings, listings.due_movements
+        self.rematches_due = listings.rematches_due
+        # the inspection
+        self.referee_seed, self.export_archive = inspection.referee_seed, inspection.export_archive
+        self.corrections, self.audit = inspection.corrections, inspection.audit
+        self.verify_chain = inspection.verify_chain
+
+    def __enter__(self) -> Matches:
+        self.store.__enter__()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
+        self.store.__exit__(exc_type, exc_val, exc_tb)  # closes the store
+
+    @property
+    def read_models(self) -> ReadModels:
+        """Returns the store's read models (made on first use)."""
+        return self.store.read_models
+
+    @property
+    def mail_domain(self) -> str:
+        """The domain of the seats' order addresses (docs/mail.md): the lobby's."""
+        return self.lobby.mail_domain
+
+    @mail_domain.setter
+    def mail_domain(self, domain: str) -> None:
+        self.lobby.mail_domain = domain
+
+    @property
+    def outbox(self) -> Outbox:
+        """Where confirmation mail goes: the lobby's."""
+        return self.lobby.outbox
+
+    @outbox.setter
+    def outbox(self, outbox: Outbox) -> None:
+        self.lobby.outbox = outbox
+
+    @property
+    def mail(self) -> SeatMail:
+        """Returns the seats' mail: order addresses, result addresses, answers."""
+        return self.lobby.mail
+
+    @property
+    def forum(self) -> ForumDesk:
+        """Returns the forum desk: forum posts taken as orders (docs/forum.md)."""
+        return ForumDesk(self, self.forum_max_delay)
 
     @property
     def page_sessions(self) -> PageSessions:
         """Returns the web pages' signed-in sessions, kept on the server (service/sessions.py)."""
         return PageSessions(self.read_models, self.clock)
+
+    def take_forum_post(
+        self, match_id: UUID | str, operator_token: str | None, post: Post, receipt: datetime
+    ) -> PostReply:
+        """Takes a forum post sent in by a forum integration (the operator token) at
+        `receipt`: stored as its seat's order or refused, with the reply to post back; a
+        post seen before stores nothing new (service/forum/desk.py, docs/forum.md)."""
+        self.tokens.check_operator(operator_token)
+        return self.forum.receive(match_id, post, receipt)
 
 
 def connect(

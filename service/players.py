@@ -84,7 +84,7 @@ class NamedRatings:
 
 
 class PlayerStore(RatingStore, Protocol):
-    """What Players needs of the store: the Matches application has it all."""
+    """What Players needs of the store: service/store.py's MatchStore has it all."""
 
     @property
     def clock(self) -> Callable[[], datetime]: ...
@@ -92,18 +92,23 @@ class PlayerStore(RatingStore, Protocol):
     def repository(self) -> Repository[UUID]: ...
     @property
     def tokens(self) -> Tokens: ...
+    def save(self, *objs: Any, **kwargs: Any) -> object: ...
+
+
+class PlayerMail(Protocol):
+    """Where a player's confirmation code is mailed from: the lobby's mail settings."""
+
     @property
     def mail_domain(self) -> str: ...
     @property
     def outbox(self) -> Outbox: ...
-    def save(self, *objs: Any, **kwargs: Any) -> object: ...
 
 
 class Players:
     """Creates, shows, reissues and authenticates players."""
 
-    def __init__(self, store: PlayerStore) -> None:
-        self.store = store
+    def __init__(self, store: PlayerStore, mail: PlayerMail) -> None:
+        self.store, self.mail = store, mail
 
     def create(self, name: str) -> NewPlayer:
         """Creates a player named `name` and returns it with its key (shown once).
@@ -170,7 +175,7 @@ class Players:
         """Sets the player's e-mail address (its key proves it) and mails it a
         confirmation code; returns the address as kept."""
         found = self.authenticate(player, key)
-        kept = addresses.checked_address(address, self.store.mail_domain)
+        kept = addresses.checked_address(address, self.mail.mail_domain)
         code = addresses.new_secret()
         found.set_address(kept, addresses.hashed(code), now := self.store.clock())
         self.store.save(found)
@@ -179,11 +184,11 @@ class Players:
             kept,
             f"drts: confirm this address for player {found.name}",
             text,
-            self.store.mail_domain,
+            self.mail.mail_domain,
             now,
         )
         try:
-            self.store.outbox.send(message)
+            self.mail.outbox.send(message)
         except Exception:  # the address is stored: a lost mail is logged, as seats' are
             logger.error("mail to %s could not be handed on", kept, exc_info=True)
         return kept

@@ -1,33 +1,26 @@
-"""The queries of the Matches application: a match's summary, state, scores, display,
-event log (with long polling), pending orders, replay and chain; listings, scoreboards,
-standings and due movements from the read models.
+"""The queries use case: a match's summary, state (at any movement, phase or
+timeline), scores, display, event log (with long polling), pending and legal orders,
+replay, a past movement, receipts and disputes. Given the store (service/store.py);
+reached through the Matches facade (service/matches.py). The listings from the read
+models are service/listings.py's; the checks of a match's record (seed, archive,
+audit, chain) service/inspection.py's.
 
 Secret data shown to the referee (or the operator) before it is revealed is a look,
 recorded as a SecretViewed event (`note_secret_viewed`). Everything else records
-nothing. The folds and secrecy rules are in service/views.py; listings' queries in
-service/readmodels/queries.py.
+nothing. The folds and secrecy rules are in service/views.py.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
 from uuid import UUID
 
-from domain.errors import NotRefereeError
-from domain.integrity import iso
 from domain.match import Match
-from domain.rules.contract import JSON
 from service import (
-    archive,
-    audit,
     corrections,
-    evidence,
     legal,
     limits,
-    loading,
     movements,
     phases,
     views,
@@ -40,24 +33,18 @@ from service.disputes import (
     dispute_with_events,
     status_of,
 )
-from service.errors import InvalidCursorError, MatchNotFoundError, MissingTokenError
+from service.errors import MissingTokenError
 from service.eventfilter import EVERY_EVENT, EventFilter
 from service.polling import wait_for_events
-from service.readmodels import queries
 from service.results import (
-    AuditReport,
-    ChainReport,
     DisputePage,
     Document,
-    DueMovement,
     EventPage,
     Head,
     MatchSummary,
     MovementRecord,
-    Page,
     ReceiptCheck,
     ReplayReport,
-    Scoreboard,
     Scores,
     StateView,
     Viewer,
@@ -65,23 +52,25 @@ from service.results import (
 from service.store import MatchStore
 from service.tokens import seat_view_of
 
-MAX_CURSOR = 2**62
 
+class MatchReads:
+    """The queries of a match and the listings: reads of the store, and the looks at
+    secrets they record."""
 
-class MatchReads(MatchStore):
-    """The queries of the Matches application."""
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
 
     def _read_latest(self, match_id: UUID | str) -> Match:
         """Returns the match as stored now, for reading only: the one kept while the store
         holds no later event (one query), else loaded and kept (service/pastreads.py)."""
-        match_id = self.match_id(match_id)
-        known = self.past.latest.get(match_id)
-        if known is not None and not self.recorder.select_events(
+        match_id = self.store.match_id(match_id)
+        known = self.store.past.latest.get(match_id)
+        if known is not None and not self.store.recorder.select_events(
             match_id, gt=known.version, limit=1
         ):
             return known
-        match = self.get_match(match_id)
-        self.past.latest.put(match_id, match)
+        match = self.store.get_match(match_id)
+        self.store.past.latest.put(match_id, match)
         return match
 
     def _read_at(self, match: Match, version: int) -> Match:
@@ -89,27 +78,27 @@ class MatchReads(MatchStore):
         if version == match.version:
             return match
         key = (match.id, version)
-        past = self.past.versions.get(key)
+        past = self.store.past.versions.get(key)
         if past is None:
-            past = self.get_match(match.id, version)
-            self.past.versions.put(key, past)
+            past = self.store.get_match(match.id, version)
+            self.store.past.versions.put(key, past)
         return past
 
     def _head_of_write(self, past: Match, latest: Match) -> Head:
         """Returns `views.write_head` of a past match, kept once the event after it is
         stored (it then never changes)."""
         key = (past.id, past.version)
-        head = self.past.heads.get(key)
+        head = self.store.past.heads.get(key)
         if head is None:
-            head = views.write_head(self, past)
+            head = views.write_head(self.store, past)
             if past.version < latest.version:
-                self.past.heads.put(key, head)
+                self.store.past.heads.put(key, head)
         return head
 
     def _in_timeline(self, match: Match, timeline: int | None) -> Match:
         """Returns the match as timeline `timeline` left it (the match itself for None or
         the current one), for reading only; raises UnknownTimelineError."""
-        end = corrections.timeline_end(self, match, timeline)
+        end = corrections.timeline_end(self.store, match, timeline)
         return match if end is None else self._read_at(match, end)
 
     def timeline_match(self, match_id: UUID | str, timeline: int | None = None) -> Match:
@@ -120,7 +109,7 @@ class MatchReads(MatchStore):
     def summary(self, match_id: UUID | str, timeline: int | None = None) -> MatchSummary:
         """Returns the public summary: ruleset, seats, status, open movement, deadline,
         outcome; of an earlier `timeline` of a corrected match: as it ended."""
-        match = self.get_match(match_id)
+        match = self.store.get_match(match_id)
         return views.summary(match if timeline is None else self._in_timeline(match, timeline))
 
     def state(
@@ -143,12 +132,12 @@ class MatchReads(MatchStore):
         which has none yet (MovementNotResolvedError).
         """
         match = self._read_latest(match_id)
-        looker = self.tokens.viewer(match, token)
+        looker = self.store.tokens.viewer(match, token)
         viewer = seat_view_of(match, looker, seat)
         line = self._in_timeline(match, timeline)
         if phase is not None:
             at = line.movement if movement is None else movement
-            view = phases.phase_state(self, line, at, phase, viewer)
+            view = phases.phase_state(self.store, line, at, phase, viewer)
             resolved = self._read_at(match, views.version_after(line, at))
             head = self._head_of_write(resolved, match)
             return replace(view, head=head, timeline=line.timeline)
@@ -204,8 +193,8 @@ class MatchReads(MatchStore):
     ) -> list[Document]:
         """Returns the events the filter keeps in their public form; sealed values only where
         the viewer may see."""
-        match = self.get_match(match_id)
-        return self._events(match, self.tokens.viewer(match, token), after, None, kept)
+        match = self.store.get_match(match_id)
+        return self._events(match, self.store.tokens.viewer(match, token), after, None, kept)
 
     def event_page(
         self,
@@ -224,11 +213,13 @@ class MatchReads(MatchStore):
         it as `after`), else None; `version` is the match's head. With a filter, a long poll
         ends when any event lands, so its page may be empty: go on from `after=version`.
         """
-        match = self.get_match(match_id)
-        viewer = self.tokens.viewer(match, token)  # an unknown token is refused before any wait
+        match = self.store.get_match(match_id)
+        viewer = self.store.tokens.viewer(
+            match, token
+        )  # an unknown token is refused before any wait
         waited = match.version <= after and wait > 0
-        if waited and wait_for_events(self.recorder, match.id, after, wait):
-            match = self.get_match(match.id)
+        if waited and wait_for_events(self.store.recorder, match.id, after, wait):
+            match = self.store.get_match(match.id)
         items = self._events(match, viewer, after, limit + 1, kept)
         more = len(items) > limit
         items = items[:limit]
@@ -242,11 +233,11 @@ class MatchReads(MatchStore):
     def holder(self, match_id: UUID | str, token: str) -> Viewer:
         """Returns who holds `token` in the match: its referee (or the operator), or a seat;
         raises InvalidTokenError for a token the match does not know (the pages' sign-in)."""
-        return self.tokens.viewer(self.get_match(match_id), token)
+        return self.store.tokens.viewer(self.store.get_match(match_id), token)
 
     def head(self, match_id: UUID | str) -> Head:
         """Returns the head of the match's log now: its last event's version and chain."""
-        match = self.get_match(match_id)
+        match = self.store.get_match(match_id)
         return Head(match.version, match.chain)
 
     def pending_orders(self, match_id: UUID | str, token: str | None) -> list[Document]:
@@ -268,7 +259,7 @@ class MatchReads(MatchStore):
         match = self._read_latest(match_id)
         if token is None:
             raise MissingTokenError(f"the legal orders of match {match.id} need a seat's token")
-        viewer = self.tokens.viewer(match, token)
+        viewer = self.store.tokens.viewer(match, token)
         answer = legal.legal_orders_of(match, legal.seat_asked(match, viewer, seat))
         if viewer.referee and answer["orders_sent"] and not views.orders_are_public(match):
             self.note_secret_viewed(match.id, "open orders", viewer.name)
@@ -278,82 +269,25 @@ class MatchReads(MatchStore):
         """Returns `{"items": pending_orders, "standing": {seat: order}}`: the open movement's
         orders and each seat's whole standing order as the game's order policy combines them
         (a seat sees its own; the referee every seat's, and the look is recorded)."""
-        match = self.get_match(match_id)
+        match = self.store.get_match(match_id)
         public = views.orders_are_public(match)
         if token is None and not public:
             raise MissingTokenError(f"the orders of match {match.id} need a seat or referee token")
-        viewer = self.tokens.viewer(match, token)
+        viewer = self.store.tokens.viewer(match, token)
         orders = views.pending_orders(match, None if public else viewer.seat)
         if viewer.referee and orders and not public:
             self.note_secret_viewed(match.id, "open orders", viewer.name)
         return {"items": orders, "standing": views.standing_orders(match, viewer.seat)}
 
-    def referee_seed(self, match_id: UUID | str, referee_token: str | None) -> str:
-        """Returns the match seed to its referee before it is revealed (the look is recorded,
-        but in an imported match, which is read-only: docs/archive.md)."""
-        read_only = self.is_imported(match_id)
-
-        def look(match: Match) -> str:
-            match.check_referee(self.tokens.referee_hash(match, referee_token))
-            if not match.finished and not read_only:
-                name = self.tokens.referee_name(referee_token)
-                match.note_secret_viewed(name, "seed", self.clock())
-            return match.seed
-
-        return look(self.get_match(match_id)) if read_only else self._retrying(match_id, look)
-
     def note_secret_viewed(self, match_id: UUID | str, what: str, viewer: str = "referee") -> None:
         """Records that the referee (or the operator) looked at secret data of a match; an
         imported match records nothing (it is read-only, and its secrets left the store it
         came from in an archive whose export was recorded there: docs/archive.md)."""
-        if self.is_imported(match_id):
+        if self.store.is_imported(match_id):
             return
-        self._retrying(match_id, lambda m: m.note_secret_viewed(viewer, what, self.clock()))
-
-    def export_archive(
-        self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
-    ) -> Document:
-        """Returns the match's archive (docs/archive.md): the public form of a finished match,
-        to anyone; the full form of an unfinished one, to its referee (or the operator)
-        only, whose look is recorded first (the archive holds the record)."""
-        match = self.get_match(match_id)
-        viewer = self.tokens.viewer(match, token)
-        if match.finished:
-            return archive.document(self, match.id, "public", self.clock(), timeline)
-        if token is None:
-            raise MissingTokenError(
-                f"match {match.id} is not finished: only its referee may export it "
-                "(the full form, with the sealed values; the look is recorded)"
-            )
-        if not viewer.referee:
-            raise NotRefereeError(
-                f"match {match.id} is not finished: only its referee may export it, not a seat"
-            )
-        self.note_secret_viewed(match.id, archive.LOOK, viewer.name)
-        return archive.document(self, match.id, "full", self.clock(), timeline)
-
-    def corrections(self, match_id: UUID | str) -> Document:
-        """Returns the match's corrections, oldest first, and its current timeline (public:
-        a correction names a movement that has closed, whose orders are public)."""
-        match = self.get_match(match_id)
-        found = [
-            {
-                "version": e.originator_version,
-                "timestamp": iso(e.timestamp),
-                "movement": e.movement,
-                "timeline": e.timeline,
-                "superseded": {"first": e.superseded_from, "last": e.superseded_to},
-                "changes": e.changes,
-                "reason": e.reason,
-                "by": e.by,
-                "dispute": e.dispute,
-                "refused": e.refused,
-                "voided_rematch": e.voided_rematch,
-            }
-            for e in loading.checked_events(self, match.id)
-            if isinstance(e, Match.Corrected)
-        ]
-        return {"match_id": str(match.id), "timeline": match.timeline, "items": found}
+        self.store.retrying(
+            match_id, lambda m: m.note_secret_viewed(viewer, what, self.store.clock())
+        )
 
     def replay(
         self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
@@ -362,56 +296,13 @@ class MatchReads(MatchStore):
         (`timeline`: an earlier timeline's replay, domain/match/timelines.py). The report
         of the same log head, for the same viewer, is kept (service/pastreads.py)."""
         match = self._read_latest(match_id)
-        viewer = self.tokens.viewer(match, token)
+        viewer = self.store.tokens.viewer(match, token)
         key = (match.id, match.version, match.chain, timeline, viewer)
-        report = self.past.replays.get(key)
+        report = self.store.past.replays.get(key)
         if report is None:
-            report = views.replay(self, match.id, viewer, timeline)
-            self.past.replays.put(key, report)
+            report = views.replay(self.store, match.id, viewer, timeline)
+            self.store.past.replays.put(key, report)
         return report
-
-    def audit(
-        self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
-    ) -> AuditReport:
-        """Re-adjudicates the match under its pinned ruleset version (service/audit.py).
-
-        Until the match finishes it needs the unrevealed seed: only the referee (or the
-        operator) may ask, and the look is recorded (SecretViewed, what "audit"); once
-        the seed is revealed, anyone. Raises MissingTokenError, InvalidTokenError,
-        NotRefereeError, MatchNotFoundError, TamperedLogError and
-        RulesetVersionNotInstalledError.
-        """
-        events, match = audit.stored_events(self, self.match_id(match_id))
-        if match.finished:
-            if token is not None:
-                self.tokens.viewer(match, token)  # a token this match does not know is refused
-            return audit.audit_report(match, events, timeline)
-        match.check_referee(self.tokens.referee_hash(match, token))
-        report = audit.audit_report(match, events, timeline)
-        self.note_secret_viewed(match.id, "audit", self.tokens.referee_name(token))
-        return report
-
-    def verify_chain(
-        self,
-        match_id: UUID | str,
-        receipts: Sequence[tuple[str, JSON]] = (),
-        heads: Sequence[tuple[str, JSON]] = (),
-        timeline: int | None = None,
-    ) -> ChainReport:
-        """Verifies the chain and seals of every stored event, naming the first bad one, and
-        checks against the log each receipt and head given as (source, JSON) (a head also
-        as the text VERSION:CHAIN), the read model's heads, the finish and the snapshots.
-
-        Raises InvalidEvidenceError for a malformed receipt or head.
-        """
-        match = self.match_id(match_id)
-        return views.verify(
-            self,
-            match,
-            [evidence.receipt_from_json(data, source) for source, data in receipts],
-            [evidence.HeldHead(source, _head(source, data)) for source, data in heads],
-            timeline,
-        )
 
     def movement(
         self,
@@ -426,10 +317,10 @@ class MatchReads(MatchStore):
         may see them, the outcome, and the phases once the match has finished (or to the
         referee earlier, a look at the seed that is recorded)."""
         limits.check_movement(movement)
-        match = self.get_match(match_id)
-        viewer = self.tokens.viewer(match, token)
+        match = self.store.get_match(match_id)
+        viewer = self.store.tokens.viewer(match, token)
         line = self._in_timeline(match, timeline)
-        record = movements.movement_record(self, line, movement, viewer, match.finished)
+        record = movements.movement_record(self.store, line, movement, viewer, match.finished)
         if record.phases is not None and not match.finished:
             self.note_secret_viewed(match.id, f"seed (phases of movement {movement})", viewer.name)
         return record
@@ -437,7 +328,7 @@ class MatchReads(MatchStore):
     def disputes(self, match_id: UUID | str) -> list[Document]:
         """Returns every dispute of the match in filing order, open and ruled (public: their
         texts are; service/disputes.py). The edges show them by page: `dispute_page`."""
-        return [dispute_json(d) for d in self.get_match(match_id).disputes]
+        return [dispute_json(d) for d in self.store.get_match(match_id).disputes]
 
     def dispute_page(
         self,
@@ -460,7 +351,7 @@ class MatchReads(MatchStore):
             limits.check_range(seat, "seat", 1, limits.MAX_SEATS)
         kept = (
             d
-            for d in self.get_match(match_id).disputes[after:]  # dispute n is disputes[n - 1]
+            for d in self.store.get_match(match_id).disputes[after:]  # dispute n is disputes[n - 1]
             if status in (None, status_of(d)) and seat in (None, d.seat)
         )
         found = list(itertools.islice(kept, limit + 1))
@@ -470,59 +361,12 @@ class MatchReads(MatchStore):
     def dispute(self, match_id: UUID | str, number: int) -> Document:
         """Returns dispute `number` with the events it cites, as anyone may see them (public);
         raises UnknownDisputeError."""
-        match = self.get_match(match_id)
-        return dispute_with_events(self, match, match.dispute(number))
+        match = self.store.get_match(match_id)
+        return dispute_with_events(self.store, match, match.dispute(number))
 
     def receipt(self, match_id: UUID | str, digest: str) -> ReceiptCheck:
         """Returns what a receipt digest proves (public: the order once revealed)."""
-        return movements.receipt_check(self, self.get_match(match_id), digest)
-
-    # -- the read models --------------------------------------------------------------------
-
-    def list_matches(
-        self,
-        ruleset: str | None = None,
-        status: str | None = None,
-        limit: int = 50,
-        cursor: str | None = None,
-        disputes: str | None = None,
-    ) -> Page:
-        """Returns a page of the match list, oldest first, filtered by ruleset, status and
-        open disputes (`disputes="open"`: a dispute awaits the referee's ruling); `next` is
-        the cursor of the next page (the log position of its last match).
-        """
-        items, after = queries.match_page(
-            self.read_models, ruleset, status, limit, cursor_position(cursor), disputes
-        )
-        return Page(items, None if after is None else str(after))
-
-    def scoreboard(self, match_id: UUID | str) -> Scoreboard:
-        """Returns the scores after each resolved movement, per seat and team (public)."""
-        board = queries.scoreboard(self.read_models, self.match_id(match_id))
-        if board is None:
-            raise MatchNotFoundError(f"no match with id {str(match_id)!r}")
-        return Scoreboard(**board)
-
-    def standings(
-        self, ruleset: str | None = None, limit: int = 100, cursor: str | None = None
-    ) -> Page:
-        """Returns a page of standings (wins, draws, losses, points per player name and
-        ruleset over finished matches), best first within each ruleset.
-        """
-        items, offset = queries.standing_rows(
-            self.read_models, ruleset, limit, cursor_position(cursor)
-        )
-        return Page(items, None if offset is None else str(offset))
-
-    def due_movements(self, now: datetime | None = None) -> list[DueMovement]:
-        """Returns the open movements due at `now` (deadline passed, or ready to close
-        early), earliest first (one query of the deadlines read model).
-        """
-        return queries.due(self.read_models, now or self.clock())
-
-    def rematches_due(self) -> list[UUID]:
-        """Returns the finished matches asking for a rematch that does not exist yet (DW-5)."""
-        return queries.rematches_due(self.read_models)
+        return movements.receipt_check(self.store, self.store.get_match(match_id), digest)
 
     # -- private ----------------------------------------------------------------------------
 
@@ -536,22 +380,7 @@ class MatchReads(MatchStore):
     ) -> list[Document]:
         """Returns the events after `after` that `kept` keeps, as the viewer may see them,
         recording the referee's look at sealed values not yet revealed."""
-        items, peeked = views.event_log(self, match, viewer, after, limit, kept)
+        items, peeked = views.event_log(self.store, match, viewer, after, limit, kept)
         if peeked:
             self.note_secret_viewed(match.id, "event log with sealed values", viewer.name)
         return items
-
-
-def _head(source: str, data: JSON) -> Head:
-    if isinstance(data, str):
-        return evidence.head_from_text(data)
-    return evidence.head_from_json(data, source)
-
-
-def cursor_position(cursor: str | None) -> int:
-    """Returns the position a listing cursor names (0: the start); raises InvalidCursorError."""
-    if cursor is None:
-        return 0
-    if not (cursor.isascii() and cursor.isdigit()) or not 1 <= int(cursor) <= MAX_CURSOR:
-        raise InvalidCursorError(f"cursor {cursor!r} is not one this listing gave out")
-    return int(cursor)

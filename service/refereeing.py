@@ -3,8 +3,8 @@ pause, resume), corrections of a resolved movement, and disputes filed and ruled
 
 Each takes the referee's token or the operator's (a seat may file a dispute too) and is
 recorded as an event naming who acted. An act or a correction may close the open
-movement or make a rematch due, so these commands build on the resolution
-(service/resolution.py). Part of `Matches` (service/matches.py).
+movement or make a rematch due, so the referee's commands are given the resolution
+(service/resolution.py) beside the store; service/matches.py wires them.
 """
 
 from __future__ import annotations
@@ -24,14 +24,17 @@ from service.disputes import dispute_json, uncitable
 from service.errors import MissingTokenError
 from service.resolution import Resolution
 from service.results import ActionTaken, CorrectionMade, Document, Superseded
-from service.store import head_of
+from service.store import MatchStore, head_of
 
 # the events that record a referee action (service `act`)
 ACTED = (Match.RefereeActed, Match.Paused, Match.Resumed)
 
 
-class Refereeing(Resolution):
+class Refereeing:
     """Moves deadlines, takes referee actions and corrections, files and rules disputes."""
+
+    def __init__(self, store: MatchStore, resolution: Resolution) -> None:
+        self.store, self.resolution = store, resolution
 
     def extend_deadline(
         self,
@@ -59,18 +62,18 @@ class Refereeing(Resolution):
         limits.check_reason(reason)
 
         def extend(match: Match) -> datetime:
-            current = match.deadline or self.clock()
+            current = match.deadline or self.store.clock()
             deadline = until or current + timedelta(seconds=seconds or 0)
             match.extend_deadline(
-                self.tokens.referee_hash(match, referee_token),
+                self.store.tokens.referee_hash(match, referee_token),
                 match.movement if movement is None else movement,
                 deadline,
-                self.clock(),
+                self.store.clock(),
                 reason,
             )
             return deadline
 
-        return self._retrying(match_id, extend)
+        return self.store.retrying(match_id, extend)
 
     def act(
         self,
@@ -87,10 +90,10 @@ class Refereeing(Resolution):
         ordered closes it at once."""
         limits.check_reason(reason)
         limits.check_json(dict(args), "args")
-        now, by = self.clock(), self.tokens.referee_name(referee_token)
+        now, by = self.store.clock(), self.store.tokens.referee_name(referee_token)
 
         def act(match: Match) -> tuple[ActionTaken, bool]:
-            token_hash = self.tokens.referee_hash(match, referee_token)
+            token_hash = self.store.tokens.referee_hash(match, referee_token)
             steps = match.act(token_hash, action, dict(args), reason, by, now)
             acted = next(e for e in match.pending_events if isinstance(e, ACTED))
             taken = ActionTaken(
@@ -103,10 +106,10 @@ class Refereeing(Resolution):
             )
             return taken, match.is_ready()
 
-        with self._rematch_if_finished(match_id):
-            taken, ready = self._retrying(match_id, act)
+        with self.resolution.rematch_if_finished(match_id):
+            taken, ready = self.store.retrying(match_id, act)
         if ready:  # resumed with every owing seat ordered: the movement closes now
-            self.resolve_isolated(match_id, taken.movement, now)
+            self.resolution.resolve_isolated(match_id, taken.movement, now)
         return taken
 
     def correct(
@@ -124,13 +127,13 @@ class Refereeing(Resolution):
         movements follow from the recorded inputs (service/corrections.py). A rematch the
         correction voids is marked void; one a new draw asks for is created."""
         limits.check_reason(reason)
-        now, by = self.clock(), self.tokens.referee_name(referee_token)
+        now, by = self.store.clock(), self.store.tokens.referee_name(referee_token)
         wanted = corrections.order_changes(changes)
 
         def correct(match: Match) -> tuple[CorrectionMade, bool]:
-            token_hash = self.tokens.referee_hash(match, referee_token)
+            token_hash = self.store.tokens.referee_hash(match, referee_token)
             done = corrections.run(
-                self, match, token_hash, movement, wanted, reason, by, now, dispute
+                self.store, match, token_hash, movement, wanted, reason, by, now, dispute
             )
             corrected = next(e for e in match.pending_events if isinstance(e, Match.Corrected))
             made = CorrectionMade(
@@ -147,12 +150,12 @@ class Refereeing(Resolution):
             )
             return made, match.is_ready()
 
-        made, ready = self._retrying(match_id, correct)
+        made, ready = self.store.retrying(match_id, correct)
         if made.voided_rematch is not None:
             self._void(made)
-        self.create_rematch_if_due(made.match_id)
+        self.resolution.create_rematch_if_due(made.match_id)
         if ready:
-            self.resolve_isolated(made.match_id, made.open_movement, now)
+            self.resolution.resolve_isolated(made.match_id, made.open_movement, now)
         return made
 
     def _void(self, made: CorrectionMade) -> None:
@@ -162,9 +165,9 @@ class Refereeing(Resolution):
             f"the correction at version {made.version} of match {made.match_id} "
             "made its draw no longer a draw"
         )
-        self._retrying(
+        self.store.retrying(
             UUID(made.voided_rematch),
-            lambda m: m.void(str(made.match_id), made.version, reason, self.clock()),
+            lambda m: m.void(str(made.match_id), made.version, reason, self.store.clock()),
         )
 
     def file_dispute(
@@ -199,17 +202,19 @@ class Refereeing(Resolution):
         if idempotency_key is not None:
             limits.check_text(idempotency_key, "idempotency_key", limits.MAX_KEY_CHARS)
             key_digest = hashlib.sha256(idempotency_key.encode()).hexdigest()
-        operator, now = self.tokens.is_operator(token), self.clock()
+        operator, now = self.store.tokens.is_operator(token), self.store.clock()
 
         def file(match: Match) -> tuple[Document, bool]:
-            token_hash = self.tokens.referee_hash(match, token) if operator else commitment(token)
+            token_hash = (
+                self.store.tokens.referee_hash(match, token) if operator else commitment(token)
+            )
             by, filed = "operator" if operator else None, len(match.disputes)
             number = match.file_dispute(
-                token_hash, versions, text, now, uncitable(self, match), by, key_digest
+                token_hash, versions, text, now, uncitable(self.store, match), by, key_digest
             )
             return dispute_json(match.dispute(number)), len(match.disputes) > filed
 
-        return self._retrying(match_id, file)
+        return self.store.retrying(match_id, file)
 
     def rule_dispute(
         self,
@@ -226,10 +231,10 @@ class Refereeing(Resolution):
         with the correction (`correct`, issue 19).
         A dispute is ruled on once (DisputeAlreadyRuledError)."""
         limits.check_dispute_text(reason, "reason")
-        by, now = self.tokens.referee_name(referee_token), self.clock()
+        by, now = self.store.tokens.referee_name(referee_token), self.store.clock()
 
         def rule(match: Match) -> Document:
-            token_hash = self.tokens.referee_hash(match, referee_token)
+            token_hash = self.store.tokens.referee_hash(match, referee_token)
             return dispute_json(match.rule_dispute(token_hash, number, ruling, reason, by, now))
 
-        return self._retrying(match_id, rule)
+        return self.store.retrying(match_id, rule)

@@ -6,8 +6,9 @@ retry, and the countdown tasks a save asks for.
 A worker on time waits out SETTLING past a deadline before it resolves. A failure that
 is the match's fault is counted, and quarantines the match once it has happened
 `quarantine_after` times in a row; a lost race, a database outage and an imported match
-are raised instead. Part of `Matches` (service/matches.py); the intake and the
-referee's commands build on it, as an order or an act may close a movement.
+are raised instead. Given the store (service/store.py) and the failures in a row that
+quarantine a match; the intake and the referee's commands are given it in turn, as an
+order or an act may close a movement (service/matches.py wires them).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from uuid import UUID, uuid4
 
-from eventsourcing.persistence import IntegrityError, Recording
+from eventsourcing.persistence import IntegrityError
 
 from domain.errors import MovementClosedError
 from domain.match import Match
@@ -34,10 +35,10 @@ from service.errors import (
     TruncatedLogError,
 )
 from service.fastforward import ReadAhead
+from service.readmodels import queries
 from service.readmodels.recorders import OUTAGES, error_text
-from service.reads import MatchReads
 from service.results import Closing, QuarantinedMatch
-from service.store import head_of
+from service.store import MatchStore, head_of
 
 SETTLING = timedelta(milliseconds=100)  # a worker's wait past a deadline (issue 13)
 
@@ -50,10 +51,14 @@ NOT_THE_MATCHS_FAULT: tuple[type[Exception], ...] = (
 )
 
 
-class Resolution(MatchReads):
+class Resolution:
     """Resolves due movements, creates the rematches they ask for, quarantines, retries."""
 
     sleep: Callable[[float], None] = staticmethod(time.sleep)  # waits out SETTLING
+
+    def __init__(self, store: MatchStore, quarantine_after: int = 3) -> None:
+        self.store = store
+        self.quarantine_after = quarantine_after  # identical failures in a row (quarantine.py)
 
     def resolve(
         self, match_id: UUID | str, movement: int, now: datetime | None = None
@@ -74,7 +79,7 @@ class Resolution(MatchReads):
             closing = None if passed is None else _closing(match, movement, passed)
             return closing, match.wants_rematch()
 
-        closing, rematch_due = self._retrying(match_id, close)
+        closing, rematch_due = self.store.retrying(match_id, close)
         rematch_id = self.create_rematch_if_due(match_id) if rematch_due else None
         return None if closing is None else replace(closing, rematch_id=rematch_id)
 
@@ -86,17 +91,17 @@ class Resolution(MatchReads):
         second call, or one after a crash between the two saves, finds that id and
         creates the rematch only if it is missing.
         """
-        now = self.clock()
-        rematch_id = self._retrying(match_id, lambda m: m.link_rematch(uuid4(), now))
+        now = self.store.clock()
+        rematch_id = self.store.retrying(match_id, lambda m: m.link_rematch(uuid4(), now))
         if rematch_id is None:
             return None
         try:
-            self._load(rematch_id)
+            self.store.get_match(rematch_id)
         except MatchNotFoundError:
-            original = self._load(match_id)
+            original = self.store.get_match(match_id)
             rematch = Match.rematch(original, rematch_id, secrets.token_hex(32), now)
             with contextlib.suppress(IntegrityError):  # a racing caller created it
-                self.save(rematch)
+                self.store.save(rematch)
         return rematch_id
 
     def resolve_isolated(
@@ -110,7 +115,7 @@ class Resolution(MatchReads):
         """
         closing = self._resolve_counted(match_id, movement, now)
         if closing is not None:
-            quarantine.forget(self.read_models, closing.match_id)
+            quarantine.forget(self.store.read_models, closing.match_id)
         return closing
 
     def resolve_batch(self, batch: Sequence[batches.Due]) -> list[Closing | None]:
@@ -126,14 +131,14 @@ class Resolution(MatchReads):
         that lost a race, is then resolved on its own, in its own transaction: counted if
         it fails, a lost race logged and left to the sweep; a database outage is raised.
         """
-        imported = batches.imported_among(self.read_models, [due.match_id for due in batch])
-        self._remember_imported({due.match_id: due.match_id in imported for due in batch})
+        imported = batches.imported_among(self.store.read_models, [due.match_id for due in batch])
+        self.store.remember_imported({due.match_id: due.match_id in imported for due in batch})
         members = [due for due in batch if due.match_id not in imported]
         now = self._settled_after(
             batches.latest_deadline(batch), meanwhile=[due.match_id for due in members]
         )
         jointly: dict[int, Closing | None] = {}
-        with self.countdowns_held():  # every group saved first
+        with self.store.countdowns_held():  # every group saved first
             for group in batches.in_joint_saves(batches.first_of_each_match(members)):
                 jointly.update(self._resolve_jointly(group, now))
         closings = [
@@ -145,7 +150,7 @@ class Resolution(MatchReads):
             for index, due in enumerate(batch)
         ]
         resolved = [closing.match_id for closing in closings if closing is not None]
-        batches.forget_failures(self.read_models, resolved)
+        batches.forget_failures(self.store.read_models, resolved)
         return closings
 
     def _resolve_jointly(
@@ -155,7 +160,7 @@ class Resolution(MatchReads):
         transaction; returns what each did. Left out, for `resolve_batch` to resolve on
         its own: a member whose resolution raised, and every member when the joint save
         failed (another writer got to one of them first)."""
-        ahead = self._read_ahead(due.match_id for due in members.values())
+        ahead = self.store.read_ahead(due.match_id for due in members.values())
         closed = {
             index: self._closed_in_memory(due, now, ahead.get(due.match_id))
             for index, due in members.items()
@@ -164,14 +169,14 @@ class Resolution(MatchReads):
         changed = [match for match, _, _ in done.values() if match.pending_events]
         try:
             if changed:
-                self.save(*changed)
+                self.store.save(*changed)
         except OUTAGES:
             raise
         except Exception as error:  # a lost race, or one match's events not recordable
             logger.info("a batch's joint save failed (%s); resolving each on its own", error)
             return {}
         for match, _, _ in done.values():
-            self.kept.put(match)
+            self.store.kept.put(match)
         return {
             index: self._with_rematch(closing, wants) for index, (_, closing, wants) in done.items()
         }
@@ -183,7 +188,7 @@ class Resolution(MatchReads):
         did, and whether it asks for a rematch; None if anything raised. A kept match is
         fast-forwarded over the rows read `ahead` for its group, if any."""
         try:
-            match = self._load_for_command(due.match_id, may_use_kept=True, ahead=ahead)
+            match = self.store.load_for_command(due.match_id, may_use_kept=True, ahead=ahead)
             if match.quarantined is not None:
                 return match, None, False
             passed = match.close_movement(due.movement, now)
@@ -201,15 +206,19 @@ class Resolution(MatchReads):
     def create_missing_rematches(self) -> list[UUID]:
         """Creates the rematch of every finished match that asks for one and lacks it (a
         crash came between the draw and the rematch); returns the rematches' ids."""
-        created = (self.create_rematch_if_due(match_id) for match_id in self.rematches_due())
+        created = (
+            self.create_rematch_if_due(match_id)
+            for match_id in queries.rematches_due(self.store.read_models)
+        )
         return [rematch_id for rematch_id in created if rematch_id is not None]
 
     def resolve_due(self, now: datetime | None = None) -> list[Closing]:
         """Resolves every movement due at `now`, each on its own (`resolve_isolated`: one
         that fails is counted and the rest go on); returns what each resolution did."""
-        at = now or self.clock()
+        at = now or self.store.clock()
         closings = (
-            self.resolve_isolated(due.match_id, due.movement, now) for due in self.due_movements(at)
+            self.resolve_isolated(due.match_id, due.movement, now)
+            for due in queries.due(self.store.read_models, at)
         )
         return [closing for closing in closings if closing is not None]
 
@@ -217,19 +226,19 @@ class Resolution(MatchReads):
         """Lifts the match's quarantine (referee or operator token), recorded as a
         QuarantineLifted event; the sweep then tries its movement again, which it returns.
         Raises NotQuarantinedError when the match is not quarantined."""
-        by, now = self.tokens.referee_name(referee_token), self.clock()
-        movement = self._retrying(
+        by, now = self.store.tokens.referee_name(referee_token), self.store.clock()
+        movement = self.store.retrying(
             match_id,
-            lambda m: m.lift_quarantine(self.tokens.referee_hash(m, referee_token), by, now),
+            lambda m: m.lift_quarantine(self.store.tokens.referee_hash(m, referee_token), by, now),
         )
-        quarantine.forget(self.read_models, self.match_id(match_id))
+        quarantine.forget(self.store.read_models, self.store.match_id(match_id))
         return movement
 
     def quarantined_matches(self) -> list[QuarantinedMatch]:
         """Returns the quarantined matches, the earliest quarantined first: for each, the
         movement that kept failing, the last error, the failures in a row and when (one
         query of the `match_failures` table; what /health counts)."""
-        return quarantine.quarantined(self.read_models)
+        return quarantine.quarantined(self.store.read_models)
 
     # -- private ----------------------------------------------------------------------------
 
@@ -237,19 +246,19 @@ class Resolution(MatchReads):
         """Returns now, once the open movement's deadline is at least the settling time
         past: a worker on time waits out the rest of it, so that an order received before
         the deadline and still in processing is written first (docs/operations.md)."""
-        return self._settled_after(self._load(match_id).deadline)
+        return self._settled_after(self.store.get_match(match_id).deadline)
 
     def _settled_after(self, deadline: datetime | None, meanwhile: Sequence[UUID] = ()) -> datetime:
         """Returns now, once `deadline` (if any) is at least the settling time past; the
         matches `meanwhile` are loaded while it waits (`warm`), so that resolving them
         after it only fast-forwards them."""
-        now = self.clock()
+        now = self.store.clock()
         if deadline is not None and deadline <= now < deadline + SETTLING:
-            self.warm(meanwhile, until=deadline + SETTLING)
-            now = self.clock()
+            self.store.warm(meanwhile, until=deadline + SETTLING)
+            now = self.store.clock()
             if now < deadline + SETTLING:
                 self.sleep((deadline + SETTLING - now).total_seconds())
-                now = self.clock()
+                now = self.store.clock()
         return now
 
     def _resolve_counted(
@@ -263,7 +272,7 @@ class Resolution(MatchReads):
         except TruncatedLogError:
             return None  # quarantined, and logged, when the log was found cut short
         except Exception as error:
-            self._count_failure(self.match_id(match_id), movement, error)
+            self._count_failure(self.store.match_id(match_id), movement, error)
             return None
 
     def _resolve_in_batch(self, due: batches.Due, now: datetime) -> Closing | None:
@@ -275,43 +284,11 @@ class Resolution(MatchReads):
             logger.warning("match %s kept changing; the sweep will resolve it", due.match_id)
             return None
 
-    @contextlib.contextmanager
-    def countdowns_held(self) -> Iterator[None]:
-        """Holds back the countdown tasks this thread's saves ask for until the block ends,
-        then asks for them all (within an outer block, the outer one's end). A worker
-        resolving a burst saves every batch first: sending a task costs about a
-        millisecond, and it is for a later deadline. Asked for even if the block raises:
-        their deadlines are stored."""
-        if getattr(self._held_countdowns, "calls", None) is not None:
-            yield
-            return
-        self._held_countdowns.calls = []
-        try:
-            yield
-        finally:
-            calls, self._held_countdowns.calls = self._held_countdowns.calls, None
-            for call in calls:
-                self.scheduler.deadline_set(*call)
-
-    def _notify(self, recordings: list[Recording[UUID]]) -> None:
-        """Asks the scheduler to resolve each deadline just stored (whoever stored it: a
-        command, a rematch, a retried save), or holds the request (`countdowns_held`)."""
-        held = getattr(self._held_countdowns, "calls", None)
-        for recording in recordings:
-            new = recording.domain_event
-            if isinstance(new, Match.DeadlineSet) and new.reason != "periodic":
-                # a movement that re-arms waits for an order; its arming asks for the task
-                call = (new.originator_id, new.movement, new.deadline, self.clock())
-                if held is None:
-                    self.scheduler.deadline_set(*call)
-                else:
-                    held.append(call)
-
     def _count_failure(self, match_id: UUID, movement: int, error: Exception) -> None:
         """Counts a failed resolution and quarantines the match once it has failed the same
         way `quarantine_after` times in a row."""
-        now = self.clock()
-        failures = quarantine.count_failure(self.read_models, match_id, movement, error, now)
+        now = self.store.clock()
+        failures = quarantine.count_failure(self.store.read_models, match_id, movement, error, now)
         logger.error(
             "resolving movement %s of match %s failed (%s in a row): %s",
             movement,
@@ -328,12 +305,12 @@ class Resolution(MatchReads):
             match.quarantine(movement, name, text, failures, now)
             return match.quarantined is not None
 
-        if self._retrying(match_id, quarantine_match):
-            quarantine.mark_quarantined(self.read_models, match_id, now)
+        if self.store.retrying(match_id, quarantine_match):
+            quarantine.mark_quarantined(self.store.read_models, match_id, now)
             logger.error("match %s is quarantined: the sweep leaves it until a retry", match_id)
 
     @contextlib.contextmanager
-    def _rematch_if_finished(self, match_id: UUID | str) -> Iterator[None]:
+    def rematch_if_finished(self, match_id: UUID | str) -> Iterator[None]:
         """Creates a rematch that became due when a command refused as too late (the match
         is over: MovementClosedError) had first let the due deadline pass and finish it."""
         try:

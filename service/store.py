@@ -1,16 +1,17 @@
-"""The store of matches: the eventsourcing application underneath the use cases.
+"""The store of matches: the one eventsourcing application, under every use case.
 
 It opens the event store (checking its schema, service/schema.py), stores the Match's
 typed values in snapshots (service/transcodings.py), loads a match (at any version),
-runs a command with optimistic concurrency (`_retrying`), keeps the read models
-(service/readmodels/) it serves listings from, and knows the tokens (service/tokens.py).
-The queries build on it (service/reads.py), the commands on those (service/lobby.py,
-intake.py, refereeing.py, resolution.py): together they are the Matches application
-(service/matches.py).
+runs a command with optimistic concurrency (`retrying`), asks the scheduler for the
+countdown task of each deadline it stores (`countdowns_held` holds them back), keeps
+the matches between commands (service/matchcache.py) and reads (service/pastreads.py),
+the read models (service/readmodels/) and the tokens (service/tokens.py). Each use case
+is given the store (service/matches.py wires them); none inherits it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
@@ -50,8 +51,9 @@ def utc_now() -> datetime:
 
 
 class MatchStore(Application[UUID]):
-    """Loads and saves matches; the base of the Matches application."""
+    """Loads and saves matches: the use cases' store (service/matches.py wires them)."""
 
+    name = "Matches"  # eventsourcing's: its environment prefix and table names (never changes)
     snapshotting_intervals: ClassVar[dict[Any, int]] = {Match: SNAPSHOT_INTERVAL}
 
     def __init__(
@@ -60,7 +62,6 @@ class MatchStore(Application[UUID]):
         clock: Callable[[], datetime] = utc_now,
         scheduler: Scheduler | None = None,
         operator_token: str | None = None,
-        quarantine_after: int = 3,
     ) -> None:
         schema.prepare(env or {})
         super().__init__(env)
@@ -71,9 +72,8 @@ class MatchStore(Application[UUID]):
         self._imported: dict[UUID, bool] = {}  # of stored matches: it never changes
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
-        self._held_countdowns = threading.local()  # Matches.countdowns_held
+        self._held_countdowns = threading.local()  # countdowns_held
         self.tokens = Tokens(operator_token)
-        self.quarantine_after = quarantine_after  # identical failures in a row (quarantine.py)
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         """Registers eventsourcing's transcodings and those of the Match's typed values."""
@@ -174,7 +174,7 @@ class MatchStore(Application[UUID]):
         self.snapshots.recorder.insert_events([stored])
         self.snapshot_trust.trust(stored)
 
-    def _retrying(self, match_id: UUID | str, command: Callable[[Match], T]) -> T:
+    def retrying(self, match_id: UUID | str, command: Callable[[Match], T]) -> T:
         """Loads the match, runs the command, saves; reloads and retries on a lost race.
 
         Events recorded before the command raises (a rejected order) are saved too. An
@@ -183,7 +183,7 @@ class MatchStore(Application[UUID]):
         retry loads it from the store (service/matchcache.py).
         """
         for attempt in range(MAX_ATTEMPTS):
-            match = self._load_for_command(self.match_id(match_id), attempt == 0)
+            match = self.load_for_command(self.match_id(match_id), attempt == 0)
             self._check_writable(match)
             try:
                 result = command(match)
@@ -214,7 +214,7 @@ class MatchStore(Application[UUID]):
                 "orders, referee acts, deadlines or rematches (docs/archive.md)"
             )
 
-    def _remember_imported(self, found: Mapping[UUID, bool]) -> None:
+    def remember_imported(self, found: Mapping[UUID, bool]) -> None:
         """Remembers whether each match is imported, as found by one query for many."""
         if len(self._imported) + len(found) > MAX_REMEMBERED:
             self._imported.clear()
@@ -230,14 +230,11 @@ class MatchStore(Application[UUID]):
             return False
         return True
 
-    def _load(self, match_id: UUID | str) -> Match:
-        return self.get_match(match_id)
-
-    def _seat_of(self, match_id: UUID | str, token: str | None) -> int:
+    def seat_of(self, match_id: UUID | str, token: str | None) -> int:
         """Returns the seat of a seat token (MissingTokenError, InvalidTokenError)."""
-        return self._load(match_id).seat_of(self.tokens.seat_hash(token))
+        return self.get_match(match_id).seat_of(self.tokens.seat_hash(token))
 
-    def _load_for_command(
+    def load_for_command(
         self, match_id: UUID, may_use_kept: bool, ahead: ReadAhead | None = None
     ) -> Match:
         """Returns the match for a command: the kept one fast-forwarded over the events
@@ -275,7 +272,7 @@ class MatchStore(Application[UUID]):
             if self.kept.holds(match_id):
                 continue
             try:
-                match = self._load(match_id)
+                match = self.get_match(match_id)
                 match.table()  # decodes its state now, kept beside it (domain/match/parsed.py)
                 self.kept.put(match)
             except OUTAGES:
@@ -285,15 +282,43 @@ class MatchStore(Application[UUID]):
             loaded += 1
         return loaded
 
-    def _read_ahead(self, match_ids: Iterable[UUID]) -> dict[UUID, ReadAhead]:
+    def read_ahead(self, match_ids: Iterable[UUID]) -> dict[UUID, ReadAhead]:
         """Returns the rows stored after each kept match's version, read in one query
         where the store can (service/fastforward.py); empty where it cannot."""
         versions = {m: v for m in match_ids if (v := self.kept.version_of(m)) is not None}
         return fastforward.rows_after(self, versions) or {}
 
-    def _at_version(self, match: Match, version: int) -> Match:
-        """Returns the match as it was at `version` (itself when that is its latest)."""
-        return match if version == match.version else self.get_match(match.id, version)
+    @contextlib.contextmanager
+    def countdowns_held(self) -> Iterator[None]:
+        """Holds back the countdown tasks this thread's saves ask for until the block ends,
+        then asks for them all (within an outer block, the outer one's end). A worker
+        resolving a burst saves every batch first: sending a task costs about a
+        millisecond, and it is for a later deadline. Asked for even if the block raises:
+        their deadlines are stored."""
+        if getattr(self._held_countdowns, "calls", None) is not None:
+            yield
+            return
+        self._held_countdowns.calls = []
+        try:
+            yield
+        finally:
+            calls, self._held_countdowns.calls = self._held_countdowns.calls, None
+            for call in calls:
+                self.scheduler.deadline_set(*call)
+
+    def _notify(self, recordings: list[Recording[UUID]]) -> None:
+        """Asks the scheduler to resolve each deadline just stored (whoever stored it: a
+        command, a rematch, a retried save), or holds the request (`countdowns_held`)."""
+        held = getattr(self._held_countdowns, "calls", None)
+        for recording in recordings:
+            new = recording.domain_event
+            if isinstance(new, Match.DeadlineSet) and new.reason != "periodic":
+                # a movement that re-arms waits for an order; its arming asks for the task
+                call = (new.originator_id, new.movement, new.deadline, self.clock())
+                if held is None:
+                    self.scheduler.deadline_set(*call)
+                else:
+                    held.append(call)
 
     def _created_since(self, start: int) -> Iterator[tuple[int, UUID]]:
         """Yields (log position, match id) of every Created event from position `start` on."""

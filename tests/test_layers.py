@@ -17,11 +17,19 @@ No import circle either, inside a layer or between modules of one package
 (docs/architecture.md): every import counts, at module level, under
 `if TYPE_CHECKING:` and inside a function alike, since a type-only or deferred
 import hides a circle but leaves it there (issue 44). Tests import no test module.
+
+No class in service/ inherits another class of the project (issue 44, DESIGN.md
+"Inside service/"): each use case is an object given its collaborators, and only the
+store (service/store.py's MatchStore) subclasses eventsourcing's `Application`. Small
+families may keep their hierarchies: errors, result values (service/results.py's
+`Result`), the read models' bases and Protocols. Classes are read from the syntax trees
+too, a base followed through the imports to the module defining it.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import sys
 from pathlib import Path
 
@@ -262,3 +270,140 @@ def test_no_module_imports_from_a_test_module():
 )
 def test_the_check_names_every_form_of_importing_a_test_module(name, refused):
     assert names_a_test_module(name) == refused
+
+
+# the roots of the families whose members may inherit (besides errors and Protocols)
+FAMILIES = frozenset(
+    {
+        "service.results.Result",
+        "service.readmodels.projections.ReadModel",
+        "service.readmodels.recorders.View",
+        "service.readmodels.runner.ReadModels",
+    }
+)
+APPLICATION = "eventsourcing.application.Application"
+THE_STORE = "service.store.MatchStore"  # the one subclass of Application
+
+
+def class_index(sources: dict[str, str]) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """Returns the bases of every class the modules define (`module.Class` to the dotted
+    names of its bases, each followed through the imports to where it is defined) and
+    each class's line."""
+    trees = {module: ast.parse(source) for module, source in sources.items()}
+    defined = {
+        module: {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+        for module, tree in trees.items()
+    }
+    aliases = {module: import_aliases(tree, module) for module, tree in trees.items()}
+
+    def resolve(dotted: str, seen: frozenset[str] = frozenset()) -> str:
+        module, _, name = dotted.rpartition(".")
+        if dotted in seen or module not in trees or name in defined[module]:
+            return dotted
+        target = aliases[module].get(name)
+        return dotted if target is None else resolve(target, seen | {dotted})
+
+    bases: dict[str, list[str]] = {}
+    lines: dict[str, int] = {}
+    for module, tree in trees.items():
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                named = [
+                    base_name(base, module, aliases[module], defined[module]) for base in node.bases
+                ]
+                bases[f"{module}.{node.name}"] = [resolve(name) for name in named if name]
+                lines[f"{module}.{node.name}"] = node.lineno
+    return bases, lines
+
+
+def import_aliases(tree: ast.Module, module: str) -> dict[str, str]:
+    """Returns what each name a module imports at its top (or under TYPE_CHECKING) stands
+    for, as a dotted name."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found[alias.asname or alias.name.partition(".")[0]] = (
+                    alias.name if alias.asname else alias.name.partition(".")[0]
+                )
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                found[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return found
+
+
+def base_name(node: ast.expr, module: str, aliases: dict[str, str], local: set[str]) -> str:
+    """Returns the dotted name a base expression names (`Generic[K]` names `Generic`)."""
+    if isinstance(node, ast.Subscript):
+        return base_name(node.value, module, aliases, local)
+    if isinstance(node, ast.Name):
+        if node.id in local:
+            return f"{module}.{node.id}"
+        return aliases.get(node.id, f"builtins.{node.id}")
+    if isinstance(node, ast.Attribute):
+        owner = base_name(node.value, module, aliases, local)
+        return f"{owner}.{node.attr}" if owner else ""
+    return ""
+
+
+def inheritance_refusals(sources: dict[str, str], inside: str = "service") -> list[str]:
+    """Returns each class under `inside` that inherits a class of the project outside the
+    allowed families, or subclasses Application though it is not the store."""
+    bases, lines = class_index(sources)
+
+    def allowed(name: str, seen: frozenset[str] = frozenset()) -> bool:
+        if name in FAMILIES or name in seen:
+            return True
+        own = bases.get(name)
+        if own is None:  # not the project's: an error, a Protocol?
+            kind = getattr(builtins, name.removeprefix("builtins."), None)
+            return (isinstance(kind, type) and issubclass(kind, BaseException)) or name in (
+                "typing.Protocol",
+                "typing_extensions.Protocol",
+            )
+        return bool(own) and any(allowed(base, seen | {name}) for base in own)
+
+    found = []
+    for name, own in sorted(bases.items()):
+        if not name.startswith(f"{inside}."):
+            continue
+        where = f"{name} (line {lines[name]})"
+        for base in own:
+            if base == APPLICATION and name != THE_STORE:
+                found.append(f"{where}: only {THE_STORE} subclasses {APPLICATION}")
+            elif base in bases and not allowed(base):
+                found.append(f"{where}: inherits {base}, a class of the project")
+    return found
+
+
+def layer_sources() -> dict[str, str]:
+    return {module_name(path): path.read_text(encoding="utf-8") for path in modules()}
+
+
+def test_no_class_in_service_inherits_a_class_of_the_project():
+    sources = layer_sources()
+    bases, _ = class_index(sources)
+    assert bases.get(THE_STORE) == [APPLICATION], "the store is not where the test looks"
+    assert inheritance_refusals(sources) == []
+
+
+def test_a_mixin_tower_is_refused_and_the_small_families_are_not():
+    sources = {
+        "service.store": "from eventsourcing.application import Application\n"
+        "class MatchStore(Application[int]):\n    pass\n",
+        "service.reads": "from service.store import MatchStore\nclass Reads(MatchStore): ...\n",
+        "service.tower": "from service import reads\nclass Top(reads.Reads): ...\n",
+        "service.other": "import eventsourcing.application as es\nclass Two(es.Application): ...\n",
+        "service.results": "class Result: ...\nclass Head(Result): ...\n",
+        "service.errors": "from domain.errors import DrtsError\n"
+        "class Gone(DrtsError, LookupError): ...\nclass Worse(Gone): ...\n",
+        "service.ports": "from typing import Protocol\nclass Port(Protocol): ...\n"
+        "class Wider(Port, Protocol): ...\n",
+        "domain.errors": "class DrtsError(Exception): ...\n",
+    }
+    refused = inheritance_refusals(sources)
+    assert [line.partition(" ")[0] for line in refused] == [
+        "service.other.Two",
+        "service.reads.Reads",
+        "service.tower.Top",
+    ]

@@ -146,9 +146,9 @@ def replay_view(
         return ReplayView(summary, title, None, None, None, "", [], shown)
     at = done[0] if movement is None else movement
     view = app.state(match_id, at, phase or 0, timeline=shown.asked)  # not resolved: error page
-    run = phases.traced(app, match, at)
+    run = phases.traced(app.store, match, at)
     index = done.index(at)
-    before = len(phases.traced(app, match, done[index - 1]).phases) if index > 0 else 0
+    before = len(phases.traced(app.store, match, done[index - 1]).phases) if index > 0 else 0
     where = scrubber(done, at, phase or 0, len(run.phases), before)
     caption = f"{title}: movement {at}, phase {where.phase} ({view.phase_name})"
     return ReplayView(

@@ -54,8 +54,9 @@ ORDER_EVENTS = ("OrderSubmitted", "OrderRejected")
 
 
 class ForumIntake(Protocol):
-    """What the desk asks of the intake use case (service/intake.py's Intake is one, and
-    gives itself): passed in, so that the desk never imports it (issue 44)."""
+    """What the desk asks of the Matches facade (service/matches.py builds the desk over
+    itself: the intake's orders and forum users, the queries' event log, the store's
+    read models): passed in, so that the desk never imports it (issue 44)."""
 
     @property
     def read_models(self) -> ReadModels: ...

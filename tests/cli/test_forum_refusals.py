@@ -55,7 +55,7 @@ def refused(result: Result, *words: str) -> str:
 def nothing_taken(database_url: str, match: str) -> None:
     app = Matches(env=Settings(database_url).event_store_env())
     try:
-        assert posts_of(app, match) == []
+        assert posts_of(app.store, match) == []
     finally:
         app.close()
 

@@ -54,9 +54,9 @@ def stored_topics(app: Matches, database_url: str) -> list[str]:
             ]
     finally:
         engine.dispose()
-    assert app.snapshots is not None
+    assert app.store.snapshots is not None
     for originator_id in ids:
-        stored = app.snapshots.get(UUID(str(originator_id)))
+        stored = app.store.snapshots.get(UUID(str(originator_id)))
         topics |= {snapshot.topic for snapshot in stored if isinstance(snapshot, Snapshot)}
     return sorted(topics)
 

@@ -132,7 +132,7 @@ class FuzzMachine(RuleBasedStateMachine):
             env=Settings(url).event_store_env(), clock=self.clock, operator_token=OPERATOR
         )
         self.exit.callback(self.app.close)
-        self.app.sleep = self.clock.advance  # type: ignore[method-assign]  # settling, by hand
+        self.app.resolution.sleep = self.clock.advance  # type: ignore[method-assign]  # settling, by hand
         self.app.outbox = MaildirOutbox(str(self.folder / f"outbox-{self.examples}"))
         flask = create_app(APP_CONFIG, matches=self.app)
         self.api = CheckedClient(flask.test_client(), self.viewer, self.sealed_now)

@@ -154,7 +154,7 @@ def check_evidence(stage: Stage, match_id: UUID) -> int:
     Returns how many timelines it checked."""
     app = stage.app
     match = stage.match(match_id)
-    events, stored = audit.stored_events(app, match_id)
+    events, stored = audit.stored_events(app.store, match_id)
     for timeline in range(1, match.timeline + 1):
         report = audit.audit_report(stored, events, timeline)
         where = f"{stage.key} {match_id} timeline {timeline}"

@@ -61,7 +61,7 @@ class Stage:
 
     def version(self, match_id: UUID) -> int:
         """Returns the version of a match's last stored event (one query)."""
-        last = self.app.recorder.select_events(match_id, desc=True, limit=1)
+        last = self.app.store.recorder.select_events(match_id, desc=True, limit=1)
         return int(last[0].originator_version) if last else 0
 
     @property

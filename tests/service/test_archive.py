@@ -166,7 +166,7 @@ def archive(dw_archive_text: str) -> dict[str, Any]:
 
 
 def assert_nothing_stored(target: Matches, archive: dict[str, Any]) -> None:
-    assert target.recorder.select_events(archive["match_id"]) == []
+    assert target.store.recorder.select_events(archive["match_id"]) == []
     assert not target.is_imported(archive["match_id"])
 
 
@@ -257,10 +257,10 @@ def test_a_well_chained_forgery_drts_cannot_store_exactly_is_refused(
 
 def test_the_same_match_imported_again_is_a_no_op(target, archive):
     assert target.import_archive(archive).stored
-    notifications = target.recorder.max_notification_id()
+    notifications = target.store.recorder.max_notification_id()
     again = target.import_archive(archive)
     assert not again.stored and again.head == archive["head"]
-    assert target.recorder.max_notification_id() == notifications
+    assert target.store.recorder.max_notification_id() == notifications
 
 
 def test_an_archive_into_the_store_it_came_from_is_a_no_op_and_leaves_the_match_writable(

@@ -89,7 +89,7 @@ def test_a_batch_on_time_settles_once_past_its_latest_deadline(
     matches: Matches, clock: ManualClock
 ) -> None:
     waits: list[float] = []
-    matches.sleep = waits.append  # type: ignore[method-assign]
+    matches.resolution.sleep = waits.append  # type: ignore[method-assign]
     first = started(matches)[0]
     clock.advance(1)
     second = started(matches)[0]
@@ -115,16 +115,16 @@ def test_a_batch_on_time_loads_its_matches_while_it_settles_and_sees_a_later_ord
     assert deadline is not None
     clock.now = deadline + timedelta(milliseconds=30)
     batch = matches.due_movements()
-    matches.kept.take(new.match_id)  # as a worker that never saw the match
+    matches.store.kept.take(new.match_id)  # as a worker that never saw the match
     other = Matches(env=Settings(database_url).event_store_env(), clock=clock)
 
     def settle(seconds: float) -> None:
-        assert matches.kept.holds(new.match_id)  # loaded before the wait
+        assert matches.store.kept.holds(new.match_id)  # loaded before the wait
         other.submit_order(
             new.match_id, tokens[0], "2", received_at=deadline - timedelta(milliseconds=1)
         )
 
-    matches.sleep = settle
+    matches.resolution.sleep = settle
     try:
         [closing] = matches.resolve_batch(batch)
     finally:
@@ -139,26 +139,26 @@ def test_warming_stops_at_its_time_skips_kept_matches_and_matches_it_cannot_load
 ) -> None:
     first, second, third = (started(matches)[0] for _ in range(3))
     for match_id in (first, second, third):
-        matches.kept.take(match_id)
+        matches.store.kept.take(match_id)
     until = clock.now + timedelta(seconds=1)
     assert matches.warm([first, uuid4(), second], until) == 2  # the unknown id is skipped
-    assert matches.kept.holds(first) and matches.kept.holds(second)
+    assert matches.store.kept.holds(first) and matches.store.kept.holds(second)
     assert matches.warm([first, second], until) == 0  # both kept already
     clock.now = until
     assert matches.warm([third], until) == 0
-    assert not matches.kept.holds(third)
+    assert not matches.store.kept.holds(third)
 
 
 def recorded_writes(matches: Matches, monkeypatch: pytest.MonkeyPatch) -> list[set[UUID]]:
     """Returns a list that gets the matches of each write to the store from now on."""
     writes: list[set[UUID]] = []
-    insert = matches.recorder.insert_events
+    insert = matches.store.recorder.insert_events
 
     def counted(stored_events: Any, **kwargs: Any) -> Any:
         writes.append({event.originator_id for event in stored_events})
         return insert(stored_events, **kwargs)
 
-    monkeypatch.setattr(matches.recorder, "insert_events", counted)
+    monkeypatch.setattr(matches.store.recorder, "insert_events", counted)
     return writes
 
 
@@ -182,14 +182,14 @@ def test_a_joint_save_that_loses_a_race_resolves_each_on_its_own_exactly_once(
     first, raced, third = (started(matches)[0] for _ in range(3))
     batch = due_batch(matches, clock)
     other = Matches(env=Settings(database_url).event_store_env(), clock=clock)
-    save = matches.save
+    save = matches.store.save
 
     def racing_save(*objs: Any, **kwargs: Any) -> Any:
         if len(objs) > 1:  # the joint save: the other process gets there first
             other.resolve(raced, 1)
         return save(*objs, **kwargs)
 
-    monkeypatch.setattr(matches, "save", racing_save)
+    monkeypatch.setattr(matches.store, "save", racing_save)
     try:
         closings = matches.resolve_batch(batch)
     finally:
@@ -240,7 +240,7 @@ def test_a_batch_asks_for_the_next_countdowns_once_every_group_is_saved(
 
     try:
         good = [started(matches)[0] for _ in range(5)]
-        matches.scheduler = Watching()
+        matches.store.scheduler = Watching()
         closings = matches.resolve_batch(due_batch(matches, clock))
     finally:
         matches.close()
@@ -257,7 +257,7 @@ def test_held_countdowns_are_asked_for_at_the_outer_end_even_when_the_block_rais
         def deadline_set(self, match_id: UUID, movement: int, deadline: Any, now: Any) -> None:
             calls.append(match_id)
 
-    matches.scheduler = Recording()
+    matches.store.scheduler = Recording()
     with pytest.raises(RuntimeError), matches.countdowns_held():
         with matches.countdowns_held():
             first = started(matches)[0]  # its start stores movement 1's deadline
@@ -283,7 +283,7 @@ def test_kept_matches_are_fast_forwarded_from_one_read_ahead_on_postgresql(
         other.submit_order(first.match_id, tokens[0], "3")
     finally:
         other.close()
-    assert matches.kept.version_of(first.match_id) is not None
+    assert matches.store.kept.version_of(first.match_id) is not None
     selects: list[UUID] = []
     select = LogGuard.select  # a command's read of its match's newest rows (issue 42)
 

@@ -194,7 +194,7 @@ def test_a_recorded_duplicate_message_is_played_again_as_it_was_taken(matches, c
     for salt in ("aa", "bb"):  # the two copies, as the desk stored them before the check
         clock.advance(1)
         match.submit_order(match.seats[0].token_hash, "3", salt, clock(), "forum", "p-1")
-    matches.save(match)
+    matches.store.save(match)
     clock.advance(1)
     matches.submit_order(new.match_id, tokens[1], "1")  # movement 2 resolves
 

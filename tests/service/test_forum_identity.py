@@ -96,7 +96,7 @@ def test_a_display_name_is_not_an_identity_the_mapped_address_is(matches, tmp_pa
         (1, "<post-2@forum.example.org>"),
         (2, "<post-3@forum.example.org>"),
     ]
-    kept = {p["post_id"]: p["outcome"] for p in posts_of(matches, match_id)}
+    kept = {p["post_id"]: p["outcome"] for p in posts_of(matches.store, match_id)}
     assert kept["<spoof-1@attacker.example>"] == "refused"  # kept, as every post is
     assert matches.verify_chain(match_id).ok
 

@@ -104,7 +104,7 @@ def test_a_worker_on_time_waits_out_the_settling_time_before_resolving(matches, 
         matches.submit_order(match_id, alice, "2", received_at=deadline - timedelta(milliseconds=1))
         clock.advance(seconds)
 
-    matches.sleep = sleep
+    matches.resolution.sleep = sleep
     closing = matches.resolve(match_id, 1)
     assert waited == [SETTLING.total_seconds()] and closing is not None
     closed = next(e for e in matches.event_log(match_id) if e["type"] == "MovementClosed")
@@ -151,7 +151,7 @@ def test_a_refusal_stored_after_the_finish_by_an_earlier_drts_still_verifies(mat
     meta = {"seat": 2, "movement": 1, "received_at": clock(), "source": "api", "message_id": None}
     refused = MovementClosedError(f"match {match_id} is finished; movement 1 is closed")
     match._record_refusal(meta, "1", "ab" * 16, refused, clock())  # as before issue 40
-    matches.save(match)
+    matches.store.save(match)
     assert types(matches, match_id)[-2:] == ["Finished", "OrderRejected"]
     report = matches.verify_chain(match_id)
     assert report.ok, report.problems

@@ -273,8 +273,8 @@ def test_upgrading_to_the_outbox_mails_no_movement_resolved_before(
     schema.downgrade(Settings(database_url), "0010")  # the store as it was before the outbox
     schema.upgrade(Settings(database_url))
 
-    head = app.recorder.max_notification_id()
-    assert app.read_models.view("mail_outbox").position(app.name) == head
+    head = app.store.recorder.max_notification_id()
+    assert app.read_models.view("mail_outbox").position(app.store.name) == head
     assert sender(app, relay).run().sent == 0
     app.submit_order(match["id"], match["alice"].token, "3")
     app.submit_order(match["id"], match["bob"].token, "3")  # movement 2 resolves

@@ -22,9 +22,9 @@ pytestmark = pytest.mark.usefixtures("toy_rulesets")
 
 def kept(app: Matches, match_id: Any) -> Match | None:
     """Returns the match the application keeps, leaving it kept."""
-    match = app.kept.take(match_id)
+    match = app.store.kept.take(match_id)
     if match is not None:
-        app.kept.put(match)
+        app.store.kept.put(match)
     return match
 
 
@@ -73,7 +73,7 @@ def test_a_race_lost_under_a_kept_match_retries_from_the_store(matches, database
         return match.version
 
     try:
-        version = matches._retrying(new.match_id, submit_after_the_other)
+        version = matches.store.retrying(new.match_id, submit_after_the_other)
     finally:
         other.close()
     assert len(attempts) == 2 and attempts[1] > attempts[0]  # the retry loaded newer events
@@ -93,7 +93,7 @@ def test_a_command_that_fails_leaves_no_match_kept(matches):
         raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError):
-        matches._retrying(new.match_id, fails)
+        matches.store.retrying(new.match_id, fails)
     assert kept(matches, new.match_id) is None
     assert matches.get_match(new.match_id).movement == 1
 
@@ -103,7 +103,7 @@ def test_the_cache_keeps_at_most_its_size(database_url, clock):
     try:
         first, _, _ = started(app)
         second, _, _ = started(app)
-        assert len(app.kept) == 1
+        assert len(app.store.kept) == 1
         assert kept(app, second.match_id) is not None and kept(app, first.match_id) is None
     finally:
         app.close()
@@ -113,7 +113,7 @@ def test_size_zero_keeps_nothing(database_url, clock):
     app = second_process(database_url, clock, DRTS_MATCH_CACHE_SIZE="0")
     try:
         started(app)
-        assert len(app.kept) == 0
+        assert len(app.store.kept) == 0
     finally:
         app.close()
 

@@ -257,7 +257,7 @@ def test_a_long_match_is_loaded_from_a_snapshot(matches, clock):
     new, alice, _ = started(matches, {"close_early": False})
     for i in range(SNAPSHOT_INTERVAL + 5):
         matches.submit_order(new.match_id, alice.token, str(1 + i % 3))
-    snapshots = list(matches.snapshots.get(new.match_id)) if matches.snapshots else []
+    snapshots = list(matches.store.snapshots.get(new.match_id)) if matches.store.snapshots else []
     assert [s.originator_version for s in snapshots] == [SNAPSHOT_INTERVAL]
     assert matches.replay(new.match_id).agrees
     assert matches.resolve(new.match_id, 1, clock.advance(60)) is not None

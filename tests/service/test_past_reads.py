@@ -26,10 +26,10 @@ def played(matches: Matches) -> tuple[str, str, str]:
 def test_a_past_state_read_twice_is_the_same_and_loaded_once(matches):
     match_id, _, _ = played(matches)
     first = matches.state(match_id, movement=1)
-    loads = len(matches.past.versions)
+    loads = len(matches.store.past.versions)
     again = matches.state(match_id, movement=1)
     assert again == first
-    assert len(matches.past.versions) == loads >= 1
+    assert len(matches.store.past.versions) == loads >= 1
     fresh = Matches(env=matches.env, clock=matches.clock)  # nothing kept: loads from the store
     try:
         assert fresh.state(match_id, movement=1) == first
@@ -70,7 +70,11 @@ def test_size_zero_keeps_nothing(database_url, clock):
         match_id, _, _ = played(app)
         app.state(match_id, movement=1)
         app.replay(match_id)
-        assert (len(app.past.versions), len(app.past.latest), len(app.past.replays)) == (0, 0, 0)
+        assert (
+            len(app.store.past.versions),
+            len(app.store.past.latest),
+            len(app.store.past.replays),
+        ) == (0, 0, 0)
     finally:
         app.close()
 

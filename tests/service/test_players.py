@@ -23,7 +23,7 @@ from service.errors import (
 from service.limits import LimitError
 from service.mail.outbox import MaildirOutbox
 from service.matches import Matches
-from service.players import NewPlayer, Players
+from service.players import NewPlayer
 from service.ratings import MatchRatings, RatedMatch, rate
 from service.settings import Settings
 
@@ -53,7 +53,7 @@ def finished(
 
 
 def test_a_player_is_found_by_its_id_or_its_name_in_any_case(operated):
-    players = Players(operated)
+    players = operated.players
     new = players.create("Alice")
     assert new.player_id == player_id("alice")
     for ref in (new.player_id, str(new.player_id), "alice", "ALICE"):
@@ -63,7 +63,7 @@ def test_a_player_is_found_by_its_id_or_its_name_in_any_case(operated):
 
 
 def test_a_name_taken_in_any_case_is_refused(operated):
-    players = Players(operated)
+    players = operated.players
     players.create("Alice")
     with pytest.raises(PlayerNameTakenError, match="'ALICE' is taken"):
         players.create("ALICE")
@@ -72,7 +72,7 @@ def test_a_name_taken_in_any_case_is_refused(operated):
 
 
 def test_the_operator_reissues_a_key_and_the_old_one_stops(operated):
-    players = Players(operated)
+    players = operated.players
     new = players.create("Alice")
     players.authenticate("alice", new.key)
     with pytest.raises(NotOperatorError):
@@ -86,7 +86,7 @@ def test_the_operator_reissues_a_key_and_the_old_one_stops(operated):
 
 def test_an_address_is_set_with_the_key_mailed_a_code_and_confirmed_by_it(operated, tmp_path):
     operated.outbox = MaildirOutbox(str(tmp_path / "outbox"))
-    players = Players(operated)
+    players = operated.players
     new = players.create("Alice")
     with pytest.raises(WrongPlayerKeyError):
         players.set_address("alice", "wrong", "alice@example.org")
@@ -105,7 +105,7 @@ def test_an_address_is_set_with_the_key_mailed_a_code_and_confirmed_by_it(operat
 
 
 def test_a_seat_names_its_player_only_with_its_key(operated):
-    players = Players(operated)
+    players = operated.players
     alice = players.create("Alice")
     new = operated.create_match("toy")
     with pytest.raises(WrongPlayerKeyError):
@@ -123,7 +123,7 @@ def test_a_seat_names_its_player_only_with_its_key(operated):
 
 
 def test_a_rated_match_is_rated_and_an_unrated_one_is_not(operated):
-    players = Players(operated)
+    players = operated.players
     alice, bob = players.create("Alice"), players.create("Bob")
     rated = finished(operated, alice, bob)
     finished(operated, bob, alice, rated=False)
@@ -140,7 +140,7 @@ def test_a_rated_match_is_rated_and_an_unrated_one_is_not(operated):
 
 
 def test_a_match_with_a_seat_naming_no_player_is_not_rated(operated):
-    players = Players(operated)
+    players = operated.players
     alice = players.create("Alice")
     new = operated.create_match("toy", rated=True)
     operated.join(new.match_id, "a", player="alice", player_key=alice.key)
@@ -151,7 +151,7 @@ def test_a_match_with_a_seat_naming_no_player_is_not_rated(operated):
 
 
 def test_the_rebuild_folds_the_matches_in_the_order_they_finished(operated, database_url):
-    players = Players(operated)
+    players = operated.players
     alice, bob = players.create("Alice"), players.create("Bob")
     first = operated.create_match("toy", {"rounds": 3}, rated=True)
     later = finished(operated, bob, alice)  # created after `first`, finished before it
@@ -159,7 +159,7 @@ def test_the_rebuild_folds_the_matches_in_the_order_they_finished(operated, data
     operated.join(first.match_id, "l", player="bob", player_key=bob.key)
     operated.start(first.match_id, first.referee_token)
     operated.act(first.match_id, first.referee_token, "forfeit", {"seat": 2}, "test")
-    ratings = MatchRatings(operated)
+    ratings = MatchRatings(operated.store)
     assert ratings.finish_order() == [later, first.match_id]
     a, b = str(alice.player_id), str(bob.player_id)
     expected = rate(
@@ -171,13 +171,13 @@ def test_the_rebuild_folds_the_matches_in_the_order_they_finished(operated, data
     assert ratings.tables() == expected
     reopened = Matches(env=Settings(database_url).event_store_env())
     try:
-        assert MatchRatings(reopened).tables() == expected  # another process, the same table
+        assert MatchRatings(reopened.store).tables() == expected  # another process, the same table
     finally:
         reopened.close()
 
 
 def test_a_stored_match_keeps_its_rated_flag_and_its_seats_players(operated, database_url):
-    players = Players(operated)
+    players = operated.players
     alice = players.create("Alice")
     new = operated.create_match("toy", rated=True)
     operated.join(new.match_id, "a", player="alice", player_key=alice.key)
@@ -192,12 +192,12 @@ def test_a_stored_match_keeps_its_rated_flag_and_its_seats_players(operated, dat
 
 
 def test_a_snapshot_keeps_the_rated_flag_and_the_seats_players(operated, database_url):
-    players = Players(operated)
+    players = operated.players
     alice = players.create("Alice")
     new = operated.create_match("toy", rated=True)
     operated.join(new.match_id, "a", player="alice", player_key=alice.key)
-    operated.take_snapshot(new.match_id)
-    snapshots = list(operated.snapshots.get(new.match_id))  # type: ignore[union-attr]
+    operated.store.take_snapshot(new.match_id)
+    snapshots = list(operated.store.snapshots.get(new.match_id))  # type: ignore[union-attr]
     assert snapshots and snapshots[-1].state["rated"] is True
     reopened = Matches(env=Settings(database_url).event_store_env())
     try:
@@ -210,4 +210,4 @@ def test_a_snapshot_keeps_the_rated_flag_and_the_seats_players(operated, databas
 def test_a_match_id_is_not_a_player(operated):
     new = operated.create_match("toy")
     with pytest.raises(PlayerNotFoundError):
-        Players(operated).show(str(new.match_id))
+        operated.players.show(str(new.match_id))

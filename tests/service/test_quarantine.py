@@ -41,7 +41,7 @@ def stored_with_an_unprojectable_movement(matches: Matches, clock: ManualClock) 
         matches.join(new.match_id, name)
     match = matches.get_match(new.match_id)
     match.start(commitment(str(new.referee_token)), clock(), None, TOO_BIG)
-    matches.save(match)
+    matches.store.save(match)
     return new.match_id
 
 
@@ -85,14 +85,14 @@ def test_a_bad_event_in_a_batch_leaves_out_its_match_only_as_event_by_event_woul
     assert str(after) in listed(matches)
     for name, projection in models.projections.items():
         with models.view(name).batch():
-            models.view(name).reset(matches.name)
-        for notification in matches.recorder.select_notifications(
+            models.view(name).reset(matches.store.name)
+        for notification in matches.store.recorder.select_notifications(
             start=1, limit=10_000, topics=projection.topics
         ):
             models.apply(
                 projection,
-                matches.mapper.to_domain_event(notification),
-                Tracking(matches.name, notification.id),
+                matches.store.mapper.to_domain_event(notification),
+                Tracking(matches.store.name, notification.id),
             )
     assert (snapshots(models), left_out(matches)) == batched
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from typing import Any
-from uuid import UUID
 
 import pytest
 
@@ -16,31 +15,29 @@ from service.settings import Settings
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("toy_rulesets")]
 
 
-class LockstepMatches(Matches):
-    """A Matches whose first load in each thread waits for the other thread's first load,
-    so that both commands decide on the same version and then race to save."""
+def lockstep(matches: Matches, barrier: threading.Barrier) -> Matches:
+    """Makes the first load for a command in each thread wait for the other thread's
+    first load, so that both commands decide on the same version and then race to save
+    (the store's `load_for_command`, which `retrying` calls, wrapped on this store)."""
+    store, local = matches.store, threading.local()
+    load = store.load_for_command
 
-    name = "Matches"  # the same application (and tables), not a new one
-
-    def __init__(
-        self, env: dict[str, str], clock: Callable[[], Any], barrier: threading.Barrier
-    ) -> None:
-        super().__init__(env, clock)
-        self.barrier, self.local = barrier, threading.local()
-
-    def _load(self, match_id: UUID | str) -> Match:
-        match = super()._load(match_id)
-        if not getattr(self.local, "waited", False):
-            self.local.waited = True
-            self.barrier.wait(timeout=20)
+    def first_waits(*args: Any, **kwargs: Any) -> Match:
+        match = load(*args, **kwargs)
+        if not getattr(local, "waited", False):
+            local.waited = True
+            barrier.wait(timeout=20)
         return match
+
+    store.load_for_command = first_waits  # type: ignore[method-assign]
+    return matches
 
 
 def race(database_url: str, clock: Any, *commands: Callable[[Matches], Any]) -> list[Any]:
     """Runs two commands on two applications (two workers) in two threads, in lockstep."""
     barrier = threading.Barrier(2)
     env = Settings(database_url).event_store_env()
-    apps = [LockstepMatches(env, clock, barrier) for _ in range(2)]
+    apps = [lockstep(Matches(env, clock), barrier) for _ in range(2)]
     results: list[Any] = [None, None]
     errors: list[BaseException] = []
 

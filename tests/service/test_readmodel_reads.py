@@ -40,14 +40,14 @@ def test_a_catch_up_decodes_each_event_once_for_all_its_projections(matches, clo
     models = matches.read_models
     read = [
         note.id
-        for note in matches.recorder.select_notifications(start=1, limit=10_000)
+        for note in matches.store.recorder.select_notifications(start=1, limit=10_000)
         if any(note.topic in projection.topics for projection in models.projections.values())
     ]
     assert any(  # events several projections read
         sum(note.topic in p.topics for p in models.projections.values()) > 1
-        for note in matches.recorder.select_notifications(start=1, limit=10_000)
+        for note in matches.store.recorder.select_notifications(start=1, limit=10_000)
     )
-    decoded = counting(monkeypatch, matches.mapper, "to_domain_event")
+    decoded = counting(monkeypatch, matches.store.mapper, "to_domain_event")
     applied = models.catch_up()
     assert sorted(note.id for note in decoded) == read
     assert sum(applied.values()) > len(read)
@@ -60,7 +60,7 @@ def test_a_catch_up_reads_the_log_once_a_projection_when_a_batch_is_short(
 ):
     play_random_mix(matches, clock, seed=12, count=2)
     models = matches.read_models
-    reads = counting(monkeypatch, matches.recorder, "select_notifications")
+    reads = counting(monkeypatch, matches.store.recorder, "select_notifications")
     models.catch_up()
     assert len(reads) == len(models.projections)
     monkeypatch.setattr(runner, "BATCH", 4)  # full batches: read on until a short one

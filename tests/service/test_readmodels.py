@@ -169,7 +169,7 @@ def test_a_projection_that_crashes_halfway_resumes_without_double_counting(
     expected = {name: snapshot(models, name) for name in ("standings", "match_list")}
     for name in expected:  # start again from nothing, then crash after 10 events
         with models.view(name).batch():
-            models.view(name).reset(matches.name)
+            models.view(name).reset(matches.store.name)
     monkeypatch.setattr(runner, "BATCH", 4)
     view = models.view("standings")
     calls, apply = [0], view.apply
@@ -183,7 +183,7 @@ def test_a_projection_that_crashes_halfway_resumes_without_double_counting(
     monkeypatch.setattr(view, "apply", crashing)
     with pytest.raises(RuntimeError, match="power"):
         models.catch_up(["standings"])
-    assert view.position(matches.name) > 0  # two batches of four landed, the third did not
+    assert view.position(matches.store.name) > 0  # two batches of four landed, the third did not
     monkeypatch.setattr(view, "apply", apply)
     models.catch_up()
     assert {name: snapshot(models, name) for name in expected} == expected
@@ -197,7 +197,7 @@ def test_a_catch_up_writes_each_tracking_row_once_per_batch(matches, clock, monk
     expected = snapshots(models)
     view = models.view("match_list")
     with view.batch():
-        view.reset(matches.name)
+        view.reset(matches.store.name)
     monkeypatch.setattr(runner, "BATCH", 10)
     writes: list[int] = []
     track = view._track
@@ -209,7 +209,11 @@ def test_a_catch_up_writes_each_tracking_row_once_per_batch(matches, clock, monk
     monkeypatch.setattr(view, "_track", counted)
     applied = models.catch_up(["match_list"])["match_list"]
     assert applied > 30 and len(writes) == -(-applied // 10)  # one write per batch of 10
-    assert writes[-1] == view.position(matches.name) == matches.recorder.max_notification_id()
+    assert (
+        writes[-1]
+        == view.position(matches.store.name)
+        == matches.store.recorder.max_notification_id()
+    )
     assert snapshots(models) == expected
 
 
@@ -218,12 +222,12 @@ def test_a_batch_skips_the_events_another_process_already_applied(matches, clock
     models = matches.read_models
     models.catch_up()
     expected = snapshots(models)
-    position = models.view("standings").position(matches.name)
+    position = models.view("standings").position(matches.store.name)
     writes: list[Any] = []
     monkeypatch.setattr(models.view("standings"), "_track", lambda *args: writes.append(args))
     assert models._apply_from(models.projection("standings"), 0) > 0  # all at or before it
     assert writes == [] and snapshots(models) == expected  # standings would count twice
-    assert models.view("standings").position(matches.name) == position
+    assert models.view("standings").position(matches.store.name) == position
 
 
 def test_an_event_applied_again_changes_nothing(matches):
@@ -233,13 +237,13 @@ def test_an_event_applied_again_changes_nothing(matches):
     models = matches.read_models
     models.catch_up()
     before = snapshots(models)
-    for notification in matches.recorder.select_notifications(start=1, limit=100):
+    for notification in matches.store.recorder.select_notifications(start=1, limit=100):
         for projection in models.projections.values():
             if notification.topic in projection.topics:
                 models.apply(
                     projection,
-                    matches.mapper.to_domain_event(notification),
-                    Tracking(matches.name, notification.id),
+                    matches.store.mapper.to_domain_event(notification),
+                    Tracking(matches.store.name, notification.id),
                 )
     assert snapshots(models) == before
 
@@ -250,7 +254,7 @@ def test_two_processes_catching_up_at_once_apply_each_event_once(matches, other,
     expected = snapshots(matches.read_models)
     for name in matches.read_models.projections:
         with matches.read_models.view(name).batch():
-            matches.read_models.view(name).reset(matches.name)
+            matches.read_models.view(name).reset(matches.store.name)
     threads = [threading.Thread(target=app.read_models.catch_up) for app in (matches, other)]
     for thread in threads:
         thread.start()

@@ -27,7 +27,11 @@ def long_match(matches: Matches) -> tuple[UUID, int]:
     head = matches.get_match(new.match_id).version
     for i in range(SNAPSHOTS * SNAPSHOT_INTERVAL + 5 - head):
         matches.submit_order(new.match_id, alice.token, str(1 + i % 3))
-    snapshots = matches.snapshots.recorder.select_events(new.match_id) if matches.snapshots else []
+    snapshots = (
+        matches.store.snapshots.recorder.select_events(new.match_id)
+        if matches.store.snapshots
+        else []
+    )
     assert [s.originator_version for s in snapshots] == [
         SNAPSHOT_INTERVAL * n for n in range(1, SNAPSHOTS + 1)
     ]
@@ -36,9 +40,9 @@ def long_match(matches: Matches) -> tuple[UUID, int]:
 
 def trusted_versions(app: Matches, match_id: UUID) -> list[int]:
     """Returns the versions of the match's stored snapshots the application trusts."""
-    assert app.snapshots is not None
-    rows = app.snapshots.recorder.select_events(match_id)
-    return [row.originator_version for row in rows if app.snapshot_trust.trusted(row)]
+    assert app.store.snapshots is not None
+    rows = app.store.snapshots.recorder.select_events(match_id)
+    return [row.originator_version for row in rows if app.store.snapshot_trust.trusted(row)]
 
 
 def edit_snapshot(url: str, match_id: UUID, version: int) -> None:
@@ -143,8 +147,8 @@ def test_a_trusted_snapshot_whose_chain_is_no_longer_the_logs_is_not_a_start(
             match = fresh.get_match(match_id, head)
         assert f"snapshot 50 of match {match_id}: its chain is not the log's" in caplog.text
         assert f"snapshot 75 of match {match_id} differs from its events" in caplog.text
-        (last,) = matches.recorder.select_events(match_id, gt=head - 1)
-        assert match.chain == matches.mapper.to_domain_event(last).chain  # the log's, folded
+        (last,) = matches.store.recorder.select_events(match_id, gt=head - 1)
+        assert match.chain == matches.store.mapper.to_domain_event(last).chain  # the log's, folded
         assert trusted_versions(fresh, match_id) == [25, 50]
     finally:
         fresh.close()

@@ -25,27 +25,27 @@ def reloaded_snapshot_bytes(matches: Matches, row: Any) -> bytes:
     """Returns the stored bytes of the snapshot that folding the match's checked events up
     to the row's version gives, with the row's timestamp (the time it was taken)."""
     match_id = UUID(str(row.originator_id))
-    events = loading.checked_events(matches, match_id, None, row.originator_version)
+    events = loading.checked_events(matches.store, match_id, None, row.originator_version)
     folded = loading.fold(match_id, events)
     assert isinstance(folded, Match) and folded.version == row.originator_version
     taken = Snapshot.take(folded)
     again = Snapshot(  # type: ignore[call-arg]
         originator_id=taken.originator_id,
         originator_version=taken.originator_version,
-        timestamp=matches.mapper.to_domain_event(row).timestamp,
+        timestamp=matches.store.mapper.to_domain_event(row).timestamp,
         topic=taken.topic,
         state=taken.state,
     )
-    return bytes(matches.mapper.to_stored_event(again).state)
+    return bytes(matches.store.mapper.to_stored_event(again).state)
 
 
 def assert_every_snapshot_is_the_reloaded_one_and_trusted(matches: Matches, match_id: UUID):
-    assert matches.snapshots is not None
-    rows = matches.snapshots.recorder.select_events(match_id)
+    assert matches.store.snapshots is not None
+    rows = matches.store.snapshots.recorder.select_events(match_id)
     assert rows
     for row in rows:
         assert bytes(row.state) == reloaded_snapshot_bytes(matches, row), row.originator_version
-        assert matches.snapshot_trust.trusted(row)
+        assert matches.store.snapshot_trust.trusted(row)
 
 
 def play_varied(matches: Matches) -> UUID:
@@ -64,9 +64,9 @@ def test_every_snapshot_taken_in_memory_is_byte_for_byte_the_one_a_reload_gives(
     """Issue 30, 46: with a snapshot due at every version, each save is snapshotted at its
     last version from memory, a resolution's several events once at its end, never by
     reloading; each is what the checked events give, and trusted."""
-    matches.snapshotting_intervals = {Match: 1}
+    matches.store.snapshotting_intervals = {Match: 1}
     saved: list[int] = []
-    save = matches.save
+    save = matches.store.save
 
     def spied(*objs: Any, **kwargs: Any) -> Any:
         recordings = save(*objs, **kwargs)
@@ -76,12 +76,12 @@ def test_every_snapshot_taken_in_memory_is_byte_for_byte_the_one_a_reload_gives(
     def reload(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a snapshot was taken by reloading the match")
 
-    matches.save = spied  # type: ignore[method-assign]
-    matches.take_snapshot = reload  # type: ignore[method-assign]
+    matches.store.save = spied  # type: ignore[method-assign]
+    matches.store.take_snapshot = reload  # type: ignore[method-assign]
     match_id = play_varied(matches)
     version = matches.get_match(match_id).version
-    assert matches.snapshots is not None
-    snapshots = matches.snapshots.recorder.select_events(match_id)
+    assert matches.store.snapshots is not None
+    snapshots = matches.store.snapshots.recorder.select_events(match_id)
     assert [row.originator_version for row in snapshots] == saved
     assert saved[-1] == version and len(saved) < version  # resolutions save several events
     assert_every_snapshot_is_the_reloaded_one_and_trusted(matches, match_id)

@@ -50,10 +50,10 @@ def as_shape_1(match: Match) -> dict[str, Any]:
 
 def test_a_snapshot_stores_the_typed_values_and_loads_them_back_equal(matches, clock):
     match = play_some(matches, clock)
-    matches.take_snapshot(match.id)
-    (stored,) = matches.snapshots.recorder.select_events(match.id, desc=True, limit=1)
+    matches.store.take_snapshot(match.id)
+    (stored,) = matches.store.snapshots.recorder.select_events(match.id, desc=True, limit=1)
     assert stored.originator_version == match.version
-    compressor = matches.mapper.compressor
+    compressor = matches.store.mapper.compressor
     body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
     assert body["state"]["seats"][0]["_type_"] == "drts.seat"
     assert body["state"]["movements"][0]["_type_"] == "drts.movement_log_row"
@@ -67,7 +67,7 @@ def test_a_snapshot_stores_the_typed_values_and_loads_them_back_equal(matches, c
 def test_movement_logs_are_stored_as_rows_with_their_steps_counted(matches, clock):
     """Issue 46: a log's StepApplied versions that follow its close are stored as their
     count; other steps as their list; both load back as they were."""
-    transcoder = matches.mapper.transcoder
+    transcoder = matches.store.mapper.transcoder
     resolved = MovementLog(2, 10, 14, 18, (15, 16, 17))
     odd = MovementLog(3, 19, 20, 25, (22, 24))
     opened = MovementLog(4, 26)
@@ -83,8 +83,8 @@ def test_movement_logs_are_stored_as_rows_with_their_steps_counted(matches, cloc
 def test_a_snapshot_with_movement_logs_as_dicts_still_loads(matches, clock):
     """Issue 46: snapshots stored before the rows keep `drts.movement_log` dicts."""
     match = play_some(matches, clock)
-    stored = matches.mapper.to_stored_event(Snapshot.take(match))
-    compressor = matches.mapper.compressor
+    stored = matches.store.mapper.to_stored_event(Snapshot.take(match))
+    compressor = matches.store.mapper.compressor
     body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
     body["state"]["movements"] = [
         {"_type_": "drts.movement_log", "_data_": {**asdict(log), "steps": list(log.steps)}}
@@ -97,7 +97,7 @@ def test_a_snapshot_with_movement_logs_as_dicts_still_loads(matches, clock):
         topic=stored.topic,
         state=compressor.compress(raw) if compressor else raw,
     )
-    loaded = matches.mapper.to_domain_event(old).mutate(None)
+    loaded = matches.store.mapper.to_domain_event(old).mutate(None)
     assert loaded.movements == match.movements and loaded == match
 
 
@@ -110,7 +110,7 @@ def test_a_snapshot_of_the_untyped_shape_is_brought_up_to_date_as_it_loads(match
         topic="domain.match:Match",
         state=as_shape_1(match),
     )
-    matches.snapshots.put([old])
+    matches.store.snapshots.put([old])
     loaded = matches.get_match(match.id)
     # an old snapshot knows no intended close (None: its closes were stored without one)
     assert loaded.closed_at is None
@@ -125,9 +125,9 @@ def test_a_snapshot_stores_disputes_and_loads_them_back_equal(matches, clock):
     matches.file_dispute(new.match_id, new.referee_token, [3], "another")
     matches.rule_dispute(new.match_id, new.referee_token, 1, "upheld", "a note")
     match = matches.get_match(new.match_id)
-    matches.take_snapshot(match.id)
-    (stored,) = matches.snapshots.recorder.select_events(match.id, desc=True, limit=1)
-    compressor = matches.mapper.compressor
+    matches.store.take_snapshot(match.id)
+    (stored,) = matches.store.snapshots.recorder.select_events(match.id, desc=True, limit=1)
+    compressor = matches.store.mapper.compressor
     body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
     assert body["state"]["disputes"][0]["_type_"] == "drts.dispute"
     loaded = matches.get_match(match.id)
@@ -150,7 +150,7 @@ def test_a_snapshot_of_shape_3_loads_with_no_disputes(matches, clock):
         topic="domain.match:Match",
         state={**state, "class_version": 3},
     )
-    matches.snapshots.put([old])
+    matches.store.snapshots.put([old])
     loaded = matches.get_match(match.id)
     assert loaded.disputes == [] and loaded == match
     assert matches.verify_chain(match.id).problems == ()  # the snapshot agrees with the log

@@ -104,7 +104,7 @@ class Rows:
             if event.originator_version == version:
                 stamp = datetime.fromisoformat(state["timestamp"]["_data_"])
                 state["timestamp"]["_data_"] = (stamp + timedelta(microseconds=1)).isoformat()
-            rebuilt = app.mapper.to_domain_event(
+            rebuilt = app.store.mapper.to_domain_event(
                 StoredEvent(
                     originator_id=match_id,
                     originator_version=event.originator_version,
@@ -305,10 +305,12 @@ def test_the_check_adds_no_statement_to_an_order(pg_database, clock, toy_ruleset
         app.submit_order(new.match_id, tokens[0], "1")  # the match is now kept
         monkeypatch.setattr(LogGuard, "check", checking)
         guarded = statements_of(lambda: app.submit_order(new.match_id, tokens[0], "2"))
-        assert app.kept.holds(new.match_id)
+        assert app.store.kept.holds(new.match_id)
         assert seen and seen[-1].head is not None and seen[-1].log_end is not None
         monkeypatch.setattr(
-            LogGuard, "select", lambda g, match_id, **kw: app.recorder.select_events(match_id, **kw)
+            LogGuard,
+            "select",
+            lambda g, match_id, **kw: app.store.recorder.select_events(match_id, **kw),
         )
         plain = statements_of(lambda: app.submit_order(new.match_id, tokens[0], "3"))
         assert guarded == plain, (guarded, plain)

@@ -17,6 +17,7 @@ from typing import Any
 
 from domain.match import Match
 from service.matches import Matches
+from service.resolution import Resolution
 from service.scheduling import NoScheduler
 from service.settings import Settings
 
@@ -29,9 +30,9 @@ def die(*_: Any, **__: Any) -> Any:
 
 def main(url: str, window: str, match_id: str, token: str, order: str) -> None:
     if window == "resolve":
-        Matches.resolve = die  # type: ignore[method-assign]
+        Resolution.resolve = die  # type: ignore[method-assign]
     elif window == "link":
-        Matches.create_rematch_if_due = die  # type: ignore[method-assign]
+        Resolution.create_rematch_if_due = die  # type: ignore[method-assign]
     elif window == "rematch":
         Match.rematch = die  # type: ignore[method-assign, assignment]
     matches = Matches(env=Settings(url).event_store_env(), scheduler=NoScheduler())

@@ -98,13 +98,13 @@ def rechain_from(rows: Rows, matches: Matches, start: int) -> None:
     """Recomputes the chain of every event from version `start` on, so that the chain
     alone looks sound (the tamperer's rewrite)."""
     rows.conn.commit()
-    stored = {r.originator_version: r for r in matches.recorder.select_events(rows.match_id)}
+    stored = {r.originator_version: r for r in matches.store.recorder.select_events(rows.match_id)}
     previous = str(rows.match_id) if start == 1 else rows.row(start - 1)[1]["chain"]
     for version in rows.versions():
         if version < start:
             continue
         topic, data = rows.row(version)
-        item = public_item(matches.mapper.to_domain_event(stored[version]), with_sealed=True)
+        item = public_item(matches.store.mapper.to_domain_event(stored[version]), with_sealed=True)
         body = {key: item[key] for key in ("type", "version", "timestamp", "data")}
         previous = data["chain"] = next_chain(previous, body)
         rows.write(version, topic, data)

@@ -16,7 +16,7 @@ def fresh_process(matches: Matches) -> Matches:
 
 def counting_event_rows(app: Matches, monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
     """Counts the event rows the application reads from its event store; returns the count."""
-    select_events = app.recorder.select_events
+    select_events = app.store.recorder.select_events
     read: list[int] = []
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -24,5 +24,5 @@ def counting_event_rows(app: Matches, monkeypatch: pytest.MonkeyPatch) -> Callab
         read.append(len(rows))
         return rows
 
-    monkeypatch.setattr(app.recorder, "select_events", counted)
+    monkeypatch.setattr(app.store.recorder, "select_events", counted)
     return lambda: sum(read)
