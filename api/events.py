@@ -12,7 +12,7 @@ from flask.views import MethodView
 from api.context import Blueprint, bearer_token, capacity, matches
 from api.errors import TOKEN_OPTIONAL, documents_errors
 from api.schemas.events import EventPageSchema, EventsArgsSchema
-from service.eventfilter import EventFilter
+from service.queries.eventfilter import EventFilter
 
 blp = Blueprint(
     "events",

@@ -20,8 +20,8 @@ from api.schemas.forum import (
     PostReplySchema,
     PostSchema,
 )
-from service.forum.outgoing import outgoing
-from service.forum.posts import Post
+from service.channels.forum.outgoing import outgoing
+from service.channels.forum.posts import Post
 
 blp = Blueprint(
     "forum",

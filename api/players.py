@@ -2,7 +2,7 @@
 
 POST /players creates a player and shows its key once; the operator reissues a key;
 the player's key (as the bearer token) sets and confirms its e-mail address. The
-ratings are rebuilt from the finished rated matches (service/ratings.py).
+ratings are rebuilt from the finished rated matches (service/queries/ratings.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from api.schemas.players import (
     RatingTableSchema,
     ReissuePlayerKeySchema,
 )
-from service.players import NamedRatings, PlayerRatings, Players
+from service.usecases.players import NamedRatings, PlayerRatings, Players
 
 blp = Blueprint(
     "players", __name__, url_prefix="/players", description="Players: identities with a key"

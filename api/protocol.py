@@ -11,7 +11,7 @@ from flask.views import MethodView
 from api.context import Blueprint, bearer_token, matches
 from api.errors import TOKEN_REQUIRED, documents_errors
 from api.schemas.protocol import ProtocolArgsSchema
-from service.protocol import Message, protocol_message
+from service.channels.protocol import Message, protocol_message
 
 blp = Blueprint(
     "protocol",

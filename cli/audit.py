@@ -23,7 +23,7 @@ from cli.match import (
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
 from service import limits
-from service.eventfilter import EventFilter
+from service.queries.eventfilter import EventFilter
 from service.results import AuditReport, ReplayReport
 
 DATA_CHARS = 150  # of an event's data in the one-line form of `drts match events`

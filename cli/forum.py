@@ -16,10 +16,10 @@ import click
 
 from cli.match import printable
 from cli.store import matches, reports_errors
-from service.forum.desk import posts_of
-from service.forum.outgoing import outgoing, resolved_movements
-from service.forum.posts import Post
-from service.forum.reading import read_posts
+from service.channels.forum.desk import posts_of
+from service.channels.forum.outgoing import outgoing, resolved_movements
+from service.channels.forum.posts import Post
+from service.channels.forum.reading import read_posts
 from service.results import Result
 
 match_option = click.option("--match", "match_id", required=True, help="the match's id")

@@ -1,5 +1,5 @@
 """`drts match legal-orders`: what a seat may order now, as GET /matches/{id}/legal-orders
-serves it (service/legal.py, docs/api.md)."""
+serves it (service/queries/legal.py, docs/api.md)."""
 
 from __future__ import annotations
 

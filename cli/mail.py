@@ -17,10 +17,10 @@ from typing import Any
 import click
 
 from cli.store import matches, prepare_store, reports_errors
-from service.mail.desk import MailDesk, dead_letters
-from service.mail.notices import NoticeSender
-from service.mail.outbox import transport_for
-from service.mail.server import HOST, OrdersController
+from service.channels.mail.desk import MailDesk, dead_letters
+from service.channels.mail.notices import NoticeSender
+from service.channels.mail.outbox import transport_for
+from service.channels.mail.server import HOST, OrdersController
 from service.settings import load_settings
 
 

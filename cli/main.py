@@ -34,9 +34,9 @@ from cli.status import status
 from domain.errors import DrtsError
 from domain.rules.contract import ConfigKind
 from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions
-from service.demo import play_demo
-from service.scenario_driver import matches_driver
-from service.scenarios import ScenarioError, run_scenario
+from service.scenarios.demo import play_demo
+from service.scenarios.driver import matches_driver
+from service.scenarios.runner import ScenarioError, run_scenario
 
 
 @click.group()

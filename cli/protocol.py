@@ -7,7 +7,7 @@ import click
 
 from cli.match import echo_json, match_id_argument
 from cli.store import matches, reports_errors
-from service.protocol import Message, protocol_message
+from service.channels.protocol import Message, protocol_message
 
 
 @click.command("protocol")

@@ -3,7 +3,7 @@
 A player has a name, unique without regard to case: its id is `player_id(name)`, a
 UUID5 of the case-folded name, so a second player of the same name would be a second
 `Created` at version 1 of the same aggregate, which the event store refuses. Its
-secret key is known only by its hash (like a seat token: service/tokens.py), given
+secret key is known only by its hash (like a seat token: service/store/tokens.py), given
 once at creation and replaced when the operator reissues it. An e-mail address may
 be set, with the hash of a confirmation code, and is confirmed when the code comes
 back.
@@ -66,7 +66,9 @@ class Player(Aggregate):
 
     class AddressSet(Aggregate.Event):
         address: str
-        code_hash: str  # SHA-256 of the confirmation code (service/mail/addresses.py's form)
+        code_hash: (
+            str  # SHA-256 of the confirmation code (service/channels/mail/addresses.py's form)
+        )
         chain: str
 
         def apply(self, player: Player) -> None:

@@ -95,7 +95,7 @@ class TruncatedLogError(TamperedLogError):
     """Raised when a command would write to a match whose log ends before the head the
     match list read model recorded (its last events were deleted), or that the read
     models quarantined for a broken log: the match is quarantined, and takes no write
-    (service/logguard.py, docs/integrity.md)."""
+    (service/store/logguard.py, docs/integrity.md)."""
 
     def __init__(self, match_id: object, log_end: int, recorded: int | None, reason: str) -> None:
         super().__init__(

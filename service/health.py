@@ -31,13 +31,14 @@ from kombu.connection import Connection
 from kombu.exceptions import ChannelError as KombuChannelError
 
 from domain.integrity import iso
-from service import quarantine, schema
 from service.readmodels.queries import SWEPT, open_disputes
 from service.readmodels.recorders import MAX_ERROR_CHARS
 from service.readmodels.runner import ReadModels
 from service.scheduling import QUEUE
 from service.settings import Settings
-from service.store import MatchStore
+from service.store import schema
+from service.store.application import MatchStore
+from service.usecases import quarantine
 
 DUE_SWEEP = "due"
 OK, WARNING, FAILING = "ok", "warning", "failing"

@@ -10,26 +10,26 @@ resolution.
 Each use case is an object of its own, given what it needs in its constructor, and none
 inherits another (tests/test_layers.py holds it):
 
-- service/store.py (`MatchStore`, the one eventsourcing `Application`): opening,
+- service/store/application.py (`MatchStore`, the one eventsourcing `Application`): opening,
   loading, saving with retries, the kept matches, tokens, read models, countdown tasks;
-- service/reads.py (`MatchReads`, given the store): the queries of a match;
-- service/listings.py (`Listings`, given the store): the read models' listings;
-- service/inspection.py (`Inspection`, given the store and the queries, which record a
+- service/queries/reads.py (`MatchReads`, given the store): the queries of a match;
+- service/queries/listings.py (`Listings`, given the store): the read models' listings;
+- service/integrity/inspection.py (`Inspection`, given the store and the queries, which record a
   look at secrets): the seed, archive exports, corrections, audits, chain verification;
-- service/resolution.py (`Resolution`, given the store): resolving movements one by
+- service/usecases/resolution.py (`Resolution`, given the store): resolving movements one by
   one and in batches, the sweep, rematches, quarantine and retry;
-- service/intake.py (`Intake`, given the store and the resolution, as an order may
+- service/usecases/intake.py (`Intake`, given the store and the resolution, as an order may
   close a movement): orders from the API, mail and forum posts, forum users and codes;
-- service/refereeing.py (`Refereeing`, given the store and the resolution): deadlines,
+- service/usecases/refereeing.py (`Refereeing`, given the store and the resolution): deadlines,
   referee actions, corrections, disputes;
-- service/lobby.py (`Lobby`, given the store, the mail domain and the outbox): creating
+- service/usecases/lobby.py (`Lobby`, given the store, the mail domain and the outbox): creating
   and importing matches, seating players, result addresses, starting, seat tokens.
 
 `Matches` holds them as attributes (`matches.intake`, ...) and names each public
 method once, so the edges call `matches.submit_order(...)` and nothing deeper; the
-forum desk (service/forum/desk.py) and the pages' sessions are built over it. Opening
+forum desk (service/channels/forum/desk.py) and the pages' sessions are built over it. Opening
 the store on a database upgrades it (SQLite) or refuses it (PostgreSQL) unless it is at
-the latest migration (service/schema.py).
+the latest migration (service/store/schema.py).
 """
 
 from __future__ import annotations
@@ -39,26 +39,26 @@ from datetime import datetime, timedelta
 from types import TracebackType
 from uuid import UUID
 
-from service.forum.desk import ForumDesk, PostReply
-from service.forum.posts import Post
-from service.idempotency import IdempotencyKey
-from service.inspection import Inspection
-from service.intake import Intake
-from service.listings import Listings
-from service.lobby import Lobby
-from service.mail.outbox import Outbox, outbox_for
-from service.mail.seatmail import SeatMail
-from service.players import Players
+from service.channels.forum.desk import ForumDesk, PostReply
+from service.channels.forum.posts import Post
+from service.channels.mail.outbox import Outbox, outbox_for
+from service.channels.mail.seatmail import SeatMail
+from service.integrity.inspection import Inspection
+from service.queries.listings import Listings
+from service.queries.reads import MatchReads
 from service.readmodels.runner import ReadModels
-from service.reads import MatchReads
-from service.refereeing import Refereeing
-from service.resolution import Resolution
 from service.scheduling import Scheduler, scheduler_for
 from service.sessions import PageSessions
 from service.settings import DEFAULT_FORUM_MAX_DELAY_SECONDS, Settings, load_settings
-from service.store import SNAPSHOT_INTERVAL, MatchStore, utc_now
+from service.store.application import SNAPSHOT_INTERVAL, MatchStore, utc_now
+from service.store.idempotency import IdempotencyKey
+from service.usecases.intake import Intake
+from service.usecases.lobby import Lobby
+from service.usecases.players import Players
+from service.usecases.refereeing import Refereeing
+from service.usecases.resolution import Resolution
 
-# IdempotencyKey: its stored topic names this module (service/idempotency.py registers it)
+# IdempotencyKey: its stored topic names this module (service/store/idempotency.py registers it)
 __all__ = ["SNAPSHOT_INTERVAL", "IdempotencyKey", "Matches", "connect", "utc_now"]
 
 
@@ -205,7 +205,7 @@ class Matches:
     ) -> PostReply:
         """Takes a forum post sent in by a forum integration (the operator token) at
         `receipt`: stored as its seat's order or refused, with the reply to post back; a
-        post seen before stores nothing new (service/forum/desk.py, docs/forum.md)."""
+        post seen before stores nothing new (service/channels/forum/desk.py, docs/forum.md)."""
         self.tokens.check_operator(operator_token)
         return self.forum.receive(match_id, post, receipt)
 

@@ -518,7 +518,7 @@ class DueMovement(Result):
 
 @dataclass(frozen=True)
 class QuarantinedMatch(Result):
-    """A quarantined match (service/quarantine.py): the movement whose resolution kept
+    """A quarantined match (service/usecases/quarantine.py): the movement whose resolution kept
     failing, the last failure (the exception's name and text), how many in a row, when
     the first and the last were seen, and when the match was quarantined."""
 

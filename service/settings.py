@@ -29,7 +29,7 @@ client address and each bearer token may send (0 turns a limit off), and
 `DRTS_TRUSTED_PROXIES` (default 0) how many reverse proxies in front of the
 API set X-Forwarded-For, so that the client's own address is the one limited.
 `DRTS_QUARANTINE_AFTER` (default 3) is how many identical failures in a row of
-a match's resolution quarantine it (service/quarantine.py).
+a match's resolution quarantine it (service/usecases/quarantine.py).
 `DRTS_HEALTH_SWEEP_SECONDS` (default 30), `DRTS_HEALTH_OVERDUE_SECONDS`
 (default 60) and `DRTS_HEALTH_PROJECTION_LAG` (default 100 events) are the
 thresholds of /health and `drts status` (service/health.py).
@@ -78,8 +78,8 @@ DEFAULT_MAIL_OUTBOX = "drts-outbox"
 DEFAULT_SESSION_HOURS = 12  # a page session (docs/pages.md)
 DEFAULT_FORUM_MAX_DELAY_SECONDS = 120.0
 DEFAULT_MAIL_REMINDER_SECONDS = 12 * 3600.0
-DEFAULT_MATCH_CACHE_SIZE = 1_000  # matches kept between commands (service/matchcache.py)
-DEFAULT_PAST_CACHE_SIZE = 500  # past versions kept for reads (service/pastreads.py)
+DEFAULT_MATCH_CACHE_SIZE = 1_000  # matches kept between commands (service/store/matchcache.py)
+DEFAULT_PAST_CACHE_SIZE = 500  # past versions kept for reads (service/queries/pastreads.py)
 
 SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
 
@@ -157,8 +157,8 @@ class Settings:
     def event_store_env(self, compress: bool = True) -> dict[str, str]:
         """Returns the eventsourcing environment for this database.
 
-        Table creation is off: the migrations own the schema (service/schema.py). The
-        sizes of the application's caches go with it (service/matchcache.py, pastreads.py).
+        Table creation is off: the migrations own the schema (service/store/schema.py). The
+        sizes of the application's caches go with it (service/store/matchcache.py, pastreads.py).
         """
         env = {
             "DRTS_MATCH_CACHE_SIZE": str(self.match_cache_size),

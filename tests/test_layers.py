@@ -20,7 +20,7 @@ import hides a circle but leaves it there (issue 44). Tests import no test modul
 
 No class in service/ inherits another class of the project (issue 44, DESIGN.md
 "Inside service/"): each use case is an object given its collaborators, and only the
-store (service/store.py's MatchStore) subclasses eventsourcing's `Application`. Small
+store (service/store/application.py's MatchStore) subclasses eventsourcing's `Application`. Small
 families may keep their hierarchies: errors, result values (service/results.py's
 `Result`), the read models' bases and Protocols. Classes are read from the syntax trees
 too, a base followed through the imports to the module defining it.
@@ -189,12 +189,12 @@ def test_a_circle_is_found_however_long():
 def test_the_graph_counts_type_only_and_function_level_imports():
     source = (
         "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from service.store import MatchStore\n"
-        "def late():\n    from service.scenario_driver import matches_driver\n"
+        "if TYPE_CHECKING:\n    from service.store.application import MatchStore\n"
+        "def late():\n    from service.scenarios.driver import matches_driver\n"
     )
     names = [name for _, name in imported(ast.parse(source))]
-    assert "service.store.MatchStore" in names
-    assert "service.scenario_driver.matches_driver" in names
+    assert "service.store.application.MatchStore" in names
+    assert "service.scenarios.driver.matches_driver" in names
 
 
 @pytest.mark.parametrize(
@@ -282,7 +282,7 @@ FAMILIES = frozenset(
     }
 )
 APPLICATION = "eventsourcing.application.Application"
-THE_STORE = "service.store.MatchStore"  # the one subclass of Application
+THE_STORE = "service.store.application.MatchStore"  # the one subclass of Application
 
 
 def class_index(sources: dict[str, str]) -> tuple[dict[str, list[str]], dict[str, int]]:
@@ -389,10 +389,11 @@ def test_no_class_in_service_inherits_a_class_of_the_project():
 
 def test_a_mixin_tower_is_refused_and_the_small_families_are_not():
     sources = {
-        "service.store": "from eventsourcing.application import Application\n"
+        "service.store.application": "from eventsourcing.application import Application\n"
         "class MatchStore(Application[int]):\n    pass\n",
-        "service.reads": "from service.store import MatchStore\nclass Reads(MatchStore): ...\n",
-        "service.tower": "from service import reads\nclass Top(reads.Reads): ...\n",
+        "service.queries.reads": "from service.store.application import MatchStore\n"
+        "class Reads(MatchStore): ...\n",
+        "service.tower": "from service.queries import reads\nclass Top(reads.Reads): ...\n",
         "service.other": "import eventsourcing.application as es\nclass Two(es.Application): ...\n",
         "service.results": "class Result: ...\nclass Head(Result): ...\n",
         "service.errors": "from domain.errors import DrtsError\n"
@@ -404,6 +405,6 @@ def test_a_mixin_tower_is_refused_and_the_small_families_are_not():
     refused = inheritance_refusals(sources)
     assert [line.partition(" ")[0] for line in refused] == [
         "service.other.Two",
-        "service.reads.Reads",
+        "service.queries.reads.Reads",
         "service.tower.Top",
     ]

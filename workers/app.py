@@ -17,7 +17,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import worker_ready
 
-from service.mail.notices import SEND_NOTICES
+from service.channels.mail.notices import SEND_NOTICES
 from service.scheduling import QUEUE, SWEEP_DUE, transport_options
 from service.settings import Settings, load_settings
 from workers.broker import RESILIENCE, install_outage_log

@@ -11,7 +11,7 @@ Matches application:
   deadline and records nothing once the movement has closed, so duplicates,
   redeliveries and races with the sweep give one resolution. A race lost ten times in a
   row is left to the sweep; any other failure is counted and, repeated, quarantines the
-  match, which the sweep then leaves (service/quarantine.py).
+  match, which the sweep then leaves (service/usecases/quarantine.py).
 - `workers.resolve_movements(due)`: resolves a batch of [match id, movement,
   deadline] the sweep found due (`Matches.resolve_batch`).
 - `workers.sweep_due()`: beat's sweep (`WorkPolicy.sweep`): queues the movements
@@ -19,10 +19,10 @@ Matches application:
   rematches a crash left missing, warms the held matches falling due soon, and records
   in the database when it last succeeded (service/health.py).
 - `workers.send_mail(message)`: sends one message (as text) through the relay of
-  DRTS_SMTP_URL (service/mail/outbox.py); a relay that is down or says 4xx is tried
+  DRTS_SMTP_URL (service/channels/mail/outbox.py); a relay that is down or says 4xx is tried
   again with backoff (for about an hour), a permanent refusal is logged and dropped.
 - `workers.send_notices()`: beat's, every 10 s: one pass of the outbox of results,
-  reminders and dispute notices (service/mail/notices.py), which keeps its own retries.
+  reminders and dispute notices (service/channels/mail/notices.py), which keeps its own retries.
 
 One Matches application and one WorkPolicy per worker process and Celery app, made on
 first use after the fork (a psycopg pool must not cross a fork).
@@ -40,8 +40,13 @@ from uuid import UUID
 from celery import Celery, shared_task
 from celery.worker import state as worker_state
 
-from service.mail.notices import SEND_NOTICES, NoticeSender
-from service.mail.outbox import SEND_MAIL, TemporaryRelayError, send_through_relay, transport_for
+from service.channels.mail.notices import SEND_NOTICES, NoticeSender
+from service.channels.mail.outbox import (
+    SEND_MAIL,
+    TemporaryRelayError,
+    send_through_relay,
+    transport_for,
+)
 from service.matches import Matches, connect
 from service.scheduling import RESOLVE_MOVEMENT, RESOLVE_MOVEMENTS, SWEEP_DUE, CeleryScheduler
 from service.settings import Settings

@@ -17,8 +17,8 @@ from api.pages import boards
 from api.pages.positions import Scrubber, resolved_movements, scrubber
 from domain.errors import DrtsError
 from domain.rules.registry import get_ruleset
-from service import phases
 from service.matches import Matches
+from service.queries import phases
 from service.results import MatchSummary
 
 

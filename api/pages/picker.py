@@ -1,5 +1,5 @@
 """What the seat's page lets a player click (issue 48): the legal orders of
-GET /matches/{id}/legal-orders (service/legal.py), each turned into the clicks that build
+GET /matches/{id}/legal-orders (service/queries/legal.py), each turned into the clicks that build
 it on the board. Every legal unit (a whole order where the game lists them, a command
 where it lists per-piece commands) becomes `{"path", "text", "piece", "label", "spends"}`: `path`
 the board keys clicked in turn (a point or square: the `data-cell` or `data-square` the

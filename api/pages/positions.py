@@ -1,7 +1,7 @@
 """The replay scrubber's positions: every phase of every resolved movement, in order.
 
 A position is (movement, phase): phase 0 is the state the movement's resolution started
-from, phase K the state after its K-th phase (service/phases.py). Moving on from the
+from, phase K the state after its K-th phase (service/queries/phases.py). Moving on from the
 last phase of a movement goes to phase 0 of the next resolved one.
 """
 

@@ -11,7 +11,8 @@ from api.fields import (
 )
 from api.schemas.events import EventSchema
 from domain.match.disputes import RULINGS
-from service import disputes, limits
+from service import limits
+from service.usecases import disputes
 
 
 class DisputesArgsSchema(ma.Schema):

@@ -11,7 +11,7 @@ from api.fields import (
     query_seat,
 )
 from service import limits
-from service.eventfilter import EVENT_TYPES
+from service.queries.eventfilter import EVENT_TYPES
 
 MAX_WAIT_SECONDS = 3600  # asked; the server waits at most DRTS_LONG_POLL_MAX_SECONDS
 

@@ -15,8 +15,8 @@ from api.fields import (
     stored_text,
 )
 from service import limits
-from service.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS
-from service.forum.users import MAX_IDENTITY_CHARS
+from service.channels.forum.posts import MAX_AUTHOR_CHARS, MAX_BODY_CHARS, MAX_POST_ID_CHARS
+from service.channels.forum.users import MAX_IDENTITY_CHARS
 
 
 def forum_identity(description: str) -> ma.fields.String:

@@ -1,4 +1,4 @@
-"""The schemas of GET /matches/{id}/legal-orders (api/legal.py, service/legal.py): what a
+"""The schemas of GET /matches/{id}/legal-orders (api/legal.py, service/queries/legal.py): what a
 seat may order now, as whole orders or as per-piece commands with their combining rule."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import marshmallow as ma
 from api.fields import (
     query_seat,
 )
-from service import legal
+from service.queries import legal
 
 
 class LegalOrdersArgsSchema(ma.Schema):

@@ -11,14 +11,14 @@ from api.fields import (
     recorded_reason,
 )
 from service import limits
-from service.mail import addresses
+from service.channels.mail import addresses
 
 
 class ReissueRequestSchema(ma.Schema):
     reason = recorded_reason("why the referee reissues it (recorded)", "lost", load_default=None)
 
 
-# a result address for orders by mail (docs/mail.md): what service/mail/addresses.py takes
+# a result address for orders by mail (docs/mail.md): what service/channels/mail/addresses.py takes
 RESULT_ADDRESS = [
     ma.validate.Length(min=3, max=addresses.MAX_ADDRESS_CHARS),
     ma.validate.Regexp(addresses.ADDRESS_PATTERN),

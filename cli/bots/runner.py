@@ -3,7 +3,7 @@
 The runner is a client of the Matches application: it creates the match,
 seats one bot a program and starts it (holding the referee's and the seats'
 tokens), then plays turn by turn. Each turn it builds every living seat's
-state message from the stored match (`service.protocol`), sends them over
+state message from the stored match (`service.channels.protocol`), sends them over
 the bots' pipes at once (`exchange.Round`), and submits each reply the
 moment it arrives as that seat's order (source `bot`, received at the
 instant it was read), so every order is a stored event with its receipt.
@@ -35,8 +35,8 @@ from cli.bots.exchange import Reply, Round
 from cli.bots.process import Bot, BotFailure, Limits
 from domain.errors import DrtsError
 from domain.rules.contract import JSON
+from service.channels.protocol import Message, open_turn, protocol_messages
 from service.matches import Matches
-from service.protocol import Message, open_turn, protocol_messages
 
 T = TypeVar("T")
 SHOWN_CHARS = 80  # of a bad reply, in the reason a bot was put out

@@ -3,7 +3,7 @@ user's posts are that seat's orders; the mapping is public, as the posts are.
 
 Each mapping (or its clearing) is an event of the match (ForumUserMapped). The match
 keeps no attribute for it: the service folds the events into the current mapping
-(service/forum/users.py), so that snapshots keep their shape. Like a dispute, a mapping
+(service/channels/forum/users.py), so that snapshots keep their shape. Like a dispute, a mapping
 changes nothing in the game; it may be set before the start and during play.
 """
 

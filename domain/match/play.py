@@ -104,7 +104,7 @@ class MatchPlay(MatchQueries):
         message (`source` and `message_id`) pending; records nothing. The intake asks it
         before `submit_order`: two copies of one mail or forum post processed at once both
         pass the desks' look for a message seen before, and the copy that loses the write
-        race reloads the match and stops here (service/forum/desk.py). A correction's
+        race reloads the match and stops here (service/channels/forum/desk.py). A correction's
         re-run of recorded orders does not ask: it plays the inputs as they were taken."""
         if message_id is None:
             return

@@ -1,7 +1,7 @@
 """The quarantine of a match whose resolution keeps failing (DESIGN.md, Isolation).
 
 The service counts failed resolutions outside the match (failures record no
-event: service/quarantine.py); after a number of identical failures in a row it
+event: service/usecases/quarantine.py); after a number of identical failures in a row it
 records `Quarantined` here, and the service stops resolving the match until the
 referee (or the operator) lifts it with a retry (`QuarantineLifted`). Orders
 meanwhile are refused (`check_not_quarantined`, in queries.py): a quarantined match's due

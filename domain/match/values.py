@@ -2,7 +2,7 @@
 movement's pending orders, the receipt of an accepted order, and its disputes.
 
 They are frozen: an event's `apply` replaces one rather than changing it. Snapshots
-store them through the Matches application's transcodings (service/transcodings.py);
+store them through the Matches application's transcodings (service/store/transcodings.py);
 `upcast_v1_v2` turns a snapshot of the older, untyped shape into them.
 """
 

@@ -23,7 +23,7 @@ Quarantined here means: the match list keeps the row as it was (the recorded hea
 evidence `verify` checks the log against) and takes no more of the match's events
 (`projection_quarantine`, its error "truncated: ..." or "rewritten: ..."), and the
 failures table marks the match quarantined with error BROKEN_LOG, so that the sweep
-leaves it and no command writes to it (service/logguard.py). The heads a batch needs
+leaves it and no command writes to it (service/store/logguard.py). The heads a batch needs
 are read in one query, inside the batch's transaction.
 """
 
@@ -35,8 +35,8 @@ from typing import Any
 from uuid import UUID
 
 from domain.integrity import BODY_KEYS, genesis, next_chain
-from service.eventjson import public_item
 from service.readmodels.recorders import FAILURES, MAX_ERROR_CHARS, QUARANTINE, Statement, View
+from service.store.eventjson import public_item
 
 BROKEN_LOG = "TamperedLogError"  # the failures table's error of a broken-log quarantine
 PROJECTION = "match_list"

@@ -9,7 +9,7 @@ an event's notices or none, and the event again after a restart.
 A notice is keyed by kind, match, event version and seat, and recorded with ON CONFLICT
 DO NOTHING: an event applied again (a rebuild) records nothing twice. Only addresses
 confirmed by the time of the event count, so a replay never sends a seat the results of
-movements resolved before it confirmed its address. Sending is service/mail/notices.py's.
+movements resolved before it confirmed its address. Sending is service/channels/mail/notices.py's.
 """
 
 from __future__ import annotations

@@ -83,19 +83,19 @@ def match_head(models: ReadModels, match_id: UUID) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-# the matches the sweep leaves alone (service/quarantine.py), for queries over {deadlines}
+# the matches the sweep leaves alone (service/usecases/quarantine.py), for queries over {deadlines}
 NOT_QUARANTINED = (
     "match_id NOT IN (SELECT match_id FROM {match_failures} WHERE quarantined_at IS NOT NULL)"
 )
-# the imported matches are read-only: nothing is ever due in them (service/imported.py)
+# the imported matches are read-only: nothing is ever due in them (service/usecases/imported.py)
 NOT_IMPORTED = "match_id NOT IN (SELECT match_id FROM {imported_matches})"
 SWEPT = f"{NOT_QUARANTINED} AND {NOT_IMPORTED}"  # the matches the sweep handles
 
 
 def due(models: ReadModels, now: datetime) -> list[DueMovement]:
     """Returns the open movements due at `now` (deadline passed, or ready to close early),
-    earliest deadline first, leaving out the quarantined matches (service/quarantine.py)
-    and the imported ones (service/imported.py); one indexed query."""
+    earliest deadline first, leaving out the quarantined matches (service/usecases/quarantine.py)
+    and the imported ones (service/usecases/imported.py); one indexed query."""
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
         "SELECT match_id, movement, due_at FROM {deadlines} "

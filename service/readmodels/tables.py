@@ -17,17 +17,17 @@ failed (service/readmodels/recorders.py).
 
 `match_failures` is not a projection either: it is the service's count of the
 failed resolutions of a match, which record no event, and marks the matches
-whose Quarantined event it recorded (service/quarantine.py). Nothing rebuilds
+whose Quarantined event it recorded (service/usecases/quarantine.py). Nothing rebuilds
 it from the events; a rebuild leaves it alone.
 
 `sweep_status` is no projection either: the sweep task records there when it
 last succeeded and how many times in a row it failed (service/health.py).
 
 `imported_matches` is no projection either: it lists the matches loaded from an
-archive (service/imported.py, docs/archive.md), which are read-only. The events
+archive (service/usecases/imported.py, docs/archive.md), which are read-only. The events
 cannot say it (they are stored exactly as they were exported); a rebuild leaves it.
 
-The `mail_*` tables are no projections either: they are the mail desk's (service/mail/,
+The `mail_*` tables are no projections either: they are the mail desk's (service/channels/mail/,
 docs/mail.md): the seats' order addresses known by the SHA-256 of their secret, the
 result addresses with their confirmation codes (hashed too), the messages received
 with the first answer to each, the dead letters, and the outbox of notices
@@ -36,7 +36,7 @@ with the first answer to each, the dead letters, and the outbox of notices
 a notice is recorded once per key (ON CONFLICT DO NOTHING), so replaying the log never
 records, nor sends, one again.
 
-The `forum_*` tables are the forum desk's (service/forum/, docs/forum.md): the seats'
+The `forum_*` tables are the forum desk's (service/channels/forum/, docs/forum.md): the seats'
 one-time codes known by their SHA-256, each with the post that used it, and the posts
 received, each with its first reply (those refused before any seat was known too). A
 rebuild leaves them.

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from service.mail.outbox import MaildirOutbox
+from service.channels.mail.outbox import MaildirOutbox
 from service.matches import Matches
 from service.settings import Settings
 

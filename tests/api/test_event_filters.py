@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from service.eventfilter import EVENT_TYPES
+from service.queries.eventfilter import EVENT_TYPES
 from tests.api.conftest import HttpMatch, assert_error, bearer
 from tests.support.team23_orders import TEAM23_FIRST, TEAM23_SEATS
 

@@ -28,9 +28,9 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.schemas.actions import ActionRequestSchema
 from api.schemas.forum import ForumUserRequestSchema, PostSchema
-from service.forum.posts import Post
-from service.mail.desk import MailDesk
-from service.mail.reading import Letter
+from service.channels.forum.posts import Post
+from service.channels.mail.desk import MailDesk
+from service.channels.mail.reading import Letter
 from service.matches import Matches
 from service.settings import Settings
 from tests.api.conftest import OPERATOR, HttpMatch, bearer

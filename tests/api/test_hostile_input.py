@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from service import limits
+from service.channels.forum.desk import posts_of
 from service.clock import ManualClock
-from service.forum.desk import posts_of
 from service.matches import Matches
 from service.settings import Settings
 from tests.api.conftest import OPERATOR, HttpMatch, assert_error, bearer

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cli.bots.exchange import LATE, Round
 from cli.bots.process import Bot, Limits, exited
-from service.store import utc_now
+from service.store.application import utc_now
 
 ECHO = """\
 import sys

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import main
-from service.forum.desk import posts_of
+from service.channels.forum.desk import posts_of
 from service.matches import Matches
 from service.settings import Settings
 

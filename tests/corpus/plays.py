@@ -24,7 +24,7 @@ from domain.match import Match
 from domain.rules.rng import Rng
 from service.matches import Matches
 from service.results import OrderReceipt
-from service.scenario_driver import ManualClock
+from service.scenarios.driver import ManualClock
 
 START = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
 # The versions the corpus was played under: a match created without a version gets the

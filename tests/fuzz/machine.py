@@ -48,8 +48,8 @@ from api.app import create_app
 from domain.rules.contract import AnyRuleset, OrderPolicy
 from domain.rules.registry import get_ruleset
 from domain.rules.rng import Rng
+from service.channels.mail.outbox import MaildirOutbox
 from service.clock import ManualClock
-from service.mail.outbox import MaildirOutbox
 from service.matches import Matches
 from service.settings import Settings
 from tests.fuzz.api import Answer, CheckedClient, FuzzFailure, Sealed

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from email.message import EmailMessage
 
-from service.mail.notices import SEND_NOTICES
+from service.channels.mail.notices import SEND_NOTICES
 from service.scheduling import producer_app
 from tests.mail.conftest import Postal, mail, order_address_of, wait_for
 from tests.support.mail import body, player

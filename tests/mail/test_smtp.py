@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from typing import Any
 
-from service.mail import addresses
-from service.mail.desk import MailDesk
+from service.channels.mail import addresses
+from service.channels.mail.desk import MailDesk
 from service.matches import Matches
 from service.results import NewMatch, NewSeat
 from tests.mail.conftest import DOMAIN, Postal, mail, order_address_of, wait_for

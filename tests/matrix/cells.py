@@ -222,7 +222,7 @@ def pending_secret(stage: Stage, match: Match) -> bool:
 
 def seat_1_pending_secret(stage: Stage, match: Match) -> bool:
     """Seat 1 (the seat the referee's look names) has a sealed open order: its legal orders
-    are over that standing order, so the look is recorded (service/legal.py)."""
+    are over that standing order, so the look is recorded (service/queries/legal.py)."""
     return pending_secret(stage, match) and any(p.seat == 1 for p in match.pending)
 
 

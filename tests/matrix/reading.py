@@ -29,9 +29,9 @@ from api.context import EXTENSION
 from api.strictness import accepted_parameters, handler_of
 from cli.main import main as drts
 from domain.errors import DrtsError
-from service.forum.outgoing import outgoing
-from service.mail import notices
-from service.protocol import Message, protocol_message
+from service.channels.forum.outgoing import outgoing
+from service.channels.mail import notices
+from service.channels.protocol import Message, protocol_message
 from tests.matrix.asking import (
     PROBE_DIGEST,
     PROBES,

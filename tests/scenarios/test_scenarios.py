@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from service.scenario_driver import matches_driver
-from service.scenarios import run_scenario
+from service.scenarios.driver import matches_driver
+from service.scenarios.runner import run_scenario
 
 FILES = sorted(Path(__file__).parent.glob("*/*.json"))
 

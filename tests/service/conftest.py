@@ -13,7 +13,7 @@ import pytest
 from domain.rules import registry
 from service.clock import ManualClock
 from service.matches import Matches
-from service.scenario_driver import MatchesDriverFactory
+from service.scenarios.driver import MatchesDriverFactory
 from tests.corpus.plays import Desk
 from tests.support.archives import finished_district_war, open_drts, opened
 from tests.support.quarantine import BROKEN

@@ -14,14 +14,14 @@ from uuid import UUID, uuid4
 import pytest
 
 from domain.rules import registry
-from service import batches
 from service.clock import ManualClock
-from service.logguard import LogGuard
 from service.matches import Matches
 from service.readmodels.recorders import FAILURES
-from service.resolution import SETTLING
 from service.results import DueMovement
 from service.settings import Settings
+from service.store.logguard import LogGuard
+from service.usecases import batches
+from service.usecases.resolution import SETTLING
 from tests.support.quarantine import FIXED, started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets", "fragile")
@@ -107,7 +107,7 @@ def test_a_batch_on_time_loads_its_matches_while_it_settles_and_sees_a_later_ord
 ) -> None:
     """The settling wait loads the batch's matches (`warm`); an order stored meanwhile by
     another process, received before the deadline, is still in the resolution: the
-    loaded match is fast-forwarded over it (service/matchcache.py)."""
+    loaded match is fast-forwarded over it (service/store/matchcache.py)."""
     new = matches.create_match("toy", {"close_early": False, "rounds": 100})
     tokens = [matches.join(new.match_id, name).token for name in ("alice", "bob")]
     matches.start(new.match_id, new.referee_token)
@@ -270,7 +270,7 @@ def test_kept_matches_are_fast_forwarded_from_one_read_ahead_on_postgresql(
     matches: Matches, clock: ManualClock, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A batch's kept matches read the events stored since in one query a group on
-    PostgreSQL (service/fastforward.py), checked as any fast-forward; an order stored
+    PostgreSQL (service/store/fastforward.py), checked as any fast-forward; an order stored
     after they were kept is in the resolution. SQLite reads them match by match."""
     first, second = (matches.create_match("toy", {"close_early": False}) for _ in range(2))
     tokens = [matches.join(first.match_id, name).token for name in ("alice", "bob")]

@@ -22,7 +22,7 @@ from domain.errors import DrtsError, MovementClosedError
 from service.matches import Matches
 from service.results import OrderReceipt
 from service.settings import Settings
-from service.store import utc_now
+from service.store.application import utc_now
 
 ORDERS = ["1", "2", "3", "4"]  # "4" is out of range: refused for legality alone
 WINDOW = timedelta(seconds=0.4)  # submissions run from deadline - WINDOW to deadline + WINDOW

@@ -1,4 +1,4 @@
-"""The forum desk on its own (service/forum/, docs/forum.md): a post stored just before a
+"""The forum desk on its own (service/channels/forum/, docs/forum.md): a post stored just before a
 crash, whose row was never written, is found among the order events when sent again;
 two copies of a post taken at once by two processes store one order; the received-time
 bound; the code line of a signed post."""
@@ -9,9 +9,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from service.forum import codes
-from service.forum.desk import ForumDesk, PostReply
-from service.forum.posts import Post, received_time
+from service.channels.forum import codes
+from service.channels.forum.desk import ForumDesk, PostReply
+from service.channels.forum.posts import Post, received_time
 from service.matches import Matches
 from service.settings import Settings
 

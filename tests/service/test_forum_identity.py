@@ -2,7 +2,7 @@
 guarantees (its user id, or an mbox sender's address), a post whose identity is not the
 mapping's is refused with its reason, and a mapping stored before identities existed
 (no `identity` in its event) still maps by name, loading and verifying as recorded.
-SQLite and PostgreSQL (service/forum/, docs/forum.md)."""
+SQLite and PostgreSQL (service/channels/forum/, docs/forum.md)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ import psycopg
 import pytest
 
 from domain.integrity import event_body, next_chain
-from service.forum.desk import posts_of
-from service.forum.posts import Post
-from service.forum.reading import read_posts
+from service.channels.forum.desk import posts_of
+from service.channels.forum.posts import Post
+from service.channels.forum.reading import read_posts
 from service.limits import LimitError
 from service.matches import Matches
 from service.settings import Settings, sqlite_path

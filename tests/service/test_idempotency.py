@@ -1,4 +1,4 @@
-"""Idempotency keys moved from service/matches.py to service/idempotency.py: keys stored
+"""Idempotency keys moved from service/matches.py to service/store/idempotency.py: keys stored
 under the old topic still load (docs/contributing.md, rule 2)."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from eventsourcing.utils import get_topic, resolve_topic
 from sqlalchemy import text
 
-from service import schema
-from service.idempotency import IdempotencyKey
 from service.settings import Settings
+from service.store import schema
+from service.store.idempotency import IdempotencyKey
 
 
 def test_the_old_topic_of_a_key_resolves_to_the_moved_class():

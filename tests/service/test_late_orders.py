@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 
 from domain.errors import MovementClosedError
-from service.resolution import SETTLING
+from service.usecases.resolution import SETTLING
 
 
 def started_toy(matches, **config):

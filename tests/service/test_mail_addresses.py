@@ -10,9 +10,9 @@ from email.message import EmailMessage
 import pytest
 
 from domain.errors import InvalidTokenError
+from service.channels.mail import addresses
+from service.channels.mail.desk import MailDesk
 from service.errors import InvalidResultAddressError, UnknownConfirmationCodeError
-from service.mail import addresses
-from service.mail.desk import MailDesk
 from service.matches import Matches
 
 DOMAIN = "drts.localhost"

@@ -1,10 +1,10 @@
-"""Reading a message as an order's text (service/mail/reading.py, docs/mail.md)."""
+"""Reading a message as an order's text (service/channels/mail/reading.py, docs/mail.md)."""
 
 from __future__ import annotations
 
 import pytest
 
-from service.mail.reading import UnreadableMailError, order_text, read
+from service.channels.mail.reading import UnreadableMailError, order_text, read
 
 
 def test_quotes_their_attribution_the_signature_and_blank_lines_go() -> None:

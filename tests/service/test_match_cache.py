@@ -1,4 +1,4 @@
-"""The matches a process keeps between commands (service/matchcache.py, issue 30): a kept
+"""The matches a process keeps between commands (service/store/matchcache.py, issue 30): a kept
 match is the stored one, brought up to date from the store before each command, so that
 several processes (here: several applications on one store) still decide on the match as
 stored, and a lost race still retries from the store."""
@@ -12,9 +12,9 @@ import pytest
 from domain.errors import DrtsError
 from domain.integrity import commitment
 from domain.match import Match
-from service.matchcache import MatchCache, cache_size
 from service.matches import Matches
 from service.settings import Settings
+from service.store.matchcache import MatchCache, cache_size
 from tests.support.matches import started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")

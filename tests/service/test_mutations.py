@@ -30,7 +30,7 @@ from domain.rules.rng import Rng
 from service.errors import TamperedLogError
 from service.matches import Matches
 from service.results import Closing, OrderReceipt
-from service.scenario_driver import ManualClock
+from service.scenarios.driver import ManualClock
 from service.settings import Settings
 from tests.corpus.plays import DRTS_PLAYERS, Desk
 from tests.support.mutations import Rows, flip_text, rechain_from

@@ -1,4 +1,4 @@
-"""Reads of a match's past keep what never changes (service/pastreads.py, issue 30): the
+"""Reads of a match's past keep what never changes (service/queries/pastreads.py, issue 30): the
 match at a past version, the head after it, the latest match while nothing was stored
 since, and a replay report for the same log head."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.matches import Matches
-from service.pastreads import past_cache_size
+from service.queries.pastreads import past_cache_size
 from service.settings import Settings
 from tests.support.matches import started
 

@@ -13,6 +13,7 @@ import pytest
 
 from domain.errors import SeatTakenError, WrongConfirmationCodeError, WrongPlayerKeyError
 from domain.player import player_id
+from service.channels.mail.outbox import MaildirOutbox
 from service.errors import (
     MissingTokenError,
     NotOperatorError,
@@ -21,11 +22,10 @@ from service.errors import (
     UnknownPlayerError,
 )
 from service.limits import LimitError
-from service.mail.outbox import MaildirOutbox
 from service.matches import Matches
-from service.players import NewPlayer
-from service.ratings import MatchRatings, RatedMatch, rate
+from service.queries.ratings import MatchRatings, RatedMatch, rate
 from service.settings import Settings
+from service.usecases.players import NewPlayer
 
 OPERATOR = "operator-secret"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from service.scenarios import ScenarioError, TableDriver, run_scenario
+from service.scenarios.runner import ScenarioError, TableDriver, run_scenario
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.mail.outbox import outbox_for, relay_parts
+from service.channels.mail.outbox import outbox_for, relay_parts
 from service.settings import SettingsError, load_settings
 
 

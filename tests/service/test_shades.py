@@ -19,10 +19,10 @@ from domain.errors import (
 from domain.rules.shades import RULESET
 from domain.rules.shades.config import DEFAULT_MAP
 from service import maps
+from service.channels.protocol import Message, protocol_message
 from service.errors import NoBotProtocolError, SeatNeededError
 from service.matches import Matches
-from service.protocol import Message, protocol_message
-from service.scenarios import run_scenario
+from service.scenarios.runner import run_scenario
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios" / "shades").glob("*.json"))
 

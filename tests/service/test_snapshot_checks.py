@@ -1,6 +1,6 @@
 """A process checks the stored snapshots it has not checked yet from the nearest one it
 trusts, so that reading each past state once folds each event about once (issue 30), and
-a tampered snapshot or event is still refused (service/loading.py, docs/integrity.md)."""
+a tampered snapshot or event is still refused (service/store/loading.py, docs/integrity.md)."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def test_a_tampered_snapshot_in_the_middle_is_refused_logged_and_the_reads_stay_
     edit_snapshot(database_url, match_id, 2 * SNAPSHOT_INTERVAL)
     fresh = fresh_process(matches)
     try:
-        with caplog.at_level(logging.ERROR, logger="service.loading"):
+        with caplog.at_level(logging.ERROR, logger="service.store.loading"):
             for version in versions:  # the second and third fold over the edited one
                 assert fresh.get_match(match_id, version) == expected[version]
         refused = f"snapshot {2 * SNAPSHOT_INTERVAL} of match {match_id} differs from its events"
@@ -143,7 +143,7 @@ def test_a_trusted_snapshot_whose_chain_is_no_longer_the_logs_is_not_a_start(
         rows = edit_event_time(database_url, match_id, 10)
         rechain_from(rows, matches, 10)  # the tamperer's rewrite: every link looks sound
         rows.close()
-        with caplog.at_level(logging.ERROR, logger="service.loading"):
+        with caplog.at_level(logging.ERROR, logger="service.store.loading"):
             match = fresh.get_match(match_id, head)
         assert f"snapshot 50 of match {match_id}: its chain is not the log's" in caplog.text
         assert f"snapshot 75 of match {match_id} differs from its events" in caplog.text

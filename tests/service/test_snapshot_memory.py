@@ -1,6 +1,6 @@
 """A match saved at a version due for a snapshot is snapshotted as it is in memory, not
 reloaded (issue 30): the snapshot is byte for byte the one the checked events give, and
-this process trusts it (service/store.py `_take_snapshots`, docs/integrity.md: a
+this process trusts it (service/store/application.py `_take_snapshots`, docs/integrity.md: a
 snapshot is used only once checked against the events, never taken from an unchecked
 one)."""
 
@@ -13,8 +13,8 @@ import pytest
 from eventsourcing.domain import Snapshot
 
 from domain.match import Match
-from service import loading
 from service.matches import SNAPSHOT_INTERVAL, Matches
+from service.store import loading
 from tests.support.matches import started
 from tests.support.snapshots import counting_event_rows, fresh_process
 

@@ -2,12 +2,12 @@
 depend on the load, so it is asserted here and printed by bench/bench_order_cpu.py).
 
 An order that does not close its movement, on a DRTS Team 23 match this process keeps
-(service/matchcache.py), through the Matches application. Counted as
+(service/store/matchcache.py), through the Matches application. Counted as
 tests/support/statements.py says: every statement psycopg or SQLite runs, BEGIN and
 COMMIT included. The figures are today's; a change that sends fewer lowers them here.
 
 - PostgreSQL, 7: the read of the rows after the kept version with the log guard's
-  recorded head (service/logguard.py: one statement in autocommit, was BEGIN, SELECT,
+  recorded head (service/store/logguard.py: one statement in autocommit, was BEGIN, SELECT,
   ROLLBACK and psycopg's DEALLOCATE ALL after the rollback: 10 in all before issue 46),
   then eventsourcing's pipelined write: BEGIN, SET LOCAL lock_timeout, LOCK TABLE,
   NOTIFY, INSERT, COMMIT.

@@ -17,9 +17,9 @@ from typing import Any
 
 from domain.match import Match
 from service.matches import Matches
-from service.resolution import Resolution
 from service.scheduling import NoScheduler
 from service.settings import Settings
+from service.usecases.resolution import Resolution
 
 CRASHED = 70
 

@@ -6,7 +6,7 @@ from uuid import UUID
 
 from openskill.models import PlackettLuce
 
-from service.ratings import RatedMatch, placement, rate
+from service.queries.ratings import RatedMatch, placement, rate
 
 M1, M2, M3 = (UUID(int=n) for n in (1, 2, 3))
 

@@ -5,7 +5,7 @@ Revision ID: 0011
 Revises: 0010
 Create Date: 2026-12-01
 
-`mail_notices` is the outbox (service/mail/notices.py, docs/mail.md); the projection
+`mail_notices` is the outbox (service/channels/mail/notices.py, docs/mail.md); the projection
 `mail_outbox` records a row per notice and recipient. Its tracking table starts at the
 log's head, so that upgrading mails results from the next resolution on, never the
 movements resolved before. Downgrading drops both: notices not sent yet are lost.
