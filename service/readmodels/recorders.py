@@ -266,6 +266,12 @@ class View(TrackingRecorder):
                 {key: self._decode(key, value) for key, value in dict(row).items()} for row in rows
             ]
 
+    def execute_alone(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        """Runs one write statement as its own transaction in autocommit (issue 46): one
+        statement sent, not BEGIN, the statement and COMMIT; its outcome is `execute`'s."""
+        with self._autocommit() as cursor:
+            self._execute(cursor, sql, params or {})
+
     def position(self, application_name: str) -> int:
         """Returns the last log position processed (0 when none)."""
         return self.max_tracking_id(application_name) or 0
@@ -279,6 +285,10 @@ class View(TrackingRecorder):
     @abstractmethod
     def _transaction(self, commit: bool) -> Any:
         """Returns a context manager giving a cursor inside a transaction."""
+
+    @abstractmethod
+    def _autocommit(self) -> AbstractContextManager[Any]:
+        """Returns a context giving a cursor whose every statement commits by itself."""
 
     @abstractmethod
     def _lock_tracking(self, cursor: Any) -> None:
@@ -458,6 +468,11 @@ class PostgresView(View, PostgresTrackingRecorder):
     def _transaction(self, commit: bool) -> Any:
         return self.datastore.transaction(commit=commit)
 
+    @contextmanager
+    def _autocommit(self) -> Iterator[Any]:
+        with self.datastore.get_connection() as conn, conn.cursor() as cursor:  # autocommit
+            yield cursor
+
     def _pipeline(self, cursor: Any) -> AbstractContextManager[Any]:
         """psycopg's pipeline mode: a batch's statements go without a round trip each."""
         return cast(AbstractContextManager[Any], cursor.connection.pipeline())
@@ -503,6 +518,12 @@ class SQLiteView(View, SQLiteTrackingRecorder):
 
     def _transaction(self, commit: bool) -> Any:
         return self.datastore.transaction(commit=commit)
+
+    @contextmanager
+    def _autocommit(self) -> Iterator[Any]:
+        # the writer's connection (eventsourcing opens it with isolation_level None)
+        with self.datastore.get_connection(commit=True) as conn:
+            yield conn.cursor()
 
     def _lock_tracking(self, cursor: Any) -> None:
         """Takes the file's write lock with a write that changes nothing: a read first would
