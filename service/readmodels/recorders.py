@@ -179,7 +179,7 @@ class View(TrackingRecorder):
         """
         with self.batch(), self._cursor() as cursor:
             self._lock_tracking(cursor)
-            position = self._tracked(cursor, application_name)
+            position = self._tracked_and_left_out(cursor, application_name)
             cursor.execute("SAVEPOINT drts_batch")
             if self._applied_fast(apply_each, position):
                 if last > position:
@@ -369,15 +369,25 @@ class View(TrackingRecorder):
             return error
         return None
 
-    def _tracked(self, cursor: Any, application_name: str) -> int:
-        """Returns the position recorded in the tracking row, read in this transaction."""
+    def _tracked_and_left_out(self, cursor: Any, application_name: str) -> int:
+        """Returns the position recorded in the tracking row and keeps the matches this
+        projection leaves out for the batch (`_quarantined`), both read in one statement
+        in this transaction (issue 46: statements a catch-up)."""
         self._execute(
             cursor,
-            f"SELECT MAX(notification_id) AS position FROM {self._table_name(self.tracking_table)}"
-            " WHERE application_name = :name",
-            {"name": application_name},
+            "SELECT MAX(notification_id) AS position, NULL AS match_id FROM "
+            f"{self._table_name(self.tracking_table)} WHERE application_name = :name "
+            f"UNION ALL SELECT NULL, match_id FROM {{{QUARANTINE}}} WHERE projection = :projection",
+            {"name": application_name, "projection": self.projection},
         )
-        return int(dict(cursor.fetchone())["position"] or 0)
+        position, left_out = 0, set()
+        for row in map(dict, cursor.fetchall()):
+            if row["match_id"] is None:
+                position = int(row["position"] or 0)
+            else:
+                left_out.add(self._decode("match_id", row["match_id"]))
+        self._local.quarantined = left_out
+        return position
 
     def _quarantined(self, cursor: Any) -> set[UUID]:
         """Returns the matches this projection leaves out (read once per batch)."""
