@@ -176,18 +176,48 @@ class View(TrackingRecorder):
         is the per-event path's. On PostgreSQL the fast path's statements are pipelined
         (psycopg's pipeline mode): they do not wait for each other's results. Raised: the
         errors of OUTAGES.
+
+        In the caller's batch the fast path runs after a savepoint, rolled back to when it
+        fails; in a transaction of its own it needs none (issue 46: statements a catch-up):
+        a failed fast path rolls the whole transaction back, and the per-event path runs
+        in a new one.
         """
-        with self.batch(), self._cursor() as cursor:
-            self._lock_tracking(cursor)
-            position = self._tracked_and_left_out(cursor, application_name)
-            cursor.execute("SAVEPOINT drts_batch")
-            if self._applied_fast(apply_each, position):
-                if last > position:
-                    self._track(cursor, Tracking(application_name, last))
-            else:
-                cursor.execute("ROLLBACK TO SAVEPOINT drts_batch")
+        if self._in_batch():
+            with self._cursor() as cursor:
+                self._lock_tracking(cursor)
+                position = self._tracked_and_left_out(cursor, application_name)
+                cursor.execute("SAVEPOINT drts_batch")
+                if not self._fast_batch(cursor, application_name, last, apply_each, position):
+                    cursor.execute("ROLLBACK TO SAVEPOINT drts_batch")
+                    apply_each()
+                cursor.execute("RELEASE SAVEPOINT drts_batch")
+            return
+        try:
+            with self.batch(), self._cursor() as cursor:
+                self._lock_tracking(cursor)
+                position = self._tracked_and_left_out(cursor, application_name)
+                if not self._fast_batch(cursor, application_name, last, apply_each, position):
+                    raise _EventFailed  # rolls the transaction back
+        except _EventFailed:
+            with self.batch(), self._cursor() as cursor:
+                self._lock_tracking(cursor)
                 apply_each()
-            cursor.execute("RELEASE SAVEPOINT drts_batch")
+
+    def _fast_batch(
+        self,
+        cursor: Any,
+        application_name: str,
+        last: int,
+        apply_each: Callable[[], None],
+        position: int,
+    ) -> bool:
+        """Runs the batch on the fast path from `position` and tracks `last`; returns
+        False, having tracked nothing, when one of its events failed."""
+        if not self._applied_fast(apply_each, position):
+            return False
+        if last > position:
+            self._track(cursor, Tracking(application_name, last))
+        return True
 
     def quarantined(self) -> list[Quarantined]:
         """Returns the matches this projection leaves out, in log order."""
