@@ -124,6 +124,11 @@ class MatchList(ReadModel):
     the Finished event's, kept from the first: what `verify` checks the log against
     (docs/integrity.md). The head moves only along the chain: an event that does not
     continue it quarantines the match instead, its row kept (service/readmodels/heads.py).
+
+    In a batch the head is written once a match (issue 46), with the match's last event
+    of the batch: the events before it write none (the batch is one transaction, so no
+    reader sees the difference). A broken log's refused event first writes the head of
+    the match's last event taken in the batch, where the per-event head stood.
     """
 
     name = "match_list"
@@ -131,13 +136,15 @@ class MatchList(ReadModel):
     _heads: dict[UUID, heads.Head | None] | None = None  # a batch's, read before it
     _broken: set[UUID] = frozenset()  # type: ignore[assignment]  # the batch's broken logs
     _taken: set[UUID] = frozenset()  # type: ignore[assignment]  # an event taken this batch
+    _last: dict[UUID, Any] | None = None  # each match's last event in the batch
 
     def before_batch(self, events: Sequence[tuple[Any, Tracking]]) -> None:
         self._heads = heads.recorded_heads(self.view, (e.originator_id for e, _ in events))
         self._broken, self._taken = set(), set()
+        self._last = {e.originator_id: e for e, _ in events}
 
     def after_batch(self) -> None:
-        self._heads = None
+        self._heads = self._last = None
         self._broken = self._taken = frozenset()  # type: ignore[assignment]
 
     def refused(self, domain_event: Any, tracking: Tracking) -> list[Statement] | None:
@@ -160,22 +167,21 @@ class MatchList(ReadModel):
             self._broken.add(match_id)
         movement = getattr(domain_event, "movement", 0) or 0
         kind = type(domain_event).__qualname__
-        return list(
-            heads.quarantine_statements(match_id, movement, tracking.notification_id, kind, reason)
-        )
+        taken = known[match_id] if match_id in self._taken else None
+        return [
+            *([] if taken is None else [_head_statement(match_id, taken)]),
+            *heads.quarantine_statements(
+                match_id, movement, tracking.notification_id, kind, reason
+            ),
+        ]
 
     def every_event(self, domain_event: Any) -> list[Statement]:
-        return [
-            (
-                "UPDATE {match_list} SET head_version = :version, head_chain = :chain "
-                "WHERE match_id = :match_id AND (head_version IS NULL OR head_version < :version)",
-                {
-                    "match_id": domain_event.originator_id,
-                    "version": domain_event.originator_version,
-                    "chain": domain_event.chain,
-                },
-            )
-        ]
+        """Moves the head to the event: outside a batch, or with the match's last event
+        of the batch (the class docstring)."""
+        match_id = domain_event.originator_id
+        if self._last is not None and self._last.get(match_id) is not domain_event:
+            return []
+        return [_head_statement(match_id, (domain_event.originator_version, domain_event.chain))]
 
     @handles(Match.Created)
     def created(self, e: Match.Created, tracking: Tracking) -> list[Statement]:
@@ -560,6 +566,15 @@ def seat_result(outcome: dict[str, Any], seat: int) -> str:
 def _instant(text: str | None) -> datetime | None:
     """Returns an ISO 8601 instant a correction's restart carries, as a datetime."""
     return None if text is None else datetime.fromisoformat(text)
+
+
+def _head_statement(match_id: Any, head: heads.Head) -> Statement:
+    """Returns the statement moving the match list's head forward to `head`."""
+    return (
+        "UPDATE {match_list} SET head_version = :version, head_chain = :chain "
+        "WHERE match_id = :match_id AND (head_version IS NULL OR head_version < :version)",
+        {"match_id": match_id, "version": head[0], "chain": head[1]},
+    )
 
 
 def _update_match(match_id: Any, **columns: Any) -> Statement:

@@ -176,18 +176,48 @@ class View(TrackingRecorder):
         is the per-event path's. On PostgreSQL the fast path's statements are pipelined
         (psycopg's pipeline mode): they do not wait for each other's results. Raised: the
         errors of OUTAGES.
+
+        In the caller's batch the fast path runs after a savepoint, rolled back to when it
+        fails; in a transaction of its own it needs none (issue 46: statements a catch-up):
+        a failed fast path rolls the whole transaction back, and the per-event path runs
+        in a new one.
         """
-        with self.batch(), self._cursor() as cursor:
-            self._lock_tracking(cursor)
-            position = self._tracked(cursor, application_name)
-            cursor.execute("SAVEPOINT drts_batch")
-            if self._applied_fast(apply_each, position):
-                if last > position:
-                    self._track(cursor, Tracking(application_name, last))
-            else:
-                cursor.execute("ROLLBACK TO SAVEPOINT drts_batch")
+        if self._in_batch():
+            with self._cursor() as cursor:
+                self._lock_tracking(cursor)
+                position = self._tracked_and_left_out(cursor, application_name)
+                cursor.execute("SAVEPOINT drts_batch")
+                if not self._fast_batch(cursor, application_name, last, apply_each, position):
+                    cursor.execute("ROLLBACK TO SAVEPOINT drts_batch")
+                    apply_each()
+                cursor.execute("RELEASE SAVEPOINT drts_batch")
+            return
+        try:
+            with self.batch(), self._cursor() as cursor:
+                self._lock_tracking(cursor)
+                position = self._tracked_and_left_out(cursor, application_name)
+                if not self._fast_batch(cursor, application_name, last, apply_each, position):
+                    raise _EventFailed  # rolls the transaction back
+        except _EventFailed:
+            with self.batch(), self._cursor() as cursor:
+                self._lock_tracking(cursor)
                 apply_each()
-            cursor.execute("RELEASE SAVEPOINT drts_batch")
+
+    def _fast_batch(
+        self,
+        cursor: Any,
+        application_name: str,
+        last: int,
+        apply_each: Callable[[], None],
+        position: int,
+    ) -> bool:
+        """Runs the batch on the fast path from `position` and tracks `last`; returns
+        False, having tracked nothing, when one of its events failed."""
+        if not self._applied_fast(apply_each, position):
+            return False
+        if last > position:
+            self._track(cursor, Tracking(application_name, last))
+        return True
 
     def quarantined(self) -> list[Quarantined]:
         """Returns the matches this projection leaves out, in log order."""
@@ -266,6 +296,12 @@ class View(TrackingRecorder):
                 {key: self._decode(key, value) for key, value in dict(row).items()} for row in rows
             ]
 
+    def execute_alone(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
+        """Runs one write statement as its own transaction in autocommit (issue 46): one
+        statement sent, not BEGIN, the statement and COMMIT; its outcome is `execute`'s."""
+        with self._autocommit() as cursor:
+            self._execute(cursor, sql, params or {})
+
     def position(self, application_name: str) -> int:
         """Returns the last log position processed (0 when none)."""
         return self.max_tracking_id(application_name) or 0
@@ -279,6 +315,10 @@ class View(TrackingRecorder):
     @abstractmethod
     def _transaction(self, commit: bool) -> Any:
         """Returns a context manager giving a cursor inside a transaction."""
+
+    @abstractmethod
+    def _autocommit(self) -> AbstractContextManager[Any]:
+        """Returns a context giving a cursor whose every statement commits by itself."""
 
     @abstractmethod
     def _lock_tracking(self, cursor: Any) -> None:
@@ -359,15 +399,25 @@ class View(TrackingRecorder):
             return error
         return None
 
-    def _tracked(self, cursor: Any, application_name: str) -> int:
-        """Returns the position recorded in the tracking row, read in this transaction."""
+    def _tracked_and_left_out(self, cursor: Any, application_name: str) -> int:
+        """Returns the position recorded in the tracking row and keeps the matches this
+        projection leaves out for the batch (`_quarantined`), both read in one statement
+        in this transaction (issue 46: statements a catch-up)."""
         self._execute(
             cursor,
-            f"SELECT MAX(notification_id) AS position FROM {self._table_name(self.tracking_table)}"
-            " WHERE application_name = :name",
-            {"name": application_name},
+            "SELECT MAX(notification_id) AS position, NULL AS match_id FROM "
+            f"{self._table_name(self.tracking_table)} WHERE application_name = :name "
+            f"UNION ALL SELECT NULL, match_id FROM {{{QUARANTINE}}} WHERE projection = :projection",
+            {"name": application_name, "projection": self.projection},
         )
-        return int(dict(cursor.fetchone())["position"] or 0)
+        position, left_out = 0, set()
+        for row in map(dict, cursor.fetchall()):
+            if row["match_id"] is None:
+                position = int(row["position"] or 0)
+            else:
+                left_out.add(self._decode("match_id", row["match_id"]))
+        self._local.quarantined = left_out
+        return position
 
     def _quarantined(self, cursor: Any) -> set[UUID]:
         """Returns the matches this projection leaves out (read once per batch)."""
@@ -458,6 +508,11 @@ class PostgresView(View, PostgresTrackingRecorder):
     def _transaction(self, commit: bool) -> Any:
         return self.datastore.transaction(commit=commit)
 
+    @contextmanager
+    def _autocommit(self) -> Iterator[Any]:
+        with self.datastore.get_connection() as conn, conn.cursor() as cursor:  # autocommit
+            yield cursor
+
     def _pipeline(self, cursor: Any) -> AbstractContextManager[Any]:
         """psycopg's pipeline mode: a batch's statements go without a round trip each."""
         return cast(AbstractContextManager[Any], cursor.connection.pipeline())
@@ -503,6 +558,12 @@ class SQLiteView(View, SQLiteTrackingRecorder):
 
     def _transaction(self, commit: bool) -> Any:
         return self.datastore.transaction(commit=commit)
+
+    @contextmanager
+    def _autocommit(self) -> Iterator[Any]:
+        # the writer's connection (eventsourcing opens it with isolation_level None)
+        with self.datastore.get_connection(commit=True) as conn:
+            yield conn.cursor()
 
     def _lock_tracking(self, cursor: Any) -> None:
         """Takes the file's write lock with a write that changes nothing: a read first would

@@ -70,8 +70,12 @@ def mark_quarantined(models: ReadModels, match_id: UUID, now: datetime) -> None:
 
 
 def forget(models: ReadModels, match_id: UUID) -> None:
-    """Forgets the match's failures and its mark (it resolved, or its quarantine was lifted)."""
-    models.view(VIEW).execute(
+    """Forgets the match's failures and its mark (it resolved, or its quarantine was lifted).
+
+    One statement in autocommit (issue 46: every resolution sends it). It is sent even when
+    this process knows of no failure row: a row another process wrote (a worker's failed
+    try, resolved here) must still go, and only the database knows of it."""
+    models.view(VIEW).execute_alone(
         f"DELETE FROM {{{FAILURES}}} WHERE match_id = :match_id", {"match_id": match_id}
     )
 

@@ -53,3 +53,28 @@ def test_an_order_sends_a_known_number_of_statements(database_url, clock):
     assert len(sent) == EXPECTED[backend], "\n".join(sent)
     assert sum(s.upper().startswith("SELECT") for s in sent) == 1, sent  # one read
     assert sum("INSERT" in s.upper() for s in sent) == 1, sent  # one event written
+
+
+def test_a_catch_up_moves_a_match_head_once_a_batch(database_url, clock):
+    """Issue 46: the match list writes a match's head once a caught-up batch, with its last
+    event (was one UPDATE an event), and the head it records is that event's."""
+    with counter_for(database_url) as statements:
+        app = Matches(env=Settings(database_url).event_store_env(), clock=clock)
+        try:
+            new = app.create_match("drts_team23", {"close_early": True}, seed="heads")
+            tokens = [app.join(new.match_id, f"p{seat}").token for seat in range(1, 9)]
+            app.start(new.match_id, str(new.referee_token))
+            app.read_models.catch_up()
+            for token in tokens[:5]:
+                app.submit_order(new.match_id, token, "hold")
+            sent = statements.of(lambda: app.read_models.catch_up(["match_list"]))
+            rows = app.read_models.view("match_list").query(
+                "SELECT head_version, head_chain FROM {match_list} WHERE match_id = :m",
+                {"m": new.match_id},
+            )
+            last = list(app.events.get(new.match_id))[-1]
+        finally:
+            app.close()
+    heads = [s for s in sent if "head_version" in s and s.upper().startswith("UPDATE")]
+    assert len(heads) == 1, sent
+    assert rows == [{"head_version": last.originator_version, "head_chain": last.chain}]

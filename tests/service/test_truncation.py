@@ -234,6 +234,31 @@ def test_an_event_removed_before_the_match_list_took_it_quarantines_the_match(
     assert f"versions {head + 1} to {head + 1} were removed" in left_out.error
 
 
+def test_a_break_after_sound_events_of_the_same_batch_keeps_the_head_at_the_last_sound_one(
+    matches, clock, database_url, fresh
+):
+    """Issue 46: in a batch the head is written once a match, with its last event; when a
+    later event of the batch breaks the chain, the head recorded is still the last sound
+    event's, as when every event wrote it."""
+    new = matches.create_match("toy", {"rounds": 2, "close_early": False}, seed="gap2")
+    tokens = [matches.join(new.match_id, name).token for name in ("ann", "bo")]
+    matches.start(new.match_id, str(new.referee_token))
+    sound = list(matches.events.get(new.match_id))[-1]  # none of it projected yet
+    matches.submit_order(new.match_id, tokens[0], "1")
+    matches.submit_order(new.match_id, tokens[1], "2")
+    Rows(database_url, new.match_id).delete(sound.originator_version + 1)
+
+    other = fresh()
+    other.read_models.catch_up(["match_list"])
+    (left_out,) = [q for q in other.read_models.quarantined() if q.match_id == new.match_id]
+    assert left_out.error.startswith("truncated: event ")
+    rows = other.read_models.view("match_list").query(
+        "SELECT head_version, head_chain FROM {match_list} WHERE match_id = :m",
+        {"m": new.match_id},
+    )
+    assert rows == [{"head_version": sound.originator_version, "head_chain": sound.chain}]
+
+
 def test_a_version_arriving_again_after_the_recorded_head_quarantines_the_match(
     matches, clock, database_url, fresh
 ):
