@@ -22,9 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cli.bots.runner import MatchPlan, Program, play_match
+from service import schema
 from service.matches import connect
 from service.settings import Settings
-from service.store import schema
 
 BOTS = Path(__file__).resolve().parent.parent / "examples" / "bots"
 

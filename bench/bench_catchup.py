@@ -31,10 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from domain.rules import registry  # noqa: E402
+from service import schema  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.matches import Matches  # noqa: E402
 from service.settings import Settings  # noqa: E402
-from service.store import schema  # noqa: E402
 from tests.service.readmodel_support import play_random_mix  # noqa: E402
 from tests.support.postgres import new_pg_database, pg_url  # noqa: E402
 from tests.support.toy_ruleset import TOYS  # noqa: E402

@@ -112,7 +112,7 @@ def workers(settings: Settings, workdir: Path) -> Iterator[None]:
 def create_tables(settings: Settings) -> None:
     """Migrates the new database (`drts db upgrade`), or lets eventsourcing create its tables."""
     try:
-        from service.store import schema
+        from service import schema
     except ImportError:
         Matches(env=settings.event_store_env()).close()
         return

@@ -52,10 +52,10 @@ from domain.rules.b_chess.orders import (  # noqa: E402
     legal_moves,
 )
 from domain.rules.rng import Rng  # noqa: E402
+from service import schema  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.matches import Matches  # noqa: E402
 from service.settings import Settings  # noqa: E402
-from service.store import schema  # noqa: E402
 from service.usecases.resolution import SETTLING  # noqa: E402
 from tests.support.postgres import PG_HOST, PG_PORT, new_pg_database, pg_url  # noqa: E402
 

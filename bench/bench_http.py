@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
+from service import schema  # noqa: E402
 from service.settings import Settings  # noqa: E402
-from service.store import schema  # noqa: E402
 from tests.support.gunicorn import gunicorn  # noqa: E402
 from tests.support.http import call  # noqa: E402
 from tests.support.postgres import PG_HOST, PG_PORT, new_pg_database, pg_url  # noqa: E402

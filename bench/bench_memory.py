@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from service import schema  # noqa: E402
 from service.matches import Matches  # noqa: E402
 from service.settings import Settings  # noqa: E402
-from service.store import schema  # noqa: E402
 from tests.support.gunicorn import gunicorn  # noqa: E402
 from tests.support.http import call  # noqa: E402
 from tests.support.postgres import new_pg_database, pg_url  # noqa: E402

@@ -30,9 +30,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.app import create_app
+from service import schema
 from service.matches import Matches
 from service.settings import Settings
-from service.store import schema
 from tests.support.postgres import new_pg_database, pg_url
 from tests.support.statements import counting_postgres
 

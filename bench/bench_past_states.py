@@ -8,7 +8,7 @@ holding when it has none), the eighth order closing the movement. Then serves it
 gunicorn and times, from one client: GET /matches/{id}/state?movement=k for every k,
 five passes in a shuffled order (the first pass apart: nothing is cached yet), GET
 /replay and GET /audit. Then, without HTTP and in the same run, the same reads through
-two Matches applications on the store, one keeping the past (service/queries/pastreads.py)
+two Matches applications on the store, one keeping the past (service/store/pastreads.py)
 and one not (DRTS_PAST_CACHE_SIZE=0), for the ratio. Prints median and p99; never fails.
 
 Run: .venv/bin/python bench/bench_past_states.py [--passes 5]
@@ -33,9 +33,9 @@ import psycopg  # noqa: E402
 
 from bench.bench_drts_team23 import full_order  # noqa: E402
 from domain.rules.rng import Rng  # noqa: E402
+from service import schema  # noqa: E402
 from service.matches import Matches  # noqa: E402
 from service.settings import Settings  # noqa: E402
-from service.store import schema  # noqa: E402
 from tests.support.gunicorn import gunicorn  # noqa: E402
 from tests.support.http import call  # noqa: E402
 from tests.support.postgres import PG_HOST, PG_PORT, new_pg_database, pg_url  # noqa: E402

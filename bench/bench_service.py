@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import psycopg
 
 from domain.rules import registry
+from service import schema
 from service.matches import SNAPSHOT_INTERVAL, Matches
 from service.settings import Settings
-from service.store import schema
 from tests.support.postgres import PG_HOST, PG_PORT, new_pg_database, pg_url
 from tests.support.toy_ruleset import RULESET
 

@@ -33,10 +33,10 @@ from domain.rules.shades import RULESET
 from domain.rules.shades.orders import DELTAS, Command, Order
 from domain.rules.shades.state import State
 from domain.table import Table
+from service import schema
 from service.maps import expand_map
 from service.matches import Matches
 from service.settings import Settings
-from service.store import schema
 
 SEATS = 4
 SEED = "bench-shades"

@@ -18,10 +18,10 @@ import click
 
 from cli.store import matches, reports_errors
 from domain.integrity import iso
+from service import schema
 from service.readmodels.runner import BATCH
 from service.readmodels.tables import PROJECTION_NAMES
 from service.settings import load_settings
-from service.store import schema
 
 
 @click.group()

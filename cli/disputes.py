@@ -12,7 +12,7 @@ from cli.match import echo_json, match_id_argument, printable, referee_token_opt
 from cli.store import matches, reports_errors
 from domain.rules.contract import JSON
 from service import limits
-from service.usecases.disputes import MAX_PAGE_SIZE, PAGE_SIZE, STATUSES
+from service.queries.disputes import MAX_PAGE_SIZE, PAGE_SIZE, STATUSES
 
 as_json_option = click.option("--json", "as_json", is_flag=True, help="the API's JSON form")
 filer_token_option = click.option(

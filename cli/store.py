@@ -18,10 +18,10 @@ from typing import Any, TypeVar
 import click
 
 from domain.errors import DrtsError
+from service import schema
 from service.matches import Matches, connect
 from service.readmodels.runner import UnknownProjectionError
 from service.settings import SettingsError, load_settings
-from service.store import schema
 
 F = TypeVar("F", bound=Callable[..., Any])
 REPORTED = (DrtsError, SettingsError, UnknownProjectionError)

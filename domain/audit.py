@@ -183,7 +183,7 @@ class _Referee:
         self._state(event.movement, event, list(event.steps))
 
     def _corrected(self, event: Any) -> None:
-        """Meets a correction (a timeline's events, service/usecases/corrections.py): the table
+        """Meets a correction (a timeline's events, service/queries/corrections.py): the table
         must stand where the correction restarts the match; the changed seats' orders go
         (their replacements follow as orders of source "correction")."""
         table, restart = self._table(), event.restart

@@ -13,9 +13,11 @@
 - channels/: mail, forum and the bot protocol;
 - scenarios/: the scenario runner, its driver and the demo, apart from the use cases;
 - pairing/: tournaments' pure, versioned pairing and standings;
-- migrations/: Alembic's migrations (service/store/schema.py runs them);
+- migrations/: Alembic's migrations (service/schema.py runs them);
 - the shared parts beside them: settings.py (the one reader of the environment),
   errors.py, results.py (what use cases return), limits.py (what callers may send),
+  eventjson.py (an event's public JSON form), schema.py (the database schema, run by
+  Alembic's migrations),
   clock.py, scheduling.py (the port for work later), workpolicy.py (when a worker runs
   what), health.py, sessions.py (the pages' sign-ins), maps.py (the maps' data files).
 """

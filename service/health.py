@@ -31,12 +31,12 @@ from kombu.connection import Connection
 from kombu.exceptions import ChannelError as KombuChannelError
 
 from domain.integrity import iso
+from service import schema
 from service.readmodels.queries import SWEPT, open_disputes
 from service.readmodels.recorders import MAX_ERROR_CHARS
 from service.readmodels.runner import ReadModels
 from service.scheduling import QUEUE
 from service.settings import Settings
-from service.store import schema
 from service.store.application import MatchStore
 from service.usecases import quarantine
 

@@ -14,7 +14,7 @@ inherits another (tests/test_layers.py holds it):
   loading, saving with retries, the kept matches, tokens, read models, countdown tasks;
 - service/queries/reads.py (`MatchReads`, given the store): the queries of a match;
 - service/queries/listings.py (`Listings`, given the store): the read models' listings;
-- service/integrity/inspection.py (`Inspection`, given the store and the queries, which record a
+- service/usecases/inspection.py (`Inspection`, given the store and the queries, which record a
   look at secrets): the seed, archive exports, corrections, audits, chain verification;
 - service/usecases/resolution.py (`Resolution`, given the store): resolving movements one by
   one and in batches, the sweep, rematches, quarantine and retry;
@@ -29,7 +29,7 @@ inherits another (tests/test_layers.py holds it):
 method once, so the edges call `matches.submit_order(...)` and nothing deeper; the
 forum desk (service/channels/forum/desk.py) and the pages' sessions are built over it. Opening
 the store on a database upgrades it (SQLite) or refuses it (PostgreSQL) unless it is at
-the latest migration (service/store/schema.py).
+the latest migration (service/schema.py).
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ from service.channels.forum.desk import ForumDesk, PostReply
 from service.channels.forum.posts import Post
 from service.channels.mail.outbox import Outbox, outbox_for
 from service.channels.mail.seatmail import SeatMail
-from service.integrity.inspection import Inspection
 from service.queries.listings import Listings
 from service.queries.reads import MatchReads
 from service.readmodels.runner import ReadModels
@@ -52,6 +51,7 @@ from service.sessions import PageSessions
 from service.settings import DEFAULT_FORUM_MAX_DELAY_SECONDS, Settings, load_settings
 from service.store.application import SNAPSHOT_INTERVAL, MatchStore, utc_now
 from service.store.idempotency import IdempotencyKey
+from service.usecases.inspection import Inspection
 from service.usecases.intake import Intake
 from service.usecases.lobby import Lobby
 from service.usecases.players import Players

@@ -79,7 +79,7 @@ DEFAULT_SESSION_HOURS = 12  # a page session (docs/pages.md)
 DEFAULT_FORUM_MAX_DELAY_SECONDS = 120.0
 DEFAULT_MAIL_REMINDER_SECONDS = 12 * 3600.0
 DEFAULT_MATCH_CACHE_SIZE = 1_000  # matches kept between commands (service/store/matchcache.py)
-DEFAULT_PAST_CACHE_SIZE = 500  # past versions kept for reads (service/queries/pastreads.py)
+DEFAULT_PAST_CACHE_SIZE = 500  # past versions kept for reads (service/store/pastreads.py)
 
 SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
 
@@ -157,7 +157,7 @@ class Settings:
     def event_store_env(self, compress: bool = True) -> dict[str, str]:
         """Returns the eventsourcing environment for this database.
 
-        Table creation is off: the migrations own the schema (service/store/schema.py). The
+        Table creation is off: the migrations own the schema (service/schema.py). The
         sizes of the application's caches go with it (service/store/matchcache.py, pastreads.py).
         """
         env = {

@@ -28,12 +28,12 @@ import psycopg
 import pytest
 
 from domain.rules import registry
+from service import schema
 from service.channels.mail.outbox import MaildirOutbox
 from service.clock import ManualClock
 from service.matches import Matches
 from service.scheduling import RecordingScheduler
 from service.settings import Settings
-from service.store import schema
 from service.usecases.lobby import Lobby
 from tests.support.postgres import PG_HINT, PG_HOST, PG_PORT, new_pg_database, pg_admin, pg_url
 from tests.support.toy_ruleset import TOYS

@@ -12,7 +12,7 @@ from api.fields import (
 from api.schemas.events import EventSchema
 from domain.match.disputes import RULINGS
 from service import limits
-from service.usecases import disputes
+from service.queries import disputes
 
 
 class DisputesArgsSchema(ma.Schema):

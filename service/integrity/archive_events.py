@@ -34,7 +34,7 @@ from eventsourcing.utils import get_topic
 from domain.match import Match
 from domain.rules.contract import JSON
 from service.errors import InvalidArchiveError
-from service.store.eventjson import public_item
+from service.eventjson import public_item
 
 # the attributes of an event that are not in its `data`
 OUTSIDE_DATA = frozenset(

@@ -1,6 +1,6 @@
 """Alembic's environment for drts: the database comes from service/settings.py.
 
-`drts db upgrade` (service/store/schema.py) hands this script an engine; the
+`drts db upgrade` (service/schema.py) hands this script an engine; the
 `alembic` command line (alembic.ini at the top) gets one from
 DRTS_DATABASE_URL, or from `-x url=...` / `sqlalchemy.url` if given.
 
@@ -17,8 +17,8 @@ from alembic import context
 from sqlalchemy import Connection, Engine, create_engine, pool
 
 from service.readmodels.tables import include_name, metadata
+from service.schema import ADVISORY_LOCK, immediate_transactions, make_engine, schema_name
 from service.settings import Settings, load_settings
-from service.store.schema import ADVISORY_LOCK, immediate_transactions, make_engine, schema_name
 
 config = context.config
 if config.config_file_name is not None:

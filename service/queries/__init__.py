@@ -8,8 +8,10 @@
 - ratings.py: players' OpenSkill ratings, rebuilt from the finished rated matches;
 - movements.py: past movements and receipts, read from the log;
 - phases.py: the state after each phase of a resolved movement, run again on demand;
-- pastreads.py: what reads of a match's past keep between requests;
 - eventfilter.py: which events of a log a reader asks for;
 - polling.py: long polling without holding a database connection;
+- corrections.py: a corrected match's timelines read from the log, the match as it stood;
+- disputes.py: what a dispute may cite and its public form, the list's pages;
+- audit.py: a stored match re-adjudicated from its orders, and the report;
 - legal.py: what a seat may order now in the open movement.
 """

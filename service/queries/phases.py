@@ -79,7 +79,7 @@ def traced(app: MatchStore, match: Match, movement: int) -> Traced:
             f"not the stored {stored}: the installed rules differ from those that resolved it"
         )
     run = Traced(movement, resolved, before.state, phases)
-    app.past.traces.put((match.id, resolved), run)  # checked: kept (service/queries/pastreads.py)
+    app.past.traces.put((match.id, resolved), run)  # checked: kept (service/store/pastreads.py)
     return run
 
 

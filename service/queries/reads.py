@@ -3,7 +3,7 @@ timeline), scores, display, event log (with long polling), pending and legal ord
 replay, a past movement, receipts and disputes. Given the store (service/store/application.py);
 reached through the Matches facade (service/matches.py). The listings from the read
 models are service/queries/listings.py's; the checks of a match's record (seed, archive,
-audit, chain) service/integrity/inspection.py's.
+audit, chain) service/usecases/inspection.py's.
 
 Secret data shown to the referee (or the operator) before it is revealed is a look,
 recorded as a SecretViewed event (`note_secret_viewed`). Everything else records
@@ -19,7 +19,15 @@ from uuid import UUID
 from domain.match import Match
 from service import limits
 from service.errors import MissingTokenError
-from service.queries import legal, movements, phases, replays, views
+from service.queries import corrections, legal, movements, phases, replays, views
+from service.queries.disputes import (
+    MAX_PAGE_SIZE,
+    PAGE_SIZE,
+    STATUSES,
+    dispute_json,
+    dispute_with_events,
+    status_of,
+)
 from service.queries.eventfilter import EVERY_EVENT, EventFilter
 from service.queries.polling import wait_for_events
 from service.results import (
@@ -37,15 +45,6 @@ from service.results import (
 )
 from service.store.application import MatchStore
 from service.store.tokens import seat_view_of
-from service.usecases import corrections
-from service.usecases.disputes import (
-    MAX_PAGE_SIZE,
-    PAGE_SIZE,
-    STATUSES,
-    dispute_json,
-    dispute_with_events,
-    status_of,
-)
 
 
 class MatchReads:
@@ -57,7 +56,7 @@ class MatchReads:
 
     def _read_latest(self, match_id: UUID | str) -> Match:
         """Returns the match as stored now, for reading only: the one kept while the store
-        holds no later event (one query), else loaded and kept (service/queries/pastreads.py)."""
+        holds no later event (one query), else loaded and kept (service/store/pastreads.py)."""
         match_id = self.store.match_id(match_id)
         known = self.store.past.latest.get(match_id)
         if known is not None and not self.store.recorder.select_events(
@@ -289,7 +288,7 @@ class MatchReads:
     ) -> ReplayReport:
         """Replays the match from its first event and checks it against the stored match
         (`timeline`: an earlier timeline's replay, domain/match/timelines.py). The report
-        of the same log head, for the same viewer, is kept (service/queries/pastreads.py)."""
+        of the same log head, for the same viewer, is kept (service/store/pastreads.py)."""
         match = self._read_latest(match_id)
         viewer = self.store.tokens.viewer(match, token)
         key = (match.id, match.version, match.chain, timeline, viewer)
@@ -322,7 +321,7 @@ class MatchReads:
 
     def disputes(self, match_id: UUID | str) -> list[Document]:
         """Returns every dispute of the match in filing order, open and ruled (public: their
-        texts are; service/usecases/disputes.py). The edges show them by page: `dispute_page`."""
+        texts are; service/queries/disputes.py). The edges show them by page: `dispute_page`."""
         return [dispute_json(d) for d in self.store.get_match(match_id).disputes]
 
     def dispute_page(

@@ -13,7 +13,9 @@ from domain.integrity import BrokenLink, first_broken_link
 from domain.match import Match
 from domain.match.timelines import CORRECTED, timelines
 from service.errors import MatchNotFoundError
+from service.eventjson import public_item
 from service.integrity import evidence
+from service.queries import corrections
 from service.queries.views import outcome_json, state_view
 from service.readmodels import queries
 from service.results import (
@@ -24,8 +26,6 @@ from service.results import (
     Viewer,
 )
 from service.store import loading
-from service.store.eventjson import public_item
-from service.usecases import corrections
 
 if TYPE_CHECKING:
     from service.store.application import MatchStore

@@ -24,6 +24,7 @@ from domain.integrity import iso, jsonable, normalized
 from domain.match import Match, MovementLog, parsed
 from domain.rules.contract import JSON, asks_rematch
 from service.errors import MovementNotFoundError
+from service.eventjson import public_item
 from service.queries.eventfilter import EVERY_EVENT, EventFilter
 from service.results import (
     Head,
@@ -31,7 +32,6 @@ from service.results import (
     Viewer,
 )
 from service.store import loading
-from service.store.eventjson import public_item
 
 if TYPE_CHECKING:
     from service.store.application import MatchStore

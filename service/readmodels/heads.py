@@ -35,8 +35,8 @@ from typing import Any
 from uuid import UUID
 
 from domain.integrity import BODY_KEYS, genesis, next_chain
+from service.eventjson import public_item
 from service.readmodels.recorders import FAILURES, MAX_ERROR_CHARS, QUARANTINE, Statement, View
-from service.store.eventjson import public_item
 
 BROKEN_LOG = "TamperedLogError"  # the failures table's error of a broken-log quarantine
 PROJECTION = "match_list"

@@ -87,7 +87,7 @@ def match_head(models: ReadModels, match_id: UUID) -> dict[str, Any] | None:
 NOT_QUARANTINED = (
     "match_id NOT IN (SELECT match_id FROM {match_failures} WHERE quarantined_at IS NOT NULL)"
 )
-# the imported matches are read-only: nothing is ever due in them (service/usecases/imported.py)
+# the imported matches are read-only: nothing is ever due in them (service/store/imported.py)
 NOT_IMPORTED = "match_id NOT IN (SELECT match_id FROM {imported_matches})"
 SWEPT = f"{NOT_QUARANTINED} AND {NOT_IMPORTED}"  # the matches the sweep handles
 
@@ -95,7 +95,7 @@ SWEPT = f"{NOT_QUARANTINED} AND {NOT_IMPORTED}"  # the matches the sweep handles
 def due(models: ReadModels, now: datetime) -> list[DueMovement]:
     """Returns the open movements due at `now` (deadline passed, or ready to close early),
     earliest deadline first, leaving out the quarantined matches (service/usecases/quarantine.py)
-    and the imported ones (service/usecases/imported.py); one indexed query."""
+    and the imported ones (service/store/imported.py); one indexed query."""
     models.catch_up(["deadlines"])
     rows = models.view("deadlines").query(
         "SELECT match_id, movement, due_at FROM {deadlines} "

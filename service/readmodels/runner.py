@@ -37,7 +37,7 @@ from service.readmodels.mailout import MailOutbox
 from service.readmodels.projections import PROJECTIONS, ReadModel
 from service.readmodels.recorders import QUARANTINE, PostgresView, Quarantined, SQLiteView, View
 from service.readmodels.tables import PROJECTION_NAMES
-from service.store.schema import MemoryDatabase
+from service.schema import MemoryDatabase
 
 BATCH = 500  # events per catch-up transaction
 DECODED_KEPT = 2 * BATCH  # decoded events a catch-up keeps for its other projections

@@ -24,7 +24,7 @@ it from the events; a rebuild leaves it alone.
 last succeeded and how many times in a row it failed (service/health.py).
 
 `imported_matches` is no projection either: it lists the matches loaded from an
-archive (service/usecases/imported.py, docs/archive.md), which are read-only. The events
+archive (service/store/imported.py, docs/archive.md), which are read-only. The events
 cannot say it (they are stored exactly as they were exported); a rebuild leaves it.
 
 The `mail_*` tables are no projections either: they are the mail desk's (service/channels/mail/,
@@ -67,7 +67,6 @@ from sqlalchemy import (
     text,
 )
 
-APPLICATION_NAME = "Matches"  # the eventsourcing application whose log is projected
 EVENT_STORE_TABLES = frozenset(
     {
         "matches_events",

@@ -7,9 +7,9 @@
 - fastforward.py: the events stored after several kept matches, read in one query;
 - matchcache.py: the matches a process keeps between commands;
 - logguard.py: the write's guard against a log cut short;
-- eventjson.py: an event in its public JSON form;
 - transcodings.py: how the Match's typed values are stored;
 - tokens.py: who holds a token (seats, the referee, the operator);
 - idempotency.py: the `IdempotencyKey` aggregate behind a create's idempotency key;
-- schema.py: the database schema, owned by Alembic's migrations (service/migrations/).
+- pastreads.py: what reads of a match's past keep between requests;
+- imported.py: which matches were imported from an archive (they are read-only).
 """

@@ -1,10 +1,10 @@
 """The store of matches: the one eventsourcing application, under every use case.
 
-It opens the event store (checking its schema, service/store/schema.py), stores the Match's
+It opens the event store (checking its schema, service/schema.py), stores the Match's
 typed values in snapshots (service/store/transcodings.py), loads a match (at any version),
 runs a command with optimistic concurrency (`retrying`), asks the scheduler for the
 countdown task of each deadline it stores (`countdowns_held` holds them back), keeps
-the matches between commands (service/store/matchcache.py) and reads (service/queries/pastreads.py),
+the matches between commands (service/store/matchcache.py) and reads (service/store/pastreads.py),
 the read models (service/readmodels/) and the tokens (service/store/tokens.py). Each use case
 is given the store (service/matches.py wires them); none inherits it.
 """
@@ -25,19 +25,19 @@ from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError
 from domain.match import Match
+from service import schema
 from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFoundError
-from service.queries.pastreads import PastReads, past_cache_size
 from service.readmodels.recorders import OUTAGES
 from service.readmodels.runner import ReadModels, read_models_for
 from service.results import Head
 from service.scheduling import NoScheduler, Scheduler
-from service.store import fastforward, loading, schema
+from service.store import fastforward, imported, loading
 from service.store.fastforward import ReadAhead
 from service.store.logguard import LogGuard
 from service.store.matchcache import MatchCache, cache_size
+from service.store.pastreads import PastReads, past_cache_size
 from service.store.tokens import Tokens
 from service.store.transcodings import register_values
-from service.usecases import imported
 
 SNAPSHOT_INTERVAL = 25
 MAX_ATTEMPTS = 10
@@ -71,7 +71,7 @@ class MatchStore(Application[UUID]):
         self.kept = MatchCache(
             cache_size(self.env)
         )  # between commands (service/store/matchcache.py)
-        self.past = PastReads(past_cache_size(self.env))  # for reads (service/queries/pastreads.py)
+        self.past = PastReads(past_cache_size(self.env))  # for reads (service/store/pastreads.py)
         self._imported: dict[UUID, bool] = {}  # of stored matches: it never changes
         self.clock = clock
         self.scheduler: Scheduler = scheduler or NoScheduler()
@@ -204,7 +204,7 @@ class MatchStore(Application[UUID]):
         """Raises MatchImportedError for an imported match (docs/archive.md).
 
         What it found is remembered: a match whose events are stored was marked imported
-        before they were written, or never will be (service/usecases/imported.py).
+        before they were written, or never will be (service/store/imported.py).
         """
         known = self._imported.get(match.id)
         if known is None:

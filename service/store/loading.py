@@ -36,7 +36,7 @@ from eventsourcing.persistence import ApplicationRecorder, EventStore, Mapper, S
 from domain.integrity import first_broken_link
 from domain.match import Match
 from service.errors import MatchNotFoundError, TamperedLogError
-from service.store.eventjson import public_item
+from service.eventjson import public_item
 
 if TYPE_CHECKING:
     from service.readmodels.runner import ReadModels

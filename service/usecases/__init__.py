@@ -7,9 +7,8 @@
 - batches.py: resolving a burst of due movements together;
 - quarantine.py: counting failed resolutions, the quarantined matches;
 - refereeing.py: deadlines moved, referee actions, forfeits, pauses;
-- disputes.py: what a dispute may cite, filing and ruling;
-- corrections.py: corrections of a resolved movement, as the service runs them;
 - archive.py: exporting a match as one archive and importing one read-only;
-- imported.py: which matches were imported (they are read-only);
+- inspection.py: the seed, a match's archive, corrections, audits and chain checks
+  (a look at secrets recorded first);
 - players.py: player identities: created, key reissued, address confirmed, a seat's player.
 """

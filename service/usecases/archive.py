@@ -15,7 +15,7 @@ An import refuses, writing nothing, a document that is not such an archive
 (InvalidArchiveError), one whose chain, a seal, or head fails verification
 (TamperedArchiveError, naming the event), and a match id the store already holds
 with other events (MatchExistsError); the same events already there make it a
-no-op. The imported match is read-only (service/usecases/imported.py).
+no-op. The imported match is read-only (service/store/imported.py).
 """
 
 from __future__ import annotations
@@ -33,11 +33,12 @@ from domain.integrity import content_problem, first_broken_link, iso
 from domain.match.timelines import timelines
 from domain.rules.contract import JSON
 from service.errors import InvalidArchiveError, MatchExistsError, TamperedArchiveError
+from service.eventjson import public_item
 from service.integrity.archive_events import rebuilt_events
+from service.queries import corrections
 from service.results import Document, ImportedMatch
+from service.store import imported
 from service.store.application import SNAPSHOT_INTERVAL
-from service.store.eventjson import public_item
-from service.usecases import corrections, imported
 
 if TYPE_CHECKING:
     from service.store.application import MatchStore

@@ -21,11 +21,10 @@ from domain.match import Match
 from domain.rules.contract import JSON
 from service import limits
 from service.errors import MissingTokenError
-from service.queries import views
+from service.queries import corrections, views
+from service.queries.disputes import dispute_json, uncitable
 from service.results import ActionTaken, CorrectionMade, Document, Superseded
 from service.store.application import MatchStore, head_of
-from service.usecases import corrections
-from service.usecases.disputes import dispute_json, uncitable
 from service.usecases.resolution import Resolution
 
 # the events that record a referee action (service `act`)
@@ -126,7 +125,7 @@ class Refereeing:
         """Corrects resolved `movement` (referee or operator token): the seats' orders in
         `changes` (`{"seat", "order"}`, an order None withdrawing the seat's, with an
         optional `received_at`) replace theirs, the movement resolves again and the later
-        movements follow from the recorded inputs (service/usecases/corrections.py). A rematch the
+        movements follow from the recorded inputs (service/queries/corrections.py). A rematch the
         correction voids is marked void; one a new draw asks for is created."""
         limits.check_reason(reason)
         now, by = self.store.clock(), self.store.tokens.referee_name(referee_token)
@@ -177,7 +176,7 @@ class Refereeing:
     ) -> Document:
         """Files a dispute from a seat (its token) or the referee (its token or the
         operator's), citing event versions, with a public text; recorded as a DisputeFiled
-        event. Returns the dispute's public form (service/usecases/disputes.py).
+        event. Returns the dispute's public form (service/queries/disputes.py).
 
         A seat may cite any event but another seat's order or refusal still sealed
         (UncitableEventError); a cite the log does not hold, no cite or an empty text is an

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
-from service.usecases.disputes import MAX_PAGE_SIZE, PAGE_SIZE
+from service.queries.disputes import MAX_PAGE_SIZE, PAGE_SIZE
 from tests.api.conftest import HttpMatch, assert_error, bearer
 from tests.support.disputes import file, rule
 

@@ -45,12 +45,13 @@ from unittest import mock
 
 import psycopg
 
+from service import schema
 from service.channels.mail import addresses
 from service.matches import Matches
+from service.queries import corrections
 from service.scenarios.driver import ManualClock
 from service.settings import Settings
-from service.store import schema
-from service.usecases import corrections, intake, lobby, resolution
+from service.usecases import intake, lobby, resolution
 from tests.corpus import plays, plays_2026_12
 from tests.corpus.expect_2026_12 import match_record
 from tests.corpus.plays import Played

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from domain.rules.rng import Rng
+from service import schema
 from service.channels.forum.posts import Post
 from service.matches import Matches
 from service.scenarios.driver import ManualClock, MatchesDriver
 from service.scenarios.runner import run_scenario
 from service.settings import Settings
-from service.store import schema
 from tests.corpus.plays import DW_DRAW_ORDERS, Desk, Played
 
 START = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)

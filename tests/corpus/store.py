@@ -15,9 +15,9 @@ from uuid import UUID
 from eventsourcing.domain import Snapshot
 from sqlalchemy import text
 
+from service import schema
 from service.matches import Matches
 from service.settings import Settings
-from service.store import schema
 from tests.support.tables import EVENT_STORE
 
 CORPUS = Path(__file__).parent

@@ -18,10 +18,10 @@ import pytest
 from eventsourcing.utils import TopicError, resolve_topic
 
 from domain.rules.rng import Rng
+from service import schema
 from service.matches import Matches
 from service.readmodels.tables import PROJECTION_NAMES
 from service.settings import Settings
-from service.store import schema
 from tests.corpus.store import (
     EXPECTED_FILE,
     POSTGRES_DUMP,

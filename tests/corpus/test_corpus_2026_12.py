@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 from eventsourcing.utils import resolve_topic
 
+from service import schema
 from service.matches import Matches
 from service.scenarios.driver import ManualClock
 from service.settings import Settings
-from service.store import schema
 from tests.corpus.expect_2026_12 import digest, movement_records
 from tests.corpus.features import PROMISED, features_of
 from tests.corpus.store import CORPUS

@@ -29,11 +29,11 @@ from typing import Any, BinaryIO
 import pytest
 from aiosmtpd.controller import Controller
 
+from service import schema
 from service.channels.mail import addresses
 from service.matches import Matches, connect
 from service.results import NewMatch, NewSeat
 from service.settings import Settings, load_settings
-from service.store import schema
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = "postal.test"

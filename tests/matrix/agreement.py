@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 from uuid import UUID
 
-from service.integrity import audit
+from service.queries import audit
 from tests.matrix.asking import CellFailure, positions_of
 from tests.matrix.games import PIECES, Piece
 from tests.matrix.stages import Stage

@@ -18,6 +18,7 @@ import pytest
 
 from domain.errors import NotRefereeError
 from domain.rules.rng import Rng
+from service import schema
 from service.clock import ManualClock
 from service.errors import (
     InvalidArchiveError,
@@ -29,7 +30,6 @@ from service.errors import (
 from service.health import check_overdue
 from service.matches import Matches
 from service.settings import Settings
-from service.store import schema
 from service.usecases.archive import LOOK
 from tests.corpus.store import EXPECTED_FILE, SQLITE_FILE
 from tests.support.archives import (

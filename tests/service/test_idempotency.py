@@ -6,8 +6,8 @@ from __future__ import annotations
 from eventsourcing.utils import get_topic, resolve_topic
 from sqlalchemy import text
 
+from service import schema
 from service.settings import Settings
-from service.store import schema
 from service.store.idempotency import IdempotencyKey
 
 

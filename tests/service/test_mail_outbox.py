@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 
+from service import schema
 from service.channels.mail import addresses
 from service.channels.mail.notices import LEASE, NoticeSender
 from service.channels.mail.outbox import MaildirOutbox, RelayTransport
@@ -20,7 +21,6 @@ from service.clock import ManualClock
 from service.matches import Matches
 from service.readmodels.mailout import REFEREE_SEAT
 from service.settings import Settings
-from service.store import schema
 from tests.mail.conftest import Relay, free_port
 
 DAY = 24 * 3600

@@ -17,11 +17,11 @@ from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.utils import Environment
 from sqlalchemy import Engine, inspect
 
+from service import schema
 from service.matches import Matches
 from service.readmodels.tables import PROJECTION_NAMES, include_name, metadata
+from service.schema import SchemaOutOfDateError
 from service.settings import Settings
-from service.store import schema
-from service.store.schema import SchemaOutOfDateError
 from tests.service.readmodel_support import play_random_mix, snapshots
 from tests.support.postgres import new_pg_database, pg_url
 from tests.support.tables import EVENT_STORE

@@ -1,4 +1,4 @@
-"""Reads of a match's past keep what never changes (service/queries/pastreads.py, issue 30): the
+"""Reads of a match's past keep what never changes (service/store/pastreads.py, issue 30): the
 match at a past version, the head after it, the latest match while nothing was stored
 since, and a replay report for the same log head."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from service.matches import Matches
-from service.queries.pastreads import past_cache_size
 from service.settings import Settings
+from service.store.pastreads import past_cache_size
 from tests.support.matches import started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")

@@ -26,9 +26,9 @@ from eventsourcing.persistence import StoredEvent
 
 from domain.integrity import BODY_KEYS, next_chain
 from service.errors import TamperedLogError, TruncatedLogError
+from service.eventjson import public_item
 from service.matches import Matches
 from service.settings import Settings, sqlite_path
-from service.store.eventjson import public_item
 from service.store.logguard import LogGuard
 
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from service import schema
 from service.matches import Matches
 from service.scenarios.driver import ManualClock
 from service.settings import Settings
-from service.store import schema
 from tests.conftest import in_ci, pg_admin, pg_url
 from tests.corpus.store import (
     EXPECTED_FILE,

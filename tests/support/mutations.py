@@ -11,9 +11,9 @@ from uuid import UUID
 import psycopg
 
 from domain.integrity import next_chain
+from service.eventjson import public_item
 from service.matches import Matches
 from service.settings import Settings, sqlite_path
-from service.store.eventjson import public_item
 
 
 class Rows:

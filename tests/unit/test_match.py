@@ -27,7 +27,7 @@ from domain.integrity import commitment, content_problem, first_broken_link, rec
 from domain.match import Match
 from domain.rules import registry
 from domain.rules.contract import canonical_json
-from service.store.eventjson import public_item
+from service.eventjson import public_item
 from tests.support.match_events import ALICE, BOB, REFEREE, T0, fold, new_match, started
 from tests.support.toy_ruleset import RULESET as TOY_V1
 from tests.support.toy_ruleset import RULESET_V2 as TOY_V2

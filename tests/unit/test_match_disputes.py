@@ -19,7 +19,7 @@ from domain.errors import (
 from domain.integrity import commitment, first_broken_link
 from domain.match import Match, disputes
 from domain.match.disputes import MAX_OPEN_DISPUTES_PER_SEAT
-from service.store.eventjson import public_item
+from service.eventjson import public_item
 from tests.support.match_events import ALICE, BOB, REFEREE, T0, fold, started
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")

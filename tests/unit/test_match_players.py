@@ -11,7 +11,7 @@ import pytest
 from domain.errors import SeatTakenError
 from domain.integrity import first_broken_link
 from domain.match import Match
-from service.store.eventjson import public_item
+from service.eventjson import public_item
 from tests.support.match_events import ALICE, BOB, REFEREE, T0
 
 pytestmark = pytest.mark.usefixtures("toy_rulesets")

@@ -16,8 +16,8 @@ from domain.audit import readjudicate
 from domain.match import Match
 from domain.match.timelines import timelines
 from service.errors import MatchNotFoundError, TamperedLogError
+from service.queries import corrections
 from service.results import AuditReport, TimelineAudit
-from service.usecases import corrections
 
 if TYPE_CHECKING:
     from service.store.application import MatchStore

@@ -15,9 +15,9 @@ from domain.integrity import iso
 from domain.match import Dispute, Match
 from domain.match.disputes import Uncitable
 from domain.rules.contract import JSON
+from service.eventjson import public_item
 from service.queries import views
 from service.store import loading
-from service.store.eventjson import public_item
 
 if TYPE_CHECKING:
     from service.store.application import MatchStore

@@ -34,10 +34,11 @@ from eventsourcing.utils import Environment
 from sqlalchemy import URL, Engine, create_engine, event, pool
 
 from domain.errors import DrtsError
-from service.readmodels.tables import APPLICATION_NAME
 from service.settings import Settings, SettingsError
 
-MIGRATIONS = Path(__file__).parent.parent / "migrations"
+APPLICATION_NAME = "Matches"  # the eventsourcing application (service/store/application.py)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
 EVENT_STORE_REVISION = "0001"
 ADVISORY_LOCK = 7_331_001  # serialises concurrent `upgrade`s on one PostgreSQL database
 _ALEMBIC = threading.RLock()  # alembic's `context` is one global per process: one run at a time

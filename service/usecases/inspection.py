@@ -15,8 +15,8 @@ from domain.integrity import iso
 from domain.match import Match
 from domain.rules.contract import JSON
 from service.errors import MissingTokenError
-from service.integrity import audit, evidence
-from service.queries import replays
+from service.integrity import evidence
+from service.queries import audit, replays
 from service.queries.reads import MatchReads
 from service.results import AuditReport, ChainReport, Document, Head
 from service.store import loading
@@ -96,7 +96,7 @@ class Inspection:
     def audit(
         self, match_id: UUID | str, token: str | None = None, timeline: int | None = None
     ) -> AuditReport:
-        """Re-adjudicates the match under its pinned ruleset version (service/integrity/audit.py).
+        """Re-adjudicates the match under its pinned ruleset version (service/queries/audit.py).
 
         Until the match finishes it needs the unrevealed seed: only the referee (or the
         operator) may ask, and the look is recorded (SecretViewed, what "audit"); once

@@ -85,7 +85,7 @@ class PastReads:
         self.latest: Kept[UUID, Match] = Kept(size)
         self.heads: Kept[tuple[UUID, int], Head] = Kept(size * 4)
         self.replays: Kept[Hashable, ReplayReport] = Kept(size // 10 if size >= 10 else size)
-        # where an earlier timeline ends (service/usecases/corrections.py): stored, it never changes
+        # where an earlier timeline ends (service/queries/corrections.py): stored, it never changes
         self.timeline_ends: Kept[tuple[UUID, int], int] = Kept(size)
         # a resolution run again phase by phase (service/queries/phases.py), by its MovementResolved
         self.traces: Kept[tuple[UUID, int], Any] = Kept(size // 10 if size >= 10 else size)
