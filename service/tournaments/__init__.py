@@ -11,6 +11,7 @@ same store.
 
 from service.tournaments.audit import Verification
 from service.tournaments.facade import (
+    ADVANCE_TOURNAMENT,
     NewTournament,
     NotOrganiserError,
     TournamentNotFoundError,
@@ -18,6 +19,7 @@ from service.tournaments.facade import (
 )
 
 __all__ = [
+    "ADVANCE_TOURNAMENT",
     "NewTournament",
     "NotOrganiserError",
     "TournamentNotFoundError",

@@ -30,6 +30,10 @@ from service.tournaments.audit import Verification, verify
 
 MAX_ATTEMPTS = 8
 CREATED_TOPIC = get_topic(Tournament.Created)
+LINKED_TOPIC = get_topic(Tournament.MatchLinked)
+# the worker's task that advances one tournament; the service sends tasks by name and
+# never imports workers/ (service/scheduling.py)
+ADVANCE_TOURNAMENT = "workers.advance_tournament"
 MAX_STEPS = 1000  # a tournament of 100 rounds of 50 tables takes far fewer per advance
 
 
@@ -158,12 +162,25 @@ class Tournaments:
         return taken
 
     def advance_all(self) -> dict[str, list[str]]:
-        """Advances every tournament not finished (the sweep's backstop)."""
-        return {str(t): steps for t in self.ids() if (steps := self.advance(t))}
+        """Advances every tournament not finished (the sweep's backstop); returns the
+        steps taken by tournament."""
+        return {str(t): steps for t in self.unfinished() if (steps := self.advance(t))}
+
+    def unfinished(self) -> list[UUID]:
+        """Returns the ids of the tournaments that have not revealed their seed yet."""
+        return [t for t in self.ids() if not self.get(t).seed_revealed]
 
     def ids(self) -> list[UUID]:
         """Returns the ids of every tournament, in the order they were created."""
-        return [note.originator_id for note in _notifications(self.store)]
+        return [note.originator_id for note in _notifications(self.store, CREATED_TOPIC)]
+
+    def tournament_of(self, match_id: UUID | str) -> UUID | None:
+        """Returns the id of the tournament a match is linked to, or None (a match of no
+        tournament). Reads the store's log of links."""
+        for note in _notifications(self.store, LINKED_TOPIC):
+            if str(self.store.mapper.to_domain_event(note).match_id) == str(match_id):
+                return UUID(str(note.originator_id))
+        return None
 
     def standings(self, tournament_id: UUID | str) -> list[Standing]:
         """Returns the standing now (the final one once finished), from the results."""
@@ -256,12 +273,10 @@ class Tournaments:
         raise ConcurrentWriteError(f"match {match_id} kept changing")
 
 
-def _notifications(store: Any) -> list[Any]:
-    """Returns the Created notifications of every tournament in the store's log, in order."""
+def _notifications(store: Any, topic: str) -> list[Any]:
+    """Returns the store's notifications of `topic`, in the log's order."""
     found, start = [], 1
-    while notes := store.recorder.select_notifications(
-        start=start, limit=500, topics=[CREATED_TOPIC]
-    ):
+    while notes := store.recorder.select_notifications(start=start, limit=500, topics=[topic]):
         found.extend(notes)
         start = notes[-1].id + 1
     return found
