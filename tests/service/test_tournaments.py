@@ -17,6 +17,7 @@ from service.settings import Settings
 from service.tournaments import NotOrganiserError, Tournaments
 from service.tournaments import tables as table_module
 from tests.support.tamper import edit_json, tamper
+from tests.support.tournament_rows import rewrite
 
 OPERATOR = "operator-secret"
 
@@ -181,11 +182,11 @@ def test_verify_catches_a_pairing_changed_in_the_store(app, database_url):  # ty
         data["tables"][0].reverse()
 
     tamper(database_url, tid, version, edit_json(swap))
-    report = Tournaments(Matches(env=Settings(database_url).event_store_env())).verify(tid)
+    report = _audit(database_url, tid)
     assert not report.ok and "chain breaks at event" in str(report.divergence)
 
 
-def test_verify_catches_a_result_changed_and_rechained_in_the_store(app, database_url):  # type: ignore[no-untyped-def]
+def test_verify_catches_a_result_changed_in_the_store_by_its_chain(app, database_url):  # type: ignore[no-untyped-def]
     tournaments, tid = finished_tournament(app)
     version = _version_of(tournaments, tid, "ResultRecorded")
     items = tournaments.items(tid)
@@ -203,3 +204,40 @@ def test_verify_catches_a_result_changed_and_rechained_in_the_store(app, databas
     finally:
         fresh.close()
     assert not report.ok and f"event {version}" in str(report.divergence)
+
+
+def _audit(database_url: str, tid: UUID):  # type: ignore[no-untyped-def]
+    fresh = Matches(env=Settings(database_url).event_store_env())
+    try:
+        return Tournaments(fresh).verify(tid)
+    finally:
+        fresh.close()
+
+
+def test_verify_catches_a_pairing_changed_and_rechained_in_the_store(app, database_url):  # type: ignore[no-untyped-def]
+    tournaments, tid = finished_tournament(app)
+    version = [i["version"] for i in tournaments.items(tid) if i["type"] == "RoundPaired"][1]
+
+    def swap(data):  # type: ignore[no-untyped-def]
+        data["tables"][0].reverse()
+
+    rewrite(database_url, tid, version, swap)
+    report = _audit(database_url, tid)
+    assert not report.ok
+    assert "round 2 was recorded as" in str(report.divergence), report.divergence
+
+
+def test_verify_catches_a_result_changed_and_rechained_in_the_store(app, database_url):  # type: ignore[no-untyped-def]
+    tournaments, tid = finished_tournament(app)
+    version = _version_of(tournaments, tid, "ResultRecorded")
+    recorded = tournaments.items(tid)[version - 1]["data"]
+    winner = next(p for p, pts in recorded["points"].items() if pts == 2)
+    loser = next(p for p in recorded["points"] if p != winner)
+
+    def flip(data):  # type: ignore[no-untyped-def]
+        data["points"] = {winner: 0, loser: 2}
+
+    rewrite(database_url, tid, version, flip)
+    report = _audit(database_url, tid)
+    assert not report.ok
+    assert "the tournament recorded" in str(report.divergence), report.divergence
