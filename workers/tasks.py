@@ -134,6 +134,8 @@ def tournaments_after(app: Celery, match_ids: list[str]) -> None:
     """Sends `advance_tournament` for the tournament of each finished match given; a
     failed send is logged (the sweep advances the tournament anyway)."""
     tournaments = Tournaments(service(app))
+    if not tournaments.ids():  # one query of the log: no tournament, no match to look at
+        return
     for match_id in dict.fromkeys(match_ids):
         try:
             if not service(app).get_match(match_id).finished:
