@@ -3,9 +3,9 @@ crash between steps leaves a state the next call continues from (issue 45).
 
 `next_step` looks at the tournament and does the first thing due, in this order:
 
-1. a finished tournament reveals its seed;
-2. a linked match that has finished (or was corrected onto a later timeline) has its
-   result recorded, bound to its head;
+1. a linked match that has finished (or was corrected onto a later timeline, even after
+   the tournament's finish) has its result recorded, bound to its head;
+2. a finished tournament reveals its seed;
 3. a paired table without its match gets it (created with an idempotency key:
    service/tournaments/tables.py) and links it;
 4. a round whose every table has its result: a drawn elimination match with replays
@@ -43,16 +43,16 @@ def next_step(
     """Does the first step due (see the module docstring) on `tournament` (events left
     pending for the caller to save); returns what it did, or None."""
     now = store.clock()
-    if tournament.finished:
-        if tournament.seed_revealed:
-            return None
-        tournament.reveal_seed(now)
-        return "seed revealed"
     for record in tournament.rounds:
         for links in record["links"]:
             for match_id in links:
                 if record_result(store, tournament, match_id):
                     return f"result of match {match_id} recorded"
+    if tournament.finished:
+        if tournament.seed_revealed:
+            return None
+        tournament.reveal_seed(now)
+        return "seed revealed"
     if tournament.rounds and not tournament.rounds[-1]["completed"]:
         return _round_step(store, tournament, items, names)
     if tournament.paused is not None:

@@ -31,10 +31,10 @@ def app(database_url: str, clock) -> Matches:  # type: ignore[no-untyped-def]
     matches.close()
 
 
-def entered(app: Matches, names=("ada", "bo", "cy", "di"), **kwargs):  # type: ignore[no-untyped-def]
+def entered(app: Matches, names=("ada", "bo", "cy", "di"), ruleset="district_war", **kwargs):  # type: ignore[no-untyped-def]
     """Returns (tournaments, new tournament, players) with the players registered."""
     tournaments, players = Tournaments(app), Players(app)
-    new = tournaments.create("Spring Cup", "round_robin", "district_war", **kwargs)
+    new = tournaments.create("Spring Cup", "round_robin", ruleset, **kwargs)
     made = {name: players.create(name) for name in names}
     for player in made.values():
         tournaments.register(new.tournament_id, player.name, player.key)
@@ -241,3 +241,30 @@ def test_verify_catches_a_result_changed_and_rechained_in_the_store(app, databas
     report = _audit(database_url, tid)
     assert not report.ok
     assert "the tournament recorded" in str(report.divergence), report.divergence
+
+
+def test_a_match_corrected_later_gives_its_new_result_on_the_later_timeline(app, toy_rulesets):  # type: ignore[no-untyped-def]
+    tournaments, new, made = entered(app, ("ada", "bo"), "toy", config={"rounds": 1})
+    tid = new.tournament_id
+    tournaments.advance(tid)
+    (match_id,) = current_matches(tournaments, tid)
+    seats = {}
+    for player in made.values():
+        seat = tournaments.seat_token(tid, player.name, player.key)
+        seats[seat["seat"]] = seat["token"]
+    app.submit_order(match_id, seats[1], "3")
+    app.submit_order(match_id, seats[2], "1")
+    assert app.get_match(match_id).finished
+    tournaments.advance(tid)
+    first = tournaments.get(tid).results[match_id]
+    assert first["timeline"] == 1 and tournaments.get(tid).seed_revealed
+    changes = [{"seat": 1, "order": "1"}, {"seat": 2, "order": "3"}]
+    app.correct(match_id, OPERATOR, 1, changes, "the picks were swapped")
+    assert app.get_match(match_id).timeline == 2
+    assert tournaments.advance(tid) == [f"result of match {match_id} recorded"]
+    second = tournaments.get(tid).results[match_id]
+    assert second["timeline"] == 2 and second["points"] != first["points"]
+    assert second["head"]["version"] > first["head"]["version"]
+    assert tournaments.verify(tid).ok
+    winner = next(p for p, pts in second["points"].items() if pts == 2)
+    assert tournaments.standings(tid)[0].player_id == winner
