@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from api.fields import PlayerName
+from api.fields import PlayerName, StrictBoolean
 from domain.tournament import FORMATS, TIE_BREAKS
 from service import limits
 
@@ -46,7 +46,9 @@ class CreateTournamentSchema(ma.Schema):
         validate=ma.validate.Length(2, len(TIE_BREAKS)),
         metadata={"description": "the order, from points to draw (default: the format's)"},
     )
-    rated = ma.fields.Boolean(load_default=True, truthy={True}, falsy={False})
+    rated = StrictBoolean(
+        load_default=True, metadata={"description": "whether its matches count for ratings"}
+    )
     options = ma.fields.Dict(load_default=dict, metadata={"description": "the format's options"})
 
 
