@@ -43,6 +43,7 @@ from api import (
     seats,
     standings,
     state,
+    tournaments,
 )
 from api import matches as matches_resource
 from api.capacity import Capacity
@@ -76,6 +77,7 @@ BLUEPRINTS = (
     scoreboard.blp,
     players.blp,
     players.ratings_blp,
+    tournaments.blp,
     protocol.blp,
     health.blp,
 )

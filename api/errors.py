@@ -21,8 +21,10 @@ from werkzeug.exceptions import HTTPException
 from api.capacity import RateLimitedError
 from api.strictness import UnknownParameterError
 from domain import errors as domain_errors
+from domain.tournament import errors as tournament_errors
 from service import errors as service_errors
 from service.limits import LimitError
+from service.tournaments import TournamentNotFoundError
 
 # Order matters: subclasses before their bases.
 STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
@@ -47,6 +49,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.UnknownSeatError, 404),
     (domain_errors.UnknownDisputeError, 404),
     (service_errors.PlayerNotFoundError, 404),
+    (TournamentNotFoundError, 404),
     (domain_errors.InvalidOrderError, 422),
     (domain_errors.IllegalOrderError, 422),
     (domain_errors.UnknownActionError, 422),
@@ -83,6 +86,8 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.MatchImportedError, 409),
     (service_errors.MatchExistsError, 409),
     (service_errors.PlayerNameTakenError, 409),
+    (tournament_errors.RegistrationClosedError, 409),
+    (tournament_errors.AlreadyRegisteredError, 409),
     (domain_errors.DrtsError, 422),
     (RateLimitedError, 429),
 )

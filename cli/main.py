@@ -31,6 +31,7 @@ from cli.player import player
 from cli.protocol import register as register_protocol_command
 from cli.run import api, beat, run, worker
 from cli.status import status
+from cli.tournament import tournament
 from domain.errors import DrtsError
 from domain.rules.contract import ConfigKind
 from domain.rules.registry import get_ruleset, ruleset_names, ruleset_versions
@@ -118,6 +119,7 @@ main.add_command(worker)
 main.add_command(beat)
 main.add_command(status)
 main.add_command(player)
+main.add_command(tournament)
 register_db_commands(main)
 register_map_commands(main)
 register_mail_commands(main, match)

@@ -18,6 +18,12 @@ Matches application:
   `Matches.due_movements(now)` reports in `resolve_movements` batches, creates the
   rematches a crash left missing, warms the held matches falling due soon, and records
   in the database when it last succeeded (service/health.py).
+- `workers.advance_tournament(tournament_id)`: takes every step of the tournament that
+  is due (`Tournaments.advance`: results, matches, rounds, the finish). It is sent after
+  a resolution task finds a tournament match finished, and the sweep advances every
+  unfinished tournament as a backstop (a match finished by an order or a referee's act
+  outside a worker); every step is decided afresh and saved with optimistic concurrency,
+  so duplicates and redeliveries pair a round once (service/tournaments/).
 - `workers.send_mail(message)`: sends one message (as text) through the relay of
   DRTS_SMTP_URL (service/channels/mail/outbox.py); a relay that is down or says 4xx is tried
   again with backoff (for about an hour), a permanent refusal is logged and dropped.
@@ -30,6 +36,7 @@ first use after the fork (a psycopg pool must not cross a fork).
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Iterator
@@ -50,8 +57,10 @@ from service.channels.mail.outbox import (
 from service.matches import Matches, connect
 from service.scheduling import RESOLVE_MOVEMENT, RESOLVE_MOVEMENTS, SWEEP_DUE, CeleryScheduler
 from service.settings import Settings
+from service.tournaments import ADVANCE_TOURNAMENT, Tournaments
 from service.workpolicy import REQUEUE_AFTER_SECONDS, Batch, Due, WorkPolicy
 
+logger = logging.getLogger(__name__)
 _lock = threading.Lock()
 # this process's (pid, Matches, WorkPolicy) for each Celery app (made after the fork)
 _processes: dict[int, tuple[int, Matches, WorkPolicy]] = {}
@@ -62,7 +71,9 @@ def resolve_movement(self: Any, match_id: str, movement: int) -> str:
     """Resolves `movement` of the match if it is due, with the held countdown tasks due
     too (`WorkPolicy.countdown`); says what happened to this one."""
     mine = Due(UUID(match_id), movement, eta_of(self.request.eta))
-    return policy(self.app).countdown(service(self.app), mine, self.request.id)
+    said = policy(self.app).countdown(service(self.app), mine, self.request.id)
+    tournaments_after(self.app, [match_id])
+    return said
 
 
 @shared_task(name=RESOLVE_MOVEMENTS, bind=True)
@@ -71,6 +82,7 @@ def resolve_movements(self: Any, due: list[list[Any]]) -> str:
     movements it resolved."""
     batch = [Due(UUID(match_id), movement, eta_of(at)) for match_id, movement, at in due]
     closings = service(self.app).resolve_batch(batch)
+    tournaments_after(self.app, [str(d.match_id) for d in batch])
     return f"resolved {sum(c is not None for c in closings)} of {len(batch)} movements"
 
 
@@ -108,7 +120,36 @@ def sweep_due(self: Any) -> int:
     def send(batch: Batch) -> None:
         self.app.send_task(RESOLVE_MOVEMENTS, args=(batch,), expires=REQUEUE_AFTER_SECONDS)
 
-    return policy(self.app).sweep(service(self.app), send)
+    queued = policy(self.app).sweep(service(self.app), send)
+    try:
+        Tournaments(service(self.app)).advance_all()
+    except Exception:  # a tournament's failure must not fail the sweep of movements
+        logger.error("advancing the tournaments failed", exc_info=True)
+    return queued
+
+
+@shared_task(name=ADVANCE_TOURNAMENT, bind=True)
+def advance_tournament(self: Any, tournament_id: str) -> str:
+    """Takes every step due of the tournament (`Tournaments.advance`); says which."""
+    steps = Tournaments(service(self.app)).advance(tournament_id)
+    return "; ".join(steps) or "nothing due"
+
+
+def tournaments_after(app: Celery, match_ids: list[str]) -> None:
+    """Sends `advance_tournament` for the tournament of each finished match given; a
+    failed send is logged (the sweep advances the tournament anyway)."""
+    tournaments = Tournaments(service(app))
+    if not tournaments.ids():  # one query of the log: no tournament, no match to look at
+        return
+    for match_id in dict.fromkeys(match_ids):
+        try:
+            if not service(app).get_match(match_id).finished:
+                continue
+            found = tournaments.tournament_of(match_id)
+            if found is not None:
+                app.send_task(ADVANCE_TOURNAMENT, args=(str(found),))
+        except Exception:
+            logger.warning("no advance sent for match %s", match_id, exc_info=True)
 
 
 def held_countdowns() -> Iterator[tuple[str, Due]]:

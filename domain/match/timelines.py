@@ -99,8 +99,9 @@ def restart_of(match: MatchBase) -> dict[str, JSON]:
 def restore(match: MatchBase, restart: dict[str, Any], withdrawn: Sequence[int]) -> None:
     """Sets a match's timeline-bound attributes from `restart` (`Corrected.apply`); the
     pending orders of the seats in `withdrawn` go (the correction replaces or withdraws
-    them). Seats keep their current tokens."""
+    them). Seats keep their current tokens and the players they name."""
     tokens = {seat.number: seat.token_hash for seat in match.seats}
+    players = {seat.number: seat.player_id for seat in match.seats}  # issue 45: kept too
     match.movement, match.state, match.outcome = (
         restart["movement"],
         restart["state"],
@@ -122,7 +123,10 @@ def restore(match: MatchBase, restart: dict[str, Any], withdrawn: Sequence[int])
     )
     match.strikes = dict(restart["strikes"])
     match.eliminated = list(restart["eliminated"])
-    match.seats = [Seat(s["seat"], s["name"], tokens[s["seat"]]) for s in restart["seats"]]
+    match.seats = [
+        Seat(s["seat"], s["name"], tokens[s["seat"]], players.get(s["seat"]))
+        for s in restart["seats"]
+    ]
     match.pending = [_pending(p) for p in restart["pending"] if p["seat"] not in set(withdrawn)]
     match.movements = [_log(log) for log in restart["movements"]]
     match.steps = []

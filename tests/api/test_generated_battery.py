@@ -308,7 +308,9 @@ def test_every_json_body_field(client: FlaskClient, database_url: str) -> None:
     for route in gb.body_routes(client.get("/openapi.json").get_json()):
         table = HttpMatch(client)
         for case in gb.body_cases(route):
-            path = route.path.format(match_id=table.id, seat=1, number=1, player="zed")
+            path = route.path.format(
+                match_id=table.id, seat=1, number=1, player="zed", tournament=table.id
+            )
             token = token_for(route, table)
             if route.method == "PUT":
                 status = run.put(case, path, token)

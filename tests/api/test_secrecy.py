@@ -66,6 +66,11 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/players/probe/address/confirm", {"code": "a" * 32}),
     ("get", "/players/probe/ratings", None),
     ("get", "/ratings?ruleset=toy", None),
+    ("post", "/tournaments", {"name": "probe", "format": "round_robin", "ruleset": "toy"}),
+    ("get", "/tournaments/{id}", None),  # no tournament of a match's id: 404
+    ("post", "/tournaments/{id}/players", {"player": "probe"}),
+    ("get", "/tournaments/{id}/standings", None),
+    ("get", "/tournaments/{id}/verify", None),
     # issue 18: another seat may not cite alice's open order (version 7); the referee may,
     # and the dispute shows the cited event in its public form only
     ("post", "/matches/{id}/disputes", {"cites": [1, 7], "text": "probe"}),
@@ -212,7 +217,8 @@ def test_the_probes_cover_every_operation_of_the_document(client):
             .replace("{movement}", "1")
             .replace("{number}", "1")
             .replace("{digest}", "0" * 64)
-            .replace("{player}", "probe"),
+            .replace("{player}", "probe")
+            .replace("{tournament}", "{id}"),
         )
         for path, operations in spec["paths"].items()
         for method in operations

@@ -20,6 +20,7 @@ PROBES = {  # what a probe (a parameter the stage has no value for) answers
     "digest": {(404, "unknown_receipt")},
     "number": {(404, "unknown_dispute")},
     "player": {(404, "player_not_found")},  # the stages create no player (issue 45)
+    "tournament": {(404, "tournament_not_found")},  # nor any tournament (issue 45)
 }
 
 
@@ -87,7 +88,9 @@ def asks(
     plain read, then with a resolved movement (first and last), its first and last phase,
     and every earlier timeline of a corrected match with its last movement."""
     if match_id is None:
-        allowed = PROBES["player"] if "player" in path else set()
+        allowed = {
+            answer for name in ("player", "tournament") if name in path for answer in PROBES[name]
+        }
         return [Ask(_store_path(stage, path), _store_query(stage, query), frozenset(allowed))]
     found = positions_of(stage, match_id)
     base: dict[str, Any] = {"match_id": match_id}
@@ -146,6 +149,7 @@ def _store_path(stage: Stage, path: set[str]) -> dict[str, Any]:
         "ruleset": stage.game.ruleset,
         "filename": "pages.css",
         "player": "matrix-probe",
+        "tournament": "matrix-probe",
     }
     missing = path - set(values)
     if missing:

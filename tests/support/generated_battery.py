@@ -215,6 +215,8 @@ BASES: dict[str, dict[str, Any]] = {
     "ReissuePlayerKey": {},
     "PlayerAddress": {"address": "player@example.org"},
     "PlayerConfirm": {"code": "x"},
+    "CreateTournament": {"name": "Cup", "format": "round_robin", "ruleset": "toy"},
+    "RegisterPlayer": {"player": "zed"},
 }
 
 

@@ -1,0 +1,125 @@
+"""The schemas of tournaments (api/tournaments.py, issue 45): create one, register a
+player, a tournament's view, its standing and its audit."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+
+from api.fields import PlayerName, StrictBoolean
+from domain.tournament import FORMATS, TIE_BREAKS
+from service import limits
+
+
+class CreateTournamentSchema(ma.Schema):
+    name = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(1, limits.MAX_NAME_CHARS),
+        metadata={"description": "the tournament's name", "example": "Spring Cup"},
+    )
+    format = ma.fields.String(
+        required=True,
+        validate=ma.validate.OneOf(FORMATS),
+        metadata={"description": "the format (docs/tournaments.md, Formats)"},
+    )
+    ruleset = ma.fields.String(
+        required=True,
+        validate=ma.validate.Regexp(limits.RULESET_NAME),
+        metadata={"description": "a ruleset name (GET /rulesets)", "example": "district_war"},
+    )
+    ruleset_version = ma.fields.Integer(
+        load_default=None,
+        strict=True,
+        validate=ma.validate.Range(1, limits.MAX_POSITION),
+        metadata={"description": "an installed version (default: the latest)"},
+    )
+    preset = ma.fields.String(load_default=None, validate=ma.validate.Length(1, 64))
+    config = ma.fields.Dict(load_default=dict, metadata={"description": "the matches' config"})
+    rounds = ma.fields.Integer(
+        load_default=None,
+        strict=True,
+        validate=ma.validate.Range(1, 100),
+        metadata={"description": "the rounds to play (default: the format's)"},
+    )
+    tie_breaks = ma.fields.List(
+        ma.fields.String(validate=ma.validate.OneOf(sorted(TIE_BREAKS))),
+        load_default=None,
+        validate=ma.validate.Length(2, len(TIE_BREAKS)),
+        metadata={"description": "the order, from points to draw (default: the format's)"},
+    )
+    rated = StrictBoolean(
+        load_default=True, metadata={"description": "whether its matches count for ratings"}
+    )
+    options = ma.fields.Dict(load_default=dict, metadata={"description": "the format's options"})
+
+
+class NewTournamentSchema(ma.Schema):
+    tournament_id = ma.fields.UUID(required=True)
+    organiser_token = ma.fields.String(
+        required=True, metadata={"description": "the organiser's token: shown only this once"}
+    )
+
+
+class RegisterPlayerSchema(ma.Schema):
+    player = PlayerName(
+        required=True,
+        metadata={
+            "description": "the player's id or name; its key is the bearer token",
+            "minLength": 1,
+            "maxLength": limits.MAX_NAME_CHARS,
+        },
+    )
+
+
+class RegisteredSchema(ma.Schema):
+    tournament_id = ma.fields.UUID(required=True)
+    player_id = ma.fields.UUID(required=True)
+
+
+class RoundSchema(ma.Schema):
+    round = ma.fields.Integer(required=True)
+    tables = ma.fields.List(ma.fields.List(ma.fields.String()), required=True)
+    byes = ma.fields.List(ma.fields.String(), required=True)
+    links = ma.fields.List(ma.fields.List(ma.fields.String()), required=True)
+    completed = ma.fields.Boolean(required=True)
+    advancing = ma.fields.List(ma.fields.Dict(), required=True)
+
+
+class TournamentSchema(ma.Schema):
+    tournament_id = ma.fields.UUID(required=True)
+    name = ma.fields.String(required=True)
+    format = ma.fields.String(required=True)
+    ruleset = ma.fields.String(required=True)
+    ruleset_version = ma.fields.Integer(required=True)
+    rated = ma.fields.Boolean(required=True)
+    tie_breaks = ma.fields.List(ma.fields.String(), required=True)
+    seed_commitment = ma.fields.String(required=True)
+    seed = ma.fields.String(
+        required=True, allow_none=True, metadata={"description": "once revealed"}
+    )
+    players = ma.fields.List(ma.fields.String(), required=True)
+    withdrawn = ma.fields.Dict(required=True)
+    rounds = ma.fields.List(ma.fields.Nested(RoundSchema), required=True)
+    paused = ma.fields.Boolean(required=True)
+    finished = ma.fields.Boolean(required=True)
+
+
+class StandingRowSchema(ma.Schema):
+    rank = ma.fields.Integer(required=True)
+    player_id = ma.fields.String(required=True)
+    points = ma.fields.Integer(required=True)
+    tie_breaks = ma.fields.Dict(required=True)
+    withdrawn = ma.fields.Boolean(required=True)
+
+
+class StandingsSchema(ma.Schema):
+    tournament_id = ma.fields.UUID(required=True)
+    standings = ma.fields.List(ma.fields.Nested(StandingRowSchema), required=True)
+
+
+class VerificationSchema(ma.Schema):
+    ok = ma.fields.Boolean(required=True)
+    divergence = ma.fields.String(required=True, allow_none=True)
+    pairings_derived = ma.fields.Boolean(required=True)
+    rounds = ma.fields.Integer(required=True)
+    results = ma.fields.Integer(required=True)
+    notes = ma.fields.List(ma.fields.String(), required=True)

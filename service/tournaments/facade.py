@@ -1,0 +1,285 @@
+"""The Tournaments facade (issue 45), beside Matches: creating a tournament, registering
+and withdrawing players (proven by their keys), pausing, the running steps
+(service/tournaments/running.py), standings, seat tokens and the audit.
+
+A tournament is an aggregate saved in the same event store as the matches and players,
+through the store's `save`; every write is optimistic: a step that loses a race to
+another writer of the same tournament is dropped and decided again from the store."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from uuid import UUID, uuid4
+
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
+
+from domain.errors import DrtsError, InvalidTokenError
+from domain.integrity import commitment
+from domain.tournament import Tournament
+from domain.tournament.chain import public_item
+from service.errors import ConcurrentWriteError, MissingTokenError
+from service.pairing import PAIRING_VERSIONS, standings_of
+from service.pairing.tiebreaks import Standing
+from service.tournaments import running
+from service.tournaments.audit import Verification, verify
+
+if TYPE_CHECKING:
+    from service.matches import Matches
+
+MAX_ATTEMPTS = 8
+CREATED_TOPIC = get_topic(Tournament.Created)
+LINKED_TOPIC = get_topic(Tournament.MatchLinked)
+# the worker's task that advances one tournament; the service sends tasks by name and
+# never imports workers/ (service/scheduling.py)
+ADVANCE_TOURNAMENT = "workers.advance_tournament"
+MAX_STEPS = 1000  # a tournament of 100 rounds of 50 tables takes far fewer per advance
+
+
+class TournamentNotFoundError(DrtsError, LookupError):
+    """Raised when no tournament has the given id."""
+
+    code = "tournament_not_found"
+
+
+class NotOrganiserError(InvalidTokenError):
+    """Raised when a token is not the tournament organiser's (nor the operator's)."""
+
+    code = "not_organiser"
+
+
+@dataclass(frozen=True)
+class NewTournament:
+    """A tournament just created: its id and the organiser's token (shown once)."""
+
+    tournament_id: UUID
+    organiser_token: str
+
+
+class Tournaments:
+    """Creates and runs tournaments on the store of matches (a Matches application)."""
+
+    def __init__(self, matches: Matches) -> None:
+        self.matches, self.store = matches, matches.store
+
+    def create(
+        self,
+        name: str,
+        format: str,
+        ruleset: str,
+        config: Mapping[str, Any] | None = None,
+        preset: str | None = None,
+        version: int | None = None,
+        rounds: int | None = None,
+        tie_breaks: Sequence[str] | None = None,
+        rated: bool = True,
+        options: Mapping[str, Any] | None = None,
+    ) -> NewTournament:
+        """Creates a tournament (its seed drawn with `secrets` and committed); returns its
+        id and the organiser's token. Raises what `Tournament.create` raises."""
+        token = secrets.token_urlsafe(32)
+        tournament = Tournament.create(
+            uuid4(),
+            name,
+            format,
+            ruleset,
+            config or {},
+            secrets.token_hex(32),
+            commitment(token),
+            PAIRING_VERSIONS.get(format, 1),
+            self.store.clock(),
+            rounds,
+            tie_breaks,
+            rated,
+            options,
+            preset,
+            version,
+        )
+        self.store.save(tournament)
+        return NewTournament(tournament.id, token)
+
+    def get(self, tournament_id: UUID | str) -> Tournament:
+        """Returns the tournament; raises TournamentNotFoundError."""
+        try:
+            ident = UUID(str(tournament_id))
+            found: object = self.store.repository.get(ident)
+        except (ValueError, KeyError, LookupError):
+            found = None
+        if not isinstance(found, Tournament):
+            raise TournamentNotFoundError(f"no tournament with id {str(tournament_id)!r}")
+        return found
+
+    def register(self, tournament_id: UUID | str, player: str, player_key: str | None) -> str:
+        """Registers the player (id or name) proven by its key; returns its id."""
+        ident = str(self.matches.players.authenticate(player, player_key).id)
+        self._write(tournament_id, lambda t: t.register(ident, self.store.clock()))
+        return ident
+
+    def withdraw(
+        self, tournament_id: UUID | str, player: str, token: str | None, reason: str = ""
+    ) -> str:
+        """Withdraws a player: `token` is the player's key, or the organiser's (or the
+        operator's) token. Returns the player's id."""
+        found = self.matches.players.get(player)
+        ident = str(found.id)
+        if token is None:
+            raise MissingTokenError("withdrawing needs the player's key or the organiser's token")
+        if commitment(token) != found.key_hash:
+            self._check_organiser(self.get(tournament_id), token)
+        self._write(tournament_id, lambda t: t.withdraw(ident, reason, self.store.clock()))
+        return ident
+
+    def pause(self, tournament_id: UUID | str, token: str | None, reason: str = "") -> None:
+        """Pauses the pairing of rounds (organiser's or operator's token)."""
+        self._check_organiser(self.get(tournament_id), token)
+        self._write(tournament_id, lambda t: t.pause(reason, self.store.clock()))
+
+    def resume(self, tournament_id: UUID | str, token: str | None) -> None:
+        """Resumes a paused tournament (organiser's or operator's token)."""
+        self._check_organiser(self.get(tournament_id), token)
+        self._write(tournament_id, lambda t: t.resume(self.store.clock()))
+
+    def advance(self, tournament_id: UUID | str) -> list[str]:
+        """Takes every step due (results, matches, rounds, the finish): idempotent, safe to
+        call any number of times from any number of processes; returns the steps taken."""
+        taken: list[str] = []
+        for _ in range(MAX_STEPS):
+            step = self._write(tournament_id, self._step)
+            if step is None:
+                return taken
+            taken.append(step)
+        return taken
+
+    pair_next_round = advance  # the CLI's `pair`: the same step by hand
+
+    def record_results(self, tournament_id: UUID | str) -> list[str]:
+        """Records the result of every linked match that has finished (or was corrected);
+        returns the steps taken."""
+        taken: list[str] = []
+        while (step := self._write(tournament_id, self._result_step)) is not None:
+            taken.append(step)
+        return taken
+
+    def advance_all(self) -> dict[str, list[str]]:
+        """Advances every tournament not finished (the sweep's backstop); returns the
+        steps taken by tournament."""
+        return {str(t): steps for t in self.unfinished() if (steps := self.advance(t))}
+
+    def unfinished(self) -> list[UUID]:
+        """Returns the ids of the tournaments that have not revealed their seed yet."""
+        return [t for t in self.ids() if not self.get(t).seed_revealed]
+
+    def ids(self) -> list[UUID]:
+        """Returns the ids of every tournament, in the order they were created."""
+        return [note.originator_id for note in _notifications(self.store, CREATED_TOPIC)]
+
+    def tournament_of(self, match_id: UUID | str) -> UUID | None:
+        """Returns the id of the tournament a match is linked to, or None (a match of no
+        tournament). Reads the store's log of links."""
+        for note in _notifications(self.store, LINKED_TOPIC):
+            linked: Any = self.store.mapper.to_domain_event(note)
+            if str(linked.match_id) == str(match_id):
+                return UUID(str(note.originator_id))
+        return None
+
+    def standings(self, tournament_id: UUID | str) -> list[Standing]:
+        """Returns the standing now (the final one once finished), from the results."""
+        tournament = self.get(tournament_id)
+        history = running.history_of(tournament, self.items(tournament.id))
+        return standings_of(tournament.format, history, tournament.tie_breaks, tournament.options)
+
+    def seat_token(
+        self, tournament_id: UUID | str, player: str, player_key: str | None
+    ) -> dict[str, Any]:
+        """Gives the player (proven by its key) a new token for its seat in its latest
+        tournament match; returns the match id, seat and token (the old token stops)."""
+        found = self.matches.players.authenticate(player, player_key)
+        tournament, ident = self.get(tournament_id), str(found.id)
+        for record in reversed(tournament.rounds):
+            for table, links in enumerate(record["links"], 1):
+                if links and ident in record["tables"][table - 1]:
+                    return self._reissue(links[-1], ident)
+        raise TournamentNotFoundError(
+            f"player {found.name!r} has no match in tournament {tournament.id}"
+        )
+
+    def items(self, tournament_id: UUID) -> list[dict[str, Any]]:
+        """Returns the tournament's events in their public form, as stored."""
+        return [public_item(event) for event in self.store.events.get(tournament_id)]
+
+    def verify(self, tournament_id: UUID | str) -> Verification:
+        """Audits the tournament (service/tournaments/audit.py)."""
+        tournament = self.get(tournament_id)
+        stored = list(self.store.events.get(tournament.id))
+        return verify(self.matches, tournament, stored)
+
+    # -- private ----------------------------------------------------------------------------
+
+    def _step(self, tournament: Tournament) -> str | None:
+        return running.next_step(self.matches, tournament, self.items(tournament.id), self._name)
+
+    def _result_step(self, tournament: Tournament) -> str | None:
+        for record in tournament.rounds:
+            for links in record["links"]:
+                for match_id in links:
+                    if running.record_result(self.matches, tournament, match_id):
+                        return f"result of match {match_id} recorded"
+        return None
+
+    def _name(self, player_id: str) -> str:
+        return str(self.matches.players.get(player_id).name)
+
+    def _write(self, tournament_id: UUID | str, command: Callable[[Tournament], Any]) -> Any:
+        """Loads the tournament, runs the command, saves; on a lost race decides again."""
+        for _ in range(MAX_ATTEMPTS):
+            tournament = self.get(tournament_id)
+            result = command(tournament)
+            if not tournament.pending_events:
+                return result
+            try:
+                self.store.save(tournament)
+            except IntegrityError:
+                continue
+            return result
+        raise ConcurrentWriteError(f"tournament {tournament_id} kept changing")
+
+    def _check_organiser(self, tournament: Tournament, token: str | None) -> None:
+        if token is None:
+            raise MissingTokenError("this needs the organiser's token")
+        if commitment(token) != tournament.organiser_token_hash and not (
+            self.store.tokens.is_operator(token)
+        ):
+            raise NotOrganiserError(
+                f"the token is not the organiser's of tournament {tournament.id}"
+            )
+
+    def _reissue(self, match_id: str, player_id: str) -> dict[str, Any]:
+        token = secrets.token_urlsafe(32)
+        for _ in range(MAX_ATTEMPTS):
+            match = self.store.get_match(match_id)
+            seat = next(s.number for s in match.seats if s.player_id == player_id)
+            match.reissue_seat_token(
+                match.referee_token_hash,
+                seat,
+                commitment(token),
+                self.store.clock(),
+                "the tournament gave the player a token",
+            )
+            try:
+                self.store.save(match)
+            except IntegrityError:
+                continue
+            return {"match_id": match_id, "seat": seat, "token": token}
+        raise ConcurrentWriteError(f"match {match_id} kept changing")
+
+
+def _notifications(store: Any, topic: str) -> list[Any]:
+    """Returns the store's notifications of `topic`, in the log's order."""
+    found, start = [], 1
+    while notes := store.recorder.select_notifications(start=start, limit=500, topics=[topic]):
+        found.extend(notes)
+        start = notes[-1].id + 1
+    return found
