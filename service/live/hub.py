@@ -1,0 +1,218 @@
+"""The live feed of one process: a channel a watched match, fanned out to its viewers.
+
+`LiveFeed.watch(match_id, after)` admits a viewer of a match's public events after
+version `after`; `Watch.next_frames(seconds)` blocks until there are frames after the last
+one it gave (or `seconds` pass) and returns them in version order, each the rendered feed
+entry of one event (`render`, given by the edge, runs once an event, not once a viewer).
+
+One thread a process follows the log's tail (service/live/tail.py): for each match with
+viewers that has new events it reads them once in their public form
+(`Matches.event_page` without a token: sealed values stay sealed), renders them into the
+match's channel and wakes its viewers. A viewer reads the log itself only when the channel
+does not reach back to its last event: when it connects or reconnects behind the head, or
+when it fell so far behind that the channel's frames were trimmed (KEEP_FRAMES,
+KEEP_BYTES). Frames are complete and contiguous: a channel holds every event in (base,
+version], so no viewer misses one or gets one twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import ConnectionPoolClosedError
+
+from service.live.tail import LogTail
+from service.results import Document
+
+KEEP_FRAMES = 512  # frames a channel keeps for viewers a little behind
+KEEP_BYTES = 4 * 1024 * 1024  # and at most these many bytes of them
+PAGE = 500  # events read from the log at once
+WAIT_SECONDS = 1.0  # longest wait of the tail thread before it reads the log again
+RETRY_SECONDS = 1.0  # pause after the tail thread failed (the database went away)
+logger = logging.getLogger(__name__)
+Render = Callable[[Document], bytes]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One event as the stream sends it: its version and its rendered bytes."""
+
+    version: int
+    data: bytes
+
+
+class Channel:
+    """The frames of one match's latest events: every event in (base, version]."""
+
+    def __init__(self, match_id: UUID) -> None:
+        self.match_id = match_id
+        self.changed = threading.Condition()
+        self.base = self.version = 0
+        self.frames: deque[Frame] = deque()
+        self.size = 0
+        self.viewers = 0
+
+    def after(self, last: int) -> list[Frame] | None:
+        """Returns the frames after version `last`, or None when the channel does not reach
+        back to it (the viewer reads the log). Call with `changed` held."""
+        if last < self.base:
+            return None
+        return [frame for frame in self.frames if frame.version > last]
+
+    def add(self, frames: list[Frame]) -> None:
+        """Appends frames (the next versions), trims the oldest beyond the limits and wakes
+        the viewers. Call with `changed` held."""
+        for frame in frames:
+            self.frames.append(frame)
+            self.size += len(frame.data)
+            self.version = frame.version
+        while len(self.frames) > 1 and (len(self.frames) > KEEP_FRAMES or self.size > KEEP_BYTES):
+            dropped = self.frames.popleft()
+            self.size -= len(dropped.data)
+            self.base = dropped.version
+        if frames:
+            self.changed.notify_all()
+
+
+class LiveFeed:
+    """The channels of one process over one Matches application (any object with its
+    `head`, `event_page` and `recorder`), and the thread following the log for them."""
+
+    def __init__(self, matches: Any, render: Render) -> None:
+        self.matches, self.render = matches, render
+        self._channels: dict[UUID, Channel] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self.log_reads = 0  # viewers' own reads of the log (catching up), for the benchmark
+
+    def watch(self, match_id: UUID | str, after: int) -> Watch:
+        """Returns a viewer of the match's public events after version `after`; raises
+        MatchNotFoundError (before anything is held)."""
+        head = self.matches.head(match_id)  # an unknown or malformed id is refused here
+        match_uuid = match_id if isinstance(match_id, UUID) else UUID(match_id)
+        return Watch(self, self._join(match_uuid, head.version), after)
+
+    def channels(self) -> int:
+        """Returns how many matches this process's viewers watch."""
+        with self._lock:
+            return len(self._channels)
+
+    def stop(self) -> None:
+        """Stops the thread following the log (tests; a process's exit ends it anyway)."""
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    # -- the channels ---------------------------------------------------------------------
+
+    def _join(self, match_id: UUID, head: int) -> Channel:
+        """Returns the match's channel with one more viewer. A new channel is based at the
+        head read while the tail thread cannot publish into it (it holds `changed`): an
+        event stored after that read is one the tail thread reads afterwards."""
+        with self._lock:
+            channel = self._channels.get(match_id)
+            if channel is not None:
+                channel.viewers += 1
+                return channel
+            channel = self._channels[match_id] = Channel(match_id)
+            channel.viewers = 1
+            channel.changed.acquire()
+            self._start()
+        try:
+            channel.base = channel.version = max(head, self.matches.head(match_id).version)
+        finally:
+            channel.changed.release()
+        return channel
+
+    def _leave(self, channel: Channel) -> None:
+        with self._lock:
+            channel.viewers -= 1
+            if channel.viewers <= 0 and self._channels.get(channel.match_id) is channel:
+                del self._channels[channel.match_id]
+
+    def read(self, match_id: UUID, after: int) -> tuple[list[Frame], bool]:
+        """Returns the frames of up to PAGE events after `after` from the log, and whether
+        more follow."""
+        page = self.matches.event_page(match_id, None, after, PAGE)
+        frames = [Frame(int(item["version"]), self.render(item)) for item in page.items]
+        return frames, page.next is not None
+
+    def _publish(self, channel: Channel) -> None:
+        """Reads the channel's new events from the log (once for all its viewers) and
+        wakes them."""
+        with channel.changed:
+            more = True
+            while more:
+                frames, more = self.read(channel.match_id, channel.version)
+                channel.add(frames)
+
+    # -- the thread following the log -----------------------------------------------------
+
+    def _start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._follow, name="drts-live", daemon=True)
+            self._thread.start()
+
+    def _follow(self) -> None:
+        tail = LogTail(self.matches.recorder)
+        while not self._stopping.is_set():
+            try:
+                with tail.listening():
+                    while not self._stopping.is_set():
+                        self._deliver(tail.changes())
+                        tail.wait(WAIT_SECONDS)
+            except ConnectionPoolClosedError:
+                return  # the application was closed
+            except Exception:
+                logger.exception("following the log for the live streams failed; again")
+                self._stopping.wait(RETRY_SECONDS)
+
+    def _deliver(self, changed: dict[UUID, int]) -> None:
+        """Publishes into the channels of the matches that changed (one failing match
+        holds back none of the others)."""
+        for match_id, version in changed.items():
+            with self._lock:
+                channel = self._channels.get(match_id)
+            if channel is None or channel.version >= version:
+                continue
+            try:
+                self._publish(channel)
+            except Exception:
+                logger.exception("publishing match %s to its live streams failed", match_id)
+
+
+class Watch:
+    """One viewer of a match's channel: the frames after its last event, in order."""
+
+    def __init__(self, feed: LiveFeed, channel: Channel, after: int) -> None:
+        self.feed, self.channel, self.last = feed, channel, after
+        self._closed = False
+
+    def next_frames(self, seconds: float) -> list[bytes]:
+        """Returns the frames after the last one given, waiting up to `seconds` for one
+        (none: an empty list); from the log when the channel does not reach back."""
+        channel = self.channel
+        with channel.changed:
+            frames = channel.after(self.last)
+            if frames == []:
+                channel.changed.wait_for(lambda: channel.version > self.last, seconds)
+                frames = channel.after(self.last)
+        if frames is None:
+            self.feed.log_reads += 1
+            frames, _ = self.feed.read(channel.match_id, self.last)
+        if frames:
+            self.last = frames[-1].version
+        return [frame.data for frame in frames]
+
+    def close(self) -> None:
+        """Leaves the channel (once)."""
+        if not self._closed:
+            self._closed = True
+            self.feed._leave(self.channel)
