@@ -93,8 +93,7 @@ def sse(
     yield f"retry: {random.randint(*RETRY_MS)}\n\n".encode()
     end = clock() + lifetime
     while (left := end - clock()) > 0:
-        frames = watch.next_frames(min(heartbeat, left))
-        yield b"".join(frames) if frames else HEARTBEAT
+        yield watch.next_frames(min(heartbeat, left)) or HEARTBEAT
 
 
 def _closing(watch: Watch, give_back: Callable[[], None]) -> Callable[[], None]:

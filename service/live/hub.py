@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -48,36 +47,50 @@ class Frame:
 
 
 class Channel:
-    """The frames of one match's latest events: every event in (base, version]."""
+    """The frames of one match's latest events: every event in (base, version], in order
+    (`frames[i]` is version base + 1 + i)."""
 
     def __init__(self, match_id: UUID) -> None:
         self.match_id = match_id
         self.changed = threading.Condition()
         self.base = self.version = 0
-        self.frames: deque[Frame] = deque()
+        self.frames: list[Frame] = []
         self.size = 0
         self.viewers = 0
+        self._joined: dict[int, bytes] = {}  # the bytes after a version, joined once
 
-    def after(self, last: int) -> list[Frame] | None:
-        """Returns the frames after version `last`, or None when the channel does not reach
-        back to it (the viewer reads the log). Call with `changed` held."""
+    def after(self, last: int) -> bytes | None:
+        """Returns the frames after version `last` as one piece (b"" when there are none),
+        or None when the channel does not reach back to it (the viewer reads the log). The
+        viewers at the same version share one piece. Call with `changed` held."""
         if last < self.base:
             return None
-        return [frame for frame in self.frames if frame.version > last]
+        if last >= self.version:
+            return b""
+        joined = self._joined.get(last)
+        if joined is None:
+            joined = self._joined[last] = b"".join(f.data for f in self.frames[last - self.base :])
+        return joined
 
     def add(self, frames: list[Frame]) -> None:
         """Appends frames (the next versions), trims the oldest beyond the limits and wakes
         the viewers. Call with `changed` held."""
-        for frame in frames:
-            self.frames.append(frame)
-            self.size += len(frame.data)
-            self.version = frame.version
-        while len(self.frames) > 1 and (len(self.frames) > KEEP_FRAMES or self.size > KEEP_BYTES):
-            dropped = self.frames.popleft()
-            self.size -= len(dropped.data)
-            self.base = dropped.version
-        if frames:
-            self.changed.notify_all()
+        if not frames:
+            return
+        self.frames += frames
+        self.size += sum(len(frame.data) for frame in frames)
+        self.version = frames[-1].version
+        drop = 0
+        while len(self.frames) - drop > 1 and (
+            len(self.frames) - drop > KEEP_FRAMES or self.size > KEEP_BYTES
+        ):
+            self.size -= len(self.frames[drop].data)
+            drop += 1
+        if drop:
+            self.base = self.frames[drop - 1].version
+            del self.frames[:drop]
+        self._joined.clear()
+        self.changed.notify_all()
 
 
 class LiveFeed:
@@ -195,21 +208,23 @@ class Watch:
         self.feed, self.channel, self.last = feed, channel, after
         self._closed = False
 
-    def next_frames(self, seconds: float) -> list[bytes]:
-        """Returns the frames after the last one given, waiting up to `seconds` for one
-        (none: an empty list); from the log when the channel does not reach back."""
+    def next_frames(self, seconds: float) -> bytes:
+        """Returns the frames after the last one given, as one piece, waiting up to
+        `seconds` for one (none: b""); from the log when the channel does not reach back."""
         channel = self.channel
         with channel.changed:
-            frames = channel.after(self.last)
-            if frames == []:
+            joined = channel.after(self.last)
+            if joined == b"":
                 channel.changed.wait_for(lambda: channel.version > self.last, seconds)
-                frames = channel.after(self.last)
-        if frames is None:
-            self.feed.log_reads += 1
-            frames, _ = self.feed.read(channel.match_id, self.last)
+                joined = channel.after(self.last)
+            if joined is not None:
+                self.last = max(self.last, channel.version)
+                return joined
+        self.feed.log_reads += 1
+        frames, _ = self.feed.read(channel.match_id, self.last)
         if frames:
             self.last = frames[-1].version
-        return [frame.data for frame in frames]
+        return b"".join(frame.data for frame in frames)
 
     def close(self) -> None:
         """Leaves the channel (once)."""
