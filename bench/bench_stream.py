@@ -198,7 +198,7 @@ def watch(feed: str, plan: list[tuple[str, int]], ready: Any, stop: Any, results
             last = version
             if found.group(1) == b"MovementResolved":
                 stamp = datetime.fromisoformat(found.group(3).decode()).timestamp()
-                latencies.append((version, got - stamp, len(line)))
+                latencies.append(((match_id, version), got - stamp, len(line)))
         gaps[0] += gap
 
     async def everyone() -> None:
@@ -224,8 +224,10 @@ def watch(feed: str, plan: list[tuple[str, int]], ready: Any, stop: Any, results
 
 
 def new_match(base: str) -> tuple[str, list[str]]:
-    """Creates, fills and starts a DRTS Team 23 match of 200 movements."""
-    config = {"close_early": True, "movements": 200, "max_movements": 200}
+    """Creates, fills and starts a DRTS Team 23 match of 200 movements of a day each."""
+    # a day a movement: no deadline falls due while the match waits for its turn
+    config = {"close_early": True, "movements": 200, "max_movements": 200,
+              "movement_seconds": 86400}  # fmt: skip
     _, created = call(base, "POST", "/matches", {"ruleset": "drts_team23", "config": config})
     match_id = created["match_id"]
     tokens = [call(base, "POST", f"/matches/{match_id}/seats", {"name": f"p{seat}"})[1]["token"]
@@ -259,7 +261,7 @@ def cpu_of(base: str) -> float:
 def report(matches: int, viewers: int, figures: dict[str, Any]) -> None:
     posts, cpu = figures["posts"], figures["cpu"]
     lat = [seconds for _, seconds, _ in figures["latencies"]]
-    first: dict[int, float] = {}
+    first: dict[Any, float] = {}
     for version, seconds, _ in figures["latencies"]:
         first[version] = min(seconds, first.get(version, seconds))
     line = f"{matches} match(es), {viewers} viewers ({figures['connected']} connected): "

@@ -140,6 +140,9 @@ class LiveFeed:
             self._start()
         try:
             channel.base = channel.version = max(head, self.matches.head(match_id).version)
+        except BaseException:
+            self._leave(channel)  # nobody watches a channel that could not be based
+            raise
         finally:
             channel.changed.release()
         return channel
