@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ KEEP_BYTES = 4 * 1024 * 1024  # and at most these many bytes of them
 PAGE = 500  # events read from the log at once
 WAIT_SECONDS = 1.0  # longest wait of the tail thread before it reads the log again
 RETRY_SECONDS = 1.0  # pause after the tail thread failed (the database went away)
+IDLE_SECONDS = 2.0  # the tail thread ends after this long without a viewer
 logger = logging.getLogger(__name__)
 Render = Callable[[Document], bytes]
 
@@ -172,23 +174,45 @@ class LiveFeed:
     # -- the thread following the log -----------------------------------------------------
 
     def _start(self) -> None:
+        """Starts the thread following the log, from the log's end now (before the new
+        channel is based: an event after this point is one the thread reads). Call with
+        `_lock` held."""
         if self._thread is None:
-            self._thread = threading.Thread(target=self._follow, name="drts-live", daemon=True)
+            tail = LogTail(self.matches.recorder)
+            self._thread = threading.Thread(
+                target=self._follow, args=(tail,), name="drts-live", daemon=True
+            )
             self._thread.start()
 
-    def _follow(self) -> None:
-        tail = LogTail(self.matches.recorder)
-        while not self._stopping.is_set():
-            try:
-                with tail.listening():
-                    while not self._stopping.is_set():
-                        self._deliver(tail.changes())
-                        tail.wait(WAIT_SECONDS)
-            except ConnectionPoolClosedError:
-                return  # the application was closed
-            except Exception:
-                logger.exception("following the log for the live streams failed; again")
-                self._stopping.wait(RETRY_SECONDS)
+    def _follow(self, tail: LogTail) -> None:
+        """Follows the log while the process has viewers; ends once it had none for
+        IDLE_SECONDS (the next viewer starts another), or the store was closed."""
+        idle_since: float | None = None
+        try:
+            while not self._stopping.is_set():
+                try:
+                    with tail.listening():
+                        while not self._stopping.is_set():
+                            self._deliver(tail.changes())
+                            with self._lock:
+                                if self._channels:
+                                    idle_since = None
+                                elif idle_since is None:
+                                    idle_since = time.monotonic()
+                                elif time.monotonic() - idle_since >= IDLE_SECONDS:
+                                    self._thread = None  # the next viewer starts another
+                                    return
+                            tail.wait(WAIT_SECONDS)
+                except ConnectionPoolClosedError:
+                    return  # the application was closed
+                except Exception:
+                    logger.exception("following the log for the live streams failed; again")
+                    self._stopping.wait(RETRY_SECONDS)
+        finally:
+            tail.close()
+            with self._lock:
+                if self._thread is threading.current_thread():
+                    self._thread = None
 
     def _deliver(self, changed: dict[UUID, int]) -> None:
         """Publishes into the channels of the matches that changed (one failing match

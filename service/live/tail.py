@@ -12,6 +12,7 @@ the process's own writes and the worker's alike).
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -33,6 +34,7 @@ class LogTail:
         self.recorder = recorder
         self.position = recorder.max_notification_id() or 0
         self._conn: Any = None
+        self._sqlite: sqlite3.Connection | None = None
 
     def changes(self) -> dict[UUID, int]:
         """Returns each match's newest version among the events stored past the position,
@@ -79,15 +81,33 @@ class LogTail:
         if isinstance(recorder, PostgresApplicationRecorder):
             return self._postgres_rows(recorder, position)
         if isinstance(recorder, SQLiteApplicationRecorder):
-            statement = (
-                f"SELECT rowid, originator_id, originator_version FROM "
-                f"{recorder.events_table_name} WHERE rowid > ? ORDER BY rowid LIMIT ?"
-            )
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.execute(statement, (position, BATCH))
-                return [(row[0], UUID(str(row[1])), row[2]) for row in cursor.fetchall()]
+            return self._sqlite_rows(recorder, position)
         notes = recorder.select_notifications(position + 1, BATCH)
         return [(n.id, UUID(str(n.originator_id)), n.originator_version) for n in notes]
+
+    def _sqlite_rows(
+        self, recorder: SQLiteApplicationRecorder, position: int
+    ) -> list[tuple[int, UUID, int]]:
+        """Reads on a connection of its own (not the store's pool): the store may be closed
+        while this thread polls, and a pooled connection closed under a query is not safe."""
+        pool = recorder.datastore.pool
+        if self._sqlite is None:
+            if pool.is_sqlite_memory_mode:  # a private in-memory database: only the pool's
+                notes = recorder.select_notifications(position + 1, BATCH)
+                return [(n.id, UUID(str(n.originator_id)), n.originator_version) for n in notes]
+            self._sqlite = sqlite3.connect(pool.db_name, check_same_thread=False, timeout=10)
+        statement = (
+            f"SELECT rowid, originator_id, originator_version FROM "
+            f"{recorder.events_table_name} WHERE rowid > ? ORDER BY rowid LIMIT ?"
+        )
+        rows = self._sqlite.execute(statement, (position, BATCH)).fetchall()
+        return [(row[0], UUID(str(row[1])), row[2]) for row in rows]
+
+    def close(self) -> None:
+        """Closes its own SQLite connection, if it opened one."""
+        if self._sqlite is not None:
+            self._sqlite.close()
+            self._sqlite = None
 
     def _postgres_rows(
         self, recorder: PostgresApplicationRecorder, position: int
