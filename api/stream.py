@@ -32,6 +32,15 @@ from service.results import Document
 RETRY_MS = (1000, 4000)  # reconnection delay a stream asks for, drawn in this range
 HEARTBEAT = b": heartbeat\n\n"
 EVENT_ENTRY = EventSchema()
+SSE_EVENT = {  # one server-sent event, as a client's parser gives it
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "the event's version"},
+        "event": {"type": "string", "description": "always `message`"},
+        "data": {"type": "string", "description": "the event's entry (JSON), as /events has it"},
+        "retry": {"type": "integer", "description": "milliseconds before a reconnection"},
+    },
+}
 
 blp = Blueprint(
     "stream",
@@ -47,7 +56,7 @@ class Stream(MethodView):
     @blp.arguments(StreamHeadersSchema, location="headers")
     @blp.response(
         200,
-        {"type": "string"},
+        SSE_EVENT,
         content_type="text/event-stream",
         description="Server-sent events: `id: <version>` and `data: <the event's public "
         "entry, as GET /matches/{id}/events serves it>` for each event, `: heartbeat` "

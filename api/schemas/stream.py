@@ -23,6 +23,7 @@ class StreamHeadersSchema(ma.Schema):
     last_event_id = QueryInteger(
         data_key="Last-Event-ID",
         load_default=None,
+        allow_none=False,  # absent, not null: a header has no null
         validate=ma.validate.Range(0, limits.MAX_POSITION),
         metadata={"description": "the id (version) of the last event the viewer has"},
     )
