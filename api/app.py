@@ -43,6 +43,7 @@ from api import (
     seats,
     standings,
     state,
+    stream,
     tournaments,
 )
 from api import matches as matches_resource
@@ -71,6 +72,7 @@ BLUEPRINTS = (
     forum.blp,
     state.blp,
     events.blp,
+    stream.blp,
     audit.blp,
     movements.blp,
     standings.blp,
@@ -103,7 +105,9 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
 
     drts settings: DRTS_DATABASE_URL, DRTS_OPERATOR_TOKEN, MAX_CONTENT_LENGTH (the body
     cap, DRTS_MAX_BODY_BYTES), and the shared capacity of the process (api/capacity.py):
-    DRTS_LONG_POLL_MAX_SECONDS, DRTS_MAX_LONG_POLLS, DRTS_RATE_LIMIT_PER_ADDRESS,
+    DRTS_LONG_POLL_MAX_SECONDS, DRTS_MAX_LONG_POLLS, DRTS_MAX_STREAMS,
+    DRTS_MAX_STREAMS_PER_ADDRESS, DRTS_STREAM_HEARTBEAT_SECONDS, DRTS_STREAM_MAX_SECONDS,
+    DRTS_RATE_LIMIT_PER_ADDRESS,
     DRTS_RATE_LIMIT_PER_TOKEN, DRTS_TRUSTED_PROXIES; the pages' session cookie
     (`session_config`: DRTS_SESSION_SECRET, DRTS_SESSION_HOURS). Without `matches`, the app connects
     its own Matches application to DRTS_DATABASE_URL.
@@ -146,6 +150,10 @@ def apply_settings(app: Flask, settings: Settings, config: Mapping[str, Any]) ->
         DRTS_OPERATOR_TOKEN=settings.operator_token,
         DRTS_LONG_POLL_MAX_SECONDS=settings.long_poll_max_seconds,
         DRTS_MAX_LONG_POLLS=settings.max_long_polls,
+        DRTS_MAX_STREAMS=settings.max_streams,
+        DRTS_MAX_STREAMS_PER_ADDRESS=settings.max_streams_per_address,
+        DRTS_STREAM_HEARTBEAT_SECONDS=settings.stream_heartbeat_seconds,
+        DRTS_STREAM_MAX_SECONDS=settings.stream_max_seconds,
         DRTS_RATE_LIMIT_PER_ADDRESS=settings.rate_limit_per_address,
         DRTS_RATE_LIMIT_PER_TOKEN=settings.rate_limit_per_token,
         DRTS_TRUSTED_PROXIES=settings.trusted_proxies,
@@ -231,6 +239,8 @@ def limit_capacity(app: Flask) -> None:
         app.config["DRTS_RATE_LIMIT_PER_ADDRESS"],
         app.config["DRTS_RATE_LIMIT_PER_TOKEN"],
         app.config["DRTS_MAX_LONG_POLLS"],
+        app.config["DRTS_MAX_STREAMS"],
+        app.config["DRTS_MAX_STREAMS_PER_ADDRESS"],
     )
     proxies = app.config["DRTS_TRUSTED_PROXIES"]
     if proxies:

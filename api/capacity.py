@@ -15,6 +15,11 @@ polls") and docs/operations.md (the settings) say the same to users.
   it waits; at most `max_long_polls` wait at once, and one more answers 429
   `too_many_long_polls` with Retry-After at once rather than taking a thread
   that other requests need.
+- A public stream (`GET /matches/{id}/stream`) holds a connection for as long as its
+  viewer watches: at most `max_streams` at once in a process (one more answers 503
+  `too_many_streams`: the process is full, another may not be) and `per_address` to one
+  client address (one more answers 429 `too_many_streams_from_address`), each with
+  Retry-After.
 """
 
 from __future__ import annotations
@@ -26,10 +31,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MAX_KEYS = 10_000  # buckets kept per kind of key (address, token)
 LONG_POLL_RETRY_SECONDS = 5
+STREAM_RETRY_SECONDS = 10  # a full process: viewers come back spread over their jitter
 
 
 class RateLimitedError(Exception):
@@ -46,6 +52,18 @@ class TooManyLongPollsError(RateLimitedError):
     """Raised when a process already holds its most long polls at once."""
 
     code = "too_many_long_polls"
+
+
+class TooManyStreamsError(RateLimitedError):
+    """Raised when a process already serves its most public streams at once (503)."""
+
+    code = "too_many_streams"
+
+
+class TooManyStreamsFromAddressError(RateLimitedError):
+    """Raised when one client address already holds its most public streams (429)."""
+
+    code = "too_many_streams_from_address"
 
 
 @dataclass
@@ -123,21 +141,76 @@ class LongPollGate:
                 self.waiting -= 1
 
 
+class StreamGate:
+    """Lets at most `limit` streams be open at once, and `per_address` to one address (0:
+    no limit an address). Thread-safe."""
+
+    def __init__(self, limit: int, per_address: int) -> None:
+        self.limit, self.per_address = limit, per_address
+        self.open = 0
+        self._by_address: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, address: str) -> Callable[[], None]:
+        """Takes one stream for the address and returns what gives it back (calling it
+        again does nothing); raises TooManyStreamsError or TooManyStreamsFromAddressError."""
+        with self._lock:
+            if self.open >= self.limit:
+                raise TooManyStreamsError(
+                    f"this server process already serves its {self.limit} live stream(s): "
+                    f"retry in {STREAM_RETRY_SECONDS} s, or read the events feed",
+                    STREAM_RETRY_SECONDS,
+                )
+            held = self._by_address.get(address, 0)
+            if self.per_address and held >= self.per_address:
+                raise TooManyStreamsFromAddressError(
+                    f"this client address already holds {held} live stream(s), the most "
+                    f"one address may: close one, or retry in {STREAM_RETRY_SECONDS} s",
+                    STREAM_RETRY_SECONDS,
+                )
+            self.open += 1
+            self._by_address[address] = held + 1
+        given_back = threading.Event()
+
+        def give_back() -> None:
+            with self._lock:
+                if given_back.is_set():
+                    return
+                given_back.set()
+                self.open -= 1
+                left = self._by_address.pop(address, 1) - 1
+                if left > 0:
+                    self._by_address[address] = left
+
+        return give_back
+
+
 @dataclass
 class Capacity:
-    """The limits of one API process: per address, per token, and the long-poll gate."""
+    """The limits of one API process: per address, per token, the long-poll gate and the
+    stream gate."""
 
     per_address: RateLimiter
     per_token: RateLimiter
     long_polls: LongPollGate
+    streams: StreamGate = field(default_factory=lambda: StreamGate(1000, 0))
 
     @classmethod
-    def of(cls, per_address: int, per_token: int, long_polls: int) -> Capacity:
-        """Returns the limits with these figures (requests a minute; long polls at once)."""
+    def of(
+        cls,
+        per_address: int,
+        per_token: int,
+        long_polls: int,
+        streams: int = 1000,
+        streams_per_address: int = 0,
+    ) -> Capacity:
+        """Returns the limits with these figures (requests a minute; long polls and
+        streams at once)."""
         return cls(
             RateLimiter(per_address, "client address"),
             RateLimiter(per_token, "token"),
             LongPollGate(long_polls),
+            StreamGate(streams, streams_per_address),
         )
 
     def admit(self, address: str | None, token: str | None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
 from datetime import datetime
 from typing import Any
 
@@ -16,10 +17,13 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from api.capacity import Capacity
 from domain.errors import InvalidTokenError
 from service import limits
+from service.live.hub import LiveFeed, Render
 from service.matches import Matches
 
 EXTENSION = "drts.matches"
 CAPACITY = "drts.capacity"
+LIVE = "drts.live"
+_live_lock = threading.Lock()
 BEARER = "bearer"
 
 
@@ -40,6 +44,18 @@ def capacity() -> Capacity:
     """Returns the process's rate limits and long-poll gate (made by create_app)."""
     limits_of_process: Capacity = current_app.extensions[CAPACITY]
     return limits_of_process
+
+
+def live_feed(render: Render) -> LiveFeed:
+    """Returns the process's live feed of the public streams (service/live/) over the
+    app's Matches application, made on the first stream with `render`."""
+    with _live_lock:
+        feed: LiveFeed | None = current_app.extensions.get(LIVE)
+        if feed is None or feed.matches is not matches():
+            if feed is not None:
+                feed.stop()
+            feed = current_app.extensions[LIVE] = LiveFeed(matches(), render)
+    return feed
 
 
 def bearer_token() -> str | None:

@@ -18,7 +18,7 @@ from flask import Flask, current_app, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
-from api.capacity import RateLimitedError
+from api.capacity import RateLimitedError, TooManyStreamsError
 from api.strictness import UnknownParameterError
 from domain import errors as domain_errors
 from domain.tournament import errors as tournament_errors
@@ -89,6 +89,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (tournament_errors.RegistrationClosedError, 409),
     (tournament_errors.AlreadyRegisteredError, 409),
     (domain_errors.DrtsError, 422),
+    (TooManyStreamsError, 503),
     (RateLimitedError, 429),
 )
 BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="drts"'}
@@ -105,6 +106,7 @@ HTTP_CODES = {
     422: "validation_error",
     429: "too_many_requests",
     500: "internal_error",
+    503: "service_unavailable",
 }
 
 
@@ -157,7 +159,7 @@ def _first(text: Any) -> str:
 
 def handle_domain_error(error: Exception) -> ResponseReturnValue:
     """Returns the JSON error for a domain, service or capacity exception, by the error
-    table (with its details, and Retry-After for a 429)."""
+    table (with its details, and Retry-After for a 429 or a full process's 503)."""
     status = next(s for cls, s in STATUS_BY_ERROR if isinstance(error, cls))
     code = getattr(error, "code", "error")
     headers = BEARER_CHALLENGE if status == 401 else {}
@@ -203,7 +205,10 @@ ERROR_DESCRIPTIONS = {
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, "
     "unknown_action, invalid_action, illegal_action, invalid_evidence, invalid_digest, ...",
     429: "Too many requests from this address or token (rate_limited), or too many long "
-    "polls waiting (too_many_long_polls); Retry-After says when to try again",
+    "polls waiting (too_many_long_polls), or too many live streams from this address "
+    "(too_many_streams_from_address); Retry-After says when to try again",
+    503: "This server process serves its most live streams (too_many_streams); Retry-After "
+    "says when to try again",
 }
 
 # OpenAPI security requirements: the token is required, or optional (it shows more).

@@ -26,6 +26,11 @@ The API's shared capacity, per process: `DRTS_LONG_POLL_MAX_SECONDS`
 4) how many may wait at once, `DRTS_RATE_LIMIT_PER_ADDRESS` (default 1200)
 and `DRTS_RATE_LIMIT_PER_TOKEN` (default 600) the requests a minute each
 client address and each bearer token may send (0 turns a limit off), and
+`DRTS_MAX_STREAMS` (default 1000) and `DRTS_MAX_STREAMS_PER_ADDRESS` (default
+20, 0: no limit) how many public streams a process serves at once, in all and to one
+address, `DRTS_STREAM_HEARTBEAT_SECONDS` (default 15) how often an idle stream sends a
+comment, `DRTS_STREAM_MAX_SECONDS` (default 600) how long a stream lasts before the
+viewer reconnects (`Last-Event-ID`), and
 `DRTS_TRUSTED_PROXIES` (default 0) how many reverse proxies in front of the
 API set X-Forwarded-For, so that the client's own address is the one limited.
 `DRTS_QUARANTINE_AFTER` (default 3) is how many identical failures in a row of
@@ -65,6 +70,10 @@ DEFAULT_BROKER_URL = "sqla+sqlite:///drts-broker.sqlite"
 COMPRESSOR = "eventsourcing.compressor:ZlibCompressor"
 DEFAULT_LONG_POLL_MAX_SECONDS = 30.0
 DEFAULT_MAX_LONG_POLLS = 4
+DEFAULT_MAX_STREAMS = 1000  # public streams a process serves at once (issue 47's target)
+DEFAULT_MAX_STREAMS_PER_ADDRESS = 20
+DEFAULT_STREAM_HEARTBEAT_SECONDS = 15.0
+DEFAULT_STREAM_MAX_SECONDS = 600.0
 DEFAULT_RATE_LIMIT_PER_ADDRESS = 1200  # requests a minute
 DEFAULT_RATE_LIMIT_PER_TOKEN = 600
 DEFAULT_QUARANTINE_AFTER = 3  # identical failures in a row
@@ -103,6 +112,12 @@ class Settings:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # DRTS_MAX_BODY_BYTES: the API's body cap
     long_poll_max_seconds: float = DEFAULT_LONG_POLL_MAX_SECONDS
     max_long_polls: int = DEFAULT_MAX_LONG_POLLS
+    # the public streams (GET /matches/{id}/stream): at most this many a process and an
+    # address (per address, 0: no limit), a comment every heartbeat, ended after max seconds
+    max_streams: int = DEFAULT_MAX_STREAMS  # DRTS_MAX_STREAMS
+    max_streams_per_address: int = DEFAULT_MAX_STREAMS_PER_ADDRESS
+    stream_heartbeat_seconds: float = DEFAULT_STREAM_HEARTBEAT_SECONDS
+    stream_max_seconds: float = DEFAULT_STREAM_MAX_SECONDS
     rate_limit_per_address: int = DEFAULT_RATE_LIMIT_PER_ADDRESS
     rate_limit_per_token: int = DEFAULT_RATE_LIMIT_PER_TOKEN
     trusted_proxies: int = 0
@@ -196,6 +211,14 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
             environ, "DRTS_LONG_POLL_MAX_SECONDS", DEFAULT_LONG_POLL_MAX_SECONDS
         ),
         max_long_polls=_count(environ, "DRTS_MAX_LONG_POLLS", DEFAULT_MAX_LONG_POLLS),
+        max_streams=_count(environ, "DRTS_MAX_STREAMS", DEFAULT_MAX_STREAMS),
+        max_streams_per_address=_count(
+            environ, "DRTS_MAX_STREAMS_PER_ADDRESS", DEFAULT_MAX_STREAMS_PER_ADDRESS
+        ),
+        stream_heartbeat_seconds=_seconds(
+            environ, "DRTS_STREAM_HEARTBEAT_SECONDS", DEFAULT_STREAM_HEARTBEAT_SECONDS
+        ),
+        stream_max_seconds=_seconds(environ, "DRTS_STREAM_MAX_SECONDS", DEFAULT_STREAM_MAX_SECONDS),
         rate_limit_per_address=_count(
             environ, "DRTS_RATE_LIMIT_PER_ADDRESS", DEFAULT_RATE_LIMIT_PER_ADDRESS
         ),

@@ -106,11 +106,12 @@ def test_the_lock_pins_the_tools_ci_runs(lock):
 
 
 def test_markers_pick_what_another_platform_and_python_would_install(lock):
-    """The lock is universal: colorama and tzdata only on Windows; async-timeout (redis's)
+    """The lock is universal: colorama, tzdata, and gevent's cffi (with pycparser) only on
+    Windows; async-timeout (redis's)
     only before Python 3.11.3; every tool on each of 3.11, 3.12 and 3.13."""
     windows = locked_for(lock, PROJECT, EXTRAS, GROUPS, {"sys_platform": "win32"})
     linux = locked_for(lock, PROJECT, EXTRAS, GROUPS, {"sys_platform": "linux"})
-    assert windows.keys() - linux.keys() == {"colorama", "tzdata"}
+    assert windows.keys() - linux.keys() == {"colorama", "tzdata", "cffi", "pycparser"}
     early = locked_for(lock, PROJECT, EXTRAS, GROUPS, {"python_full_version": "3.11.2"})
     assert early.keys() - linux.keys() == {"async-timeout"}
     for version in ("3.11.9", "3.12.1", "3.13.0"):

@@ -3,8 +3,10 @@ and a game's docs page; `/` leads to `/ui/`.
 
 Server-rendered from the Matches application (no HTTP to itself): what the JSON API
 serves, as public readers see it (no token is ever taken). A little JavaScript
-(static/live.js) makes the match page follow the long-poll event feed and the replay
-answer the arrow keys; without it every page still reads.
+(static/live.js) makes the match page follow the match's public stream (server-sent
+events, api/stream.py) and fetch only its live part when something changed, and the
+replay answer the arrow keys and say when a new movement resolved; without it every page
+still reads, and says to reload.
 """
 
 from __future__ import annotations
@@ -72,6 +74,16 @@ def match_page(query: dict[str, Any], match_id: UUID) -> str:
     `timeline`, an earlier timeline of a corrected match as it ended."""
     view = model.live_view(matches(), match_id, query["timeline"])
     return render_template("match.html", view=view)
+
+
+@blueprint.get("/ui/matches/<uuid:match_id>/live")
+@declares_query(TimelineArgsSchema)
+def live_part(query: dict[str, Any], match_id: UUID) -> str:
+    """The match page's live part alone (board, seats, scores, deadline, Public Display):
+    what static/live.js fetches when the match's stream brings a change, instead of the
+    whole page."""
+    view = model.live_view(matches(), match_id, query["timeline"])
+    return render_template("_live.html", view=view)
 
 
 @blueprint.get("/ui/matches/<uuid:match_id>/replay")

@@ -33,7 +33,9 @@ def service(store_url: str, toy_rulesets: None, tmp_path: Any) -> Iterator[Match
 
 @pytest.fixture
 def app(service: Matches) -> Flask:
-    return create_app({"TESTING": True, "DRTS_LONG_POLL_MAX_SECONDS": 5}, matches=service)
+    # a stream read whole through the test client ends after half a second
+    config = {"TESTING": True, "DRTS_LONG_POLL_MAX_SECONDS": 5, "DRTS_STREAM_MAX_SECONDS": 0.5}
+    return create_app(config, matches=service)
 
 
 @pytest.fixture

@@ -44,6 +44,7 @@ def test_schemathesis_over_every_operation_through_gunicorn_on_postgresql(pg_dat
     settings = {
         "DRTS_OPERATOR_TOKEN": "operator",
         "DRTS_LONG_POLL_MAX_SECONDS": "0.5",  # long polls end quickly here
+        "DRTS_STREAM_MAX_SECONDS": "0.5",  # and streams
         "DRTS_RATE_LIMIT_PER_ADDRESS": "0",  # one client, far faster than any player
         "DRTS_RATE_LIMIT_PER_TOKEN": "0",
     }

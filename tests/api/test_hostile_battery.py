@@ -96,6 +96,7 @@ def test_a_battery_of_hostile_requests_breaks_nothing(database_url):
         "DRTS_RATE_LIMIT_PER_ADDRESS": "0",  # one client, far faster than any player
         "DRTS_RATE_LIMIT_PER_TOKEN": "0",
         "DRTS_LONG_POLL_MAX_SECONDS": "0.2",
+        "DRTS_STREAM_MAX_SECONDS": "0.2",
     }
     with gunicorn(database_url, workers=2, threads=4, settings=settings) as base:
         bystander = started(base, "district_war", deadline_seconds=60)

@@ -30,6 +30,7 @@ MAX_EXAMPLES = int(os.environ.get("DRTS_SCHEMATHESIS_EXAMPLES", "40"))
 APP_CONFIG = {
     "TESTING": True,
     "DRTS_LONG_POLL_MAX_SECONDS": 0.2,
+    "DRTS_STREAM_MAX_SECONDS": 0.2,  # a stream ends as quickly (the run reads it whole)
     "DRTS_RATE_LIMIT_PER_ADDRESS": 0,
     "DRTS_RATE_LIMIT_PER_TOKEN": 0,
 }

@@ -7,6 +7,7 @@ seat's, the referee's and the operator's.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -33,6 +34,8 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/events?seat=1", None),  # issue 17: filters show nothing more
     ("get", "/matches/{id}/events?type=OrderSubmitted,MovementClosed&movement=1", None),
     ("get", "/matches/{id}/events?type=OrderSubmitted&seat=2&after=3&limit=1", None),
+    ("get", "/matches/{id}/stream", None),  # issue 47: the public stream, from the start
+    ("get", "/matches/{id}/stream?after=6", None),
     ("get", "/matches/{id}/scoreboard", None),
     ("get", "/matches/{id}/replay", None),
     ("get", "/matches/{id}/audit", None),  # the referee's look is recorded
@@ -283,3 +286,26 @@ def test_a_refusal_aimed_at_a_closed_movement_is_public_at_once(client, open_mov
     assert public["sealed"]["order"] == "3"
     assert "movement 1" in public["sealed"]["reason"]
     assert client.get(f"/matches/{table.id}/verify").get_json()["broken"] is None
+
+
+def stream_entries(client, table: HttpMatch, token: str | None = None) -> list[Any]:
+    """Returns the entries the public stream sends from the start (read for as long as the
+    app's streams last), with `token` sent (the stream reads none)."""
+    text = client.get(f"/matches/{table.id}/stream", headers=bearer(token)).get_data(True)
+    return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+@pytest.mark.parametrize("who", ["anyone", "the seat that ordered", "the referee"])
+def test_the_public_stream_carries_only_the_public_feed_while_a_movement_is_open(
+    client, open_movement, who
+):
+    """Issue 47: the stream sends the entries the events feed shows to anyone, whatever
+    token comes with it: no seat's open order, no salt, and no look at a secret recorded."""
+    table, salt = open_movement
+    token = {"anyone": None, "the seat that ordered": table.seats[0], "the referee": table.referee}
+    entries = stream_entries(client, table, token[who])
+    public = client.get(f"/matches/{table.id}/events").get_json()["items"]
+    assert entries == public and len(entries) == public[-1]["version"]
+    assert not shows(entries, ALICE_ORDER) and salt not in json.dumps(entries)
+    assert not any("sealed" in entry for entry in entries)
+    assert secret_looks(client, table) == []

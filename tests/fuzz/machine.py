@@ -59,6 +59,7 @@ OPERATOR = "fuzz-operator-token"
 APP_CONFIG = {
     "TESTING": True,
     "DRTS_LONG_POLL_MAX_SECONDS": 1,
+    "DRTS_STREAM_MAX_SECONDS": 0.3,
     "DRTS_RATE_LIMIT_PER_ADDRESS": 0,  # the fuzz sends far faster than a client may
     "DRTS_RATE_LIMIT_PER_TOKEN": 0,
 }

@@ -23,6 +23,7 @@ FIGURES: dict[str, Any] = {"cells": 0, "copies": 0, "built": 0, "build_seconds":
 APP_CONFIG = {
     "TESTING": True,
     "DRTS_LONG_POLL_MAX_SECONDS": 1,
+    "DRTS_STREAM_MAX_SECONDS": 0.3,
     "DRTS_RATE_LIMIT_PER_ADDRESS": 0,  # the matrix reads far faster than a client may
     "DRTS_RATE_LIMIT_PER_TOKEN": 0,
     "DRTS_OPERATOR_TOKEN": OPERATOR,

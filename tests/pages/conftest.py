@@ -53,12 +53,17 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Matches]:
     app.close()
 
 
-def pages_app(service: Matches, long_polls: int) -> Flask:
-    """Returns the app on `service` letting `long_polls` long polls wait at once."""
+def pages_app(service: Matches, long_polls: int, streams: int = 1000) -> Flask:
+    """Returns the app on `service` letting `long_polls` long polls wait at once, and
+    `streams` live streams be open (a closed tab's stream ends at its next heartbeat)."""
     config = {
         "TESTING": True,
         "DRTS_LONG_POLL_MAX_SECONDS": LONG_POLL_SECONDS,
         "DRTS_MAX_LONG_POLLS": long_polls,
+        "DRTS_MAX_STREAMS": streams,
+        "DRTS_MAX_STREAMS_PER_ADDRESS": 0,
+        "DRTS_STREAM_HEARTBEAT_SECONDS": 1,
+        "DRTS_STREAM_MAX_SECONDS": 30,
     }
     return create_app(config, matches=service)
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from api.capacity import LONG_POLL_RETRY_SECONDS
+from api.capacity import STREAM_RETRY_SECONDS
 from service.matches import Matches
 from tests.pages.conftest import pages_app, serving
 from tests.pages.games import GAMES, Played, new_match, play_movement, played_match
@@ -124,7 +124,11 @@ def test_the_team_game_shows_teams_items_and_captured_pieces(tab, base_url, game
 
 
 def test_a_movement_resolving_updates_the_page_without_a_reload(tab, base_url, service, shoot):
+    """Issue 47: the page follows the match's public stream and, on its events, fetches
+    only its live part: neither the event feed nor the whole page again."""
     played = played_match(service, "dris_et_tessa", 3, seed="live")
+    asked: list[str] = []
+    tab.on("request", lambda request: asked.append(request.url))
     tab.goto(f"{base_url}/ui/matches/{played.match_id}")
     expect(tab.locator("#movement")).to_have_text("4")
     expect(tab.locator("#live-status")).to_contain_text("Live: following the match")
@@ -138,20 +142,30 @@ def test_a_movement_resolving_updates_the_page_without_a_reload(tab, base_url, s
     assert tab.locator("#live g.piece").count() == pieces + 1  # a placement (DT-2)
     assert "the board at movement 5" in tab.locator("#live svg title").first.text_content()
     expect(tab.locator("#display-text")).to_have_text(service.display(played.match_id).strip())
+    taken = tab.evaluate("window.drtsLive")
+    assert taken["messages"] >= 3 and taken["parts"] >= 1  # the resolution's events, its part
+    page = f"{base_url}/ui/matches/{played.match_id}"
+    version = service.summary(played.match_id).version
+    assert [url for url in asked if "/stream" in url] == [
+        f"{base_url}/matches/{played.match_id}/stream?after={version - taken['messages']}"
+    ]
+    assert asked.count(page) == 1 and f"{page}/live" in asked  # the part, not the page
+    assert not any("/events" in url for url in asked)  # no long poll
     shoot(tab, "live-after")
 
 
 def test_a_busy_server_still_updates_the_page_by_reading_without_waiting(chromium, service, shoot):
-    """With every long-poll slot taken (here: none at all), the feed answers 429
-    too_many_long_polls; the page then reads it without `wait` every Retry-After."""
+    """With every stream taken (here: none at all), the stream answers 503
+    too_many_streams; the page then reads the feed without `wait` every 10 s (the stream's
+    Retry-After), trying the stream again each time."""
     played = played_match(service, "district_war", 2, seed="busy")
-    with serving(pages_app(service, long_polls=0)) as url:
+    with serving(pages_app(service, long_polls=0, streams=0)) as url:
         context = chromium.new_context()
         tab = context.new_page()
         tab.goto(f"{url}/ui/matches/{played.match_id}")
         expect(tab.locator("#live-status")).to_contain_text("The server is busy")
         play_movement(service, played)
-        expect(tab.locator("#movement")).to_have_text("4", timeout=LONG_POLL_RETRY_SECONDS * 3000)
+        expect(tab.locator("#movement")).to_have_text("4", timeout=STREAM_RETRY_SECONDS * 2000)
         expect(tab.locator("#live-status")).to_contain_text("Live: updated at")
         shoot(tab, "live-busy-server")
         context.close()
@@ -260,3 +274,15 @@ def test_the_pages_fit_a_phone(chromium, base_url, games, shoot):
                 assert square is not None and square["width"] >= 16, square
     shoot(tab, "phone-b-chess-replay")
     context.close()
+
+
+def test_the_replay_says_when_a_movement_resolves_from_the_stream(tab, base_url, service):
+    """Issue 47: the replay of a match going on follows the same public stream."""
+    played = played_match(service, "dris_et_tessa", 3, seed="replay-live")
+    tab.goto(f"{base_url}/ui/matches/{played.match_id}/replay")
+    expect(tab.locator("#replay-live")).to_contain_text("Live: a movement resolving")
+    play_movement(service, played)  # movement 4 resolves
+    link = tab.locator("#resolved-since")
+    expect(link).to_have_text("replay it")
+    expect(tab.locator("#replay-live")).to_contain_text("Movement 4 was resolved")
+    assert link.get_attribute("href").endswith("/replay?movement=4")

@@ -49,6 +49,7 @@ def test_each_page_declares_exactly_its_query_parameters(client):
         "pages.match_list": {"ruleset", "status", "disputes", "limit", "cursor"},
         "pages.standings": {"ruleset", "limit", "cursor"},
         "pages.match_page": {"timeline"},
+        "pages.live_part": {"timeline"},
         "pages.replay": {"movement", "phase", "timeline"},
         "pages.game_docs": frozenset(),
         "pages.static": frozenset(),

@@ -28,10 +28,12 @@ def gunicorn(
     options: Sequence[str] = (),
     boot_seconds: float = 60,
     app: str = "api.wsgi:app",
+    worker_class: str = "gthread",
 ) -> Iterator[str]:
     """Serves `app` (the API by default) on the database under gunicorn; yields its base URL
     and stops it afterwards. `settings` are DRTS_* variables for the server (no broker by
     default); `options` are more gunicorn options. Another `app` must answer GET /rulesets.
+    `worker_class` "gevent" serves as the public streams' pool does (docs/operations.md).
 
     The server runs in a temporary working directory (the checkout on its Python path),
     so that what it writes by default (the maildir `drts-outbox` of confirmation mail)
@@ -53,9 +55,8 @@ def gunicorn(
         "--workers",
         str(workers),
         "--worker-class",
-        "gthread",
-        "--threads",
-        str(threads),
+        worker_class,
+        *(["--threads", str(threads)] if worker_class == "gthread" else []),
         "--bind",
         f"127.0.0.1:{port}",
         "--log-level",

@@ -1,19 +1,25 @@
-// The match page follows the match: a long poll on its event feed (GET
-// /matches/{id}/events?after=&wait=), and on any new event the page's #live part is
-// fetched again and swapped in. When the server holds all the long polls it lets wait
-// (429 too_many_long_polls), the page reads the feed without waiting, every
-// Retry-After seconds, until a long poll is let in again. The deadline counts down
-// every second ("in 12 min 5 s", "in 23 h 54 min", "in 3 days 4 h").
+// The match page follows the match's public stream (server-sent events, GET
+// /matches/{id}/stream?after=<the version the page shows>): when events arrive, the
+// page fetches only its live part (/ui/matches/{id}/live: board, seats, scores,
+// deadline, Public Display) and swaps it in, once for a burst of events. A dropped
+// stream is resumed by the browser itself (Last-Event-ID). When the server refuses the
+// stream (it serves its most: 503, or this address holds its most: 429), the page reads
+// the event feed without waiting every RETRY seconds, and tries the stream again. The
+// deadline counts down every second ("in 12 min 5 s", "in 23 h 54 min", "in 3 days 4 h").
 (function () {
   "use strict";
   var live = document.getElementById("live");
   var status = document.getElementById("live-status");
-  if (!live) { return; }
+  if (!live || !window.EventSource) { return; }
+  var RETRY = 10; // seconds: the stream's Retry-After when the server is full
   var after = Number(live.dataset.version);
   var offset = Date.parse(live.dataset.now) - Date.now(); // the server's clock minus ours
+  var updated = "", pending = null, stream = null;
+  window.drtsLive = { messages: 0, parts: 0 }; // what the page took from the stream
 
   function say(text) { if (status) { status.textContent = text; } }
   function sleep(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
+  function following() { return updated || "Live: following the match."; }
 
   function countdown() {
     var time = document.getElementById("deadline");
@@ -33,52 +39,66 @@
     return (minutes ? minutes + " min " : "") + seconds + " s";
   }
 
+  // Fetches the live part and swaps it in (the part keeps the addresses it was made with).
   async function refresh() {
-    var answer = await fetch(window.location.href, { headers: { Accept: "text/html" } });
+    var answer = await fetch(live.dataset.part, { headers: { Accept: "text/html" } });
     if (!answer.ok) { throw new Error("the page answered " + answer.status); }
     var fresh = new DOMParser().parseFromString(await answer.text(), "text/html").getElementById("live");
     live.innerHTML = fresh.innerHTML;
     live.dataset.version = fresh.dataset.version;
     live.dataset.status = fresh.dataset.status;
     offset = Date.parse(fresh.dataset.now) - Date.now();
-    after = Math.max(after, Number(fresh.dataset.version));
+    window.drtsLive.parts += 1;
     countdown();
+    updated = "Live: updated at " + new Date().toLocaleTimeString() + ".";
+    if (live.dataset.status === "finished") { stop("The match is over."); } else { say(updated); }
   }
 
-  function read(wait) {
-    return fetch(live.dataset.feed + "?after=" + after + "&wait=" + wait + "&limit=1",
-                 { headers: { Accept: "application/json" } });
+  // One refresh for a burst of events (a resolution stores its steps one event each).
+  function changed() {
+    if (pending) { return; }
+    pending = setTimeout(function () {
+      pending = null;
+      refresh().catch(function (error) { say("Live: " + error.message + "; at the next event."); });
+    }, 150);
   }
 
-  async function follow() {
-    var updated = "";
-    say("Live: following the match.");
-    while (live.dataset.status !== "finished") {
-      try {
-        var answer = await read(25), busy = answer.status === 429;
-        var note = busy ? " The server is busy: reading the match every few seconds." : "";
-        if (busy) {
-          say((updated || "Live: following the match.") + note);
-          await sleep(1000 * (Number(answer.headers.get("Retry-After")) || 5));
-          answer = await read(0);
-        }
-        if (!answer.ok) { throw new Error("the event feed answered " + answer.status); }
-        var page = await answer.json();
-        if (page.version > after) {
-          after = page.version;
-          await refresh();
-          updated = "Live: updated at " + new Date().toLocaleTimeString() + ".";
-        }
-        say((updated || "Live: following the match.") + note);
-      } catch (error) {
-        say("Live: " + error.message + "; trying again in 5 s.");
-        await sleep(5000);
-      }
+  function stop(text) {
+    if (stream) { stream.close(); stream = null; }
+    say(text);
+  }
+
+  function listen() {
+    stream = new EventSource(live.dataset.stream + "?after=" + after);
+    stream.onopen = function () { say(following()); };
+    stream.onmessage = function (message) {
+      after = Math.max(after, Number(message.lastEventId));
+      window.drtsLive.messages += 1;
+      changed();
+    };
+    stream.onerror = function () {
+      if (stream && stream.readyState === EventSource.CLOSED) { busy(); }
+      else { say(following() + " Reconnecting…"); } // the browser resumes it (Last-Event-ID)
+    };
+  }
+
+  // The server refused the stream: read the feed without waiting, then try again.
+  async function busy() {
+    stream = null;
+    say(following() + " The server is busy: reading the match every " + RETRY + " s.");
+    await sleep(RETRY * 1000);
+    try {
+      var answer = await fetch(live.dataset.feed + "?after=" + after + "&limit=1",
+                               { headers: { Accept: "application/json" } });
+      var page = answer.ok ? await answer.json() : { version: after };
+      if (page.version > after) { after = page.version; await refresh(); }
+    } catch (error) {
+      say("Live: " + error.message + "; trying again.");
     }
-    say("The match is over.");
+    if (live.dataset.status !== "finished") { listen(); }
   }
 
   countdown();
   setInterval(countdown, 1000);
-  follow();
+  if (live.dataset.status === "finished") { say("The match is over."); } else { listen(); }
 })();

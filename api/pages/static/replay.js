@@ -1,8 +1,26 @@
 // The replay answers the arrow keys: left and right step through the phases (on
 // into the next movement), up and down jump a movement. Each move loads the page of
-// its position, whose address names it.
+// its position, whose address names it. While the match goes on, the page follows its
+// public stream (as live.js does) and says when a movement resolves, with a link to it.
 (function () {
   "use strict";
+  var note = document.getElementById("replay-live");
+  if (note && window.EventSource) {
+    var stream = new EventSource(note.dataset.stream + "?after=" + note.dataset.version);
+    note.textContent = "Live: a movement resolving will be said here.";
+    stream.onmessage = function (message) {
+      var event = JSON.parse(message.data);
+      if (event.type === "Finished") { stream.close(); }
+      if (event.type !== "MovementResolved") { return; }
+      var movement = event.data.movement;
+      note.textContent = "Movement " + movement + " was resolved since this page was loaded: ";
+      var link = document.createElement("a");
+      link.href = window.location.pathname + "?movement=" + movement;
+      link.id = "resolved-since";
+      link.textContent = "replay it";
+      note.appendChild(link);
+    };
+  }
   var keys = { ArrowLeft: "previous", ArrowRight: "next", ArrowUp: "previous-movement",
                ArrowDown: "next-movement" };
   document.addEventListener("keydown", function (event) {

@@ -1,0 +1,113 @@
+"""/matches/{id}/stream: a match's public events, pushed as server-sent events (issue 47).
+
+Each event is one SSE message: `id:` its version (so a reconnecting EventSource's
+`Last-Event-ID` resumes right after it) and `data:` its entry exactly as the events feed
+serves it to a reader without a token (api/schemas/events.py: sealed values stay
+sealed). An idle stream sends a comment every DRTS_STREAM_HEARTBEAT_SECONDS and ends after
+DRTS_STREAM_MAX_SECONDS (the viewer reconnects). The process's live feed
+(service/live/) reads each new event once for all its viewers. A stream holds a
+connection, not a thread, where the server is gevent's (docs/operations.md): the limits of
+api/capacity.py bound how many a process and an address hold.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+from uuid import UUID
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+
+from api.context import Blueprint, capacity, live_feed
+from api.errors import documents_errors
+from api.schemas.events import EventSchema
+from api.schemas.stream import StreamArgsSchema, StreamHeadersSchema
+from service.live.hub import Watch
+from service.results import Document
+
+RETRY_MS = (1000, 4000)  # reconnection delay a stream asks for, drawn in this range
+HEARTBEAT = b": heartbeat\n\n"
+EVENT_ENTRY = EventSchema()
+SSE_EVENT = {  # one server-sent event, as a client's parser gives it
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "the event's version"},
+        "event": {"type": "string", "description": "always `message`"},
+        "data": {"type": "string", "description": "the event's entry (JSON), as /events has it"},
+        "retry": {"type": "integer", "description": "milliseconds before a reconnection"},
+    },
+}
+
+blp = Blueprint(
+    "stream",
+    __name__,
+    url_prefix="/matches/<uuid:match_id>/stream",
+    description="A match's public events, pushed (server-sent events)",
+)
+
+
+@blp.route("")
+class Stream(MethodView):
+    @blp.arguments(StreamArgsSchema, location="query")
+    @blp.arguments(StreamHeadersSchema, location="headers")
+    @blp.response(
+        200,
+        SSE_EVENT,
+        content_type="text/event-stream",
+        description="Server-sent events: `id: <version>` and `data: <the event's public "
+        "entry, as GET /matches/{id}/events serves it>` for each event, `: heartbeat` "
+        "comments between them",
+    )
+    @documents_errors(blp, 400, 404, 422, 429, 503)
+    @blp.doc(operationId="streamEvents", security=[])
+    def get(self, args: dict[str, Any], headers: dict[str, Any], match_id: UUID) -> Any:
+        """Streams the match's public events after `after` (or Last-Event-ID), then each
+        new one as it is stored. Public: no token is read. A process serves so many
+        streams at once, and so many to one address (503 too_many_streams, 429
+        too_many_streams_from_address, with Retry-After)."""
+        after = headers["last_event_id"]
+        after = args["after"] if after is None else after
+        give_back = capacity().streams.take(request.remote_addr or "unknown")
+        try:
+            watch = live_feed(render).watch(match_id, after)
+        except BaseException:
+            give_back()
+            raise
+        config = current_app.config
+        events = sse(
+            watch, config["DRTS_STREAM_HEARTBEAT_SECONDS"], config["DRTS_STREAM_MAX_SECONDS"]
+        )
+        response = Response(events, mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Accel-Buffering"] = "no"  # a proxy must not hold it back
+        response.call_on_close(_closing(watch, give_back))
+        return response
+
+
+def render(item: Document) -> bytes:
+    """Returns one event as an SSE message: its version as id, its public entry as data."""
+    entry = json.dumps(EVENT_ENTRY.dump(item), separators=(",", ":"), ensure_ascii=False)
+    return f"id: {item['version']}\ndata: {entry}\n\n".encode()
+
+
+def sse(
+    watch: Watch, heartbeat: float, lifetime: float, clock: Callable[[], float] = time.monotonic
+) -> Iterator[bytes]:
+    """Yields the stream: the reconnection delay, then the frames as they come, a comment
+    when none came for `heartbeat` seconds, until `lifetime` seconds have passed."""
+    yield f"retry: {random.randint(*RETRY_MS)}\n\n".encode()
+    end = clock() + lifetime
+    while (left := end - clock()) > 0:
+        yield watch.next_frames(min(heartbeat, left)) or HEARTBEAT
+
+
+def _closing(watch: Watch, give_back: Callable[[], None]) -> Callable[[], None]:
+    def close() -> None:
+        watch.close()
+        give_back()
+
+    return close

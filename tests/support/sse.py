@@ -1,0 +1,94 @@
+"""A small client of server-sent events (http.client only), for the tests of the public
+streams (GET /matches/{id}/stream): it reads messages and comments off a real socket."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+
+@dataclass
+class Message:
+    """One SSE message: its id and its data decoded from JSON."""
+
+    id: int
+    data: Any
+
+
+@dataclass
+class Stream:
+    """An open stream: its status, headers, and what it has read so far."""
+
+    response: http.client.HTTPResponse
+    connection: http.client.HTTPConnection
+    messages: list[Message] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    retry: int | None = None
+
+    @property
+    def status(self) -> int:
+        return self.response.status
+
+    def read_until(self, done: Any, seconds: float = 20) -> list[Message]:
+        """Reads until `done(messages)` holds (or the stream ends); returns the messages.
+        Raises TimeoutError after `seconds`."""
+        give_up = time.monotonic() + seconds
+        fields: dict[str, str] = {}
+        while not done(self.messages):
+            if time.monotonic() > give_up:
+                raise TimeoutError(f"after {seconds} s: {len(self.messages)} messages")
+            line = self.response.readline()
+            if not line:
+                return self.messages  # the server ended the stream
+            text = line.decode().rstrip("\n")
+            if text.startswith(":"):
+                self.comments.append(text[1:].strip())
+            elif text:
+                name, _, value = text.partition(":")
+                fields[name] = value.removeprefix(" ")
+            elif fields:
+                self._take(fields)
+                fields = {}
+        return self.messages
+
+    def read_to_end(self, seconds: float = 20) -> list[Message]:
+        """Reads until the server ends the stream."""
+        return self.read_until(lambda _: False, seconds)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def _take(self, fields: dict[str, str]) -> None:
+        if "retry" in fields:
+            self.retry = int(fields["retry"])
+        if "data" in fields:
+            self.messages.append(Message(int(fields["id"]), json.loads(fields["data"])))
+
+
+def open_stream(
+    base: str,
+    match_id: str,
+    after: int | None = None,
+    last_event_id: int | None = None,
+    timeout: float = 20,
+    source: str | None = None,
+) -> Stream:
+    """Opens the match's public stream (from `after`, or resuming after Last-Event-ID),
+    from the loopback address `source` if given (127.0.0.2: another client)."""
+    url = urlsplit(base)
+    connection = http.client.HTTPConnection(
+        url.hostname, url.port, timeout=timeout, source_address=(source, 0) if source else None
+    )
+    path = f"/matches/{match_id}/stream" + ("" if after is None else f"?after={after}")
+    headers = {} if last_event_id is None else {"Last-Event-ID": str(last_event_id)}
+    connection.request("GET", path, headers={"Accept": "text/event-stream", **headers})
+    return Stream(connection.getresponse(), connection)
+
+
+def up_to(version: int) -> Any:
+    """Returns a `done` for read_until: the messages reach `version`."""
+    return lambda messages: bool(messages) and messages[-1].id >= version
