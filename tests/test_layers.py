@@ -180,6 +180,42 @@ def test_no_import_circle_in_any_layer():
     assert circles(graph) == []
 
 
+def package_graph(graph: dict[str, set[str]], layer: str = "service") -> dict[str, set[str]]:
+    """Returns the import graph between the parts of a layer: each of its packages (all
+    its modules as one node: `service.store`) and each module beside them (`service.matches`)."""
+
+    def part(name: str) -> str:
+        return ".".join(name.split(".")[:2])
+
+    parts: dict[str, set[str]] = {}
+    for name, imports in graph.items():
+        if name.startswith(f"{layer}."):
+            targets = {part(t) for t in imports if t.startswith(f"{layer}.")}
+            parts.setdefault(part(name), set()).update(targets - {part(name)})
+    return parts
+
+
+def test_no_import_circle_between_the_packages_of_service():
+    """DESIGN.md, "Inside service/": no circle inside a package or between them (issue 44):
+    the facade wires the channels and the store, the channels and use cases never import
+    the facade back (they name what they need as a Protocol)."""
+    parts = package_graph(import_graph())
+    assert {"service.store", "service.usecases", "service.queries", "service.channels"} <= set(
+        parts
+    ), "the packages are not where the test looks"
+    assert circles(parts) == []
+
+
+def test_a_circle_between_packages_is_found():
+    graph = {
+        "service.matches": {"service.channels.mail.desk"},
+        "service.channels.mail.desk": {"service.matches"},
+        "service.store.application": {"service.store.loading"},
+        "service.store.loading": set(),
+    }
+    assert circles(package_graph(graph)) == [["service.channels", "service.matches"]]
+
+
 def test_a_circle_is_found_however_long():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"f"}, "f": {"e"}}
     assert circles(graph) == [["a", "b", "c"], ["e", "f"]]

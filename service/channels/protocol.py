@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
 from domain.errors import MatchNotStartedError, NotYourSeatError
@@ -27,7 +27,17 @@ from service.results import MatchSummary
 from service.store.tokens import seat_view_of
 
 if TYPE_CHECKING:
-    from service.matches import Matches
+    from service.store.tokens import Tokens
+
+
+class MatchLookup(Protocol):
+    """What the bot protocol reads of the Matches facade: a match and who holds a token
+    (passed in, so that the channels never import the facade: issue 44)."""
+
+    @property
+    def tokens(self) -> Tokens: ...
+
+    def get_match(self, match_id: UUID | str, version: int | None = None) -> Match: ...
 
 
 class Message(StrEnum):
@@ -56,7 +66,7 @@ class OpenTurn:
 
 
 def protocol_message(
-    matches: Matches,
+    matches: MatchLookup,
     match_id: UUID | str,
     token: str | None,
     seat: int | None = None,
@@ -81,7 +91,7 @@ def protocol_message(
 
 
 def protocol_messages(
-    matches: Matches,
+    matches: MatchLookup,
     match_id: UUID | str,
     referee_token: str | None,
     seats: Iterable[int],
@@ -94,7 +104,7 @@ def protocol_messages(
     return _messages(matches, matches.get_match(match_id), referee_token, seats, message)
 
 
-def open_turn(matches: Matches, match_id: UUID | str, referee_token: str | None) -> OpenTurn:
+def open_turn(matches: MatchLookup, match_id: UUID | str, referee_token: str | None) -> OpenTurn:
     """Returns the summary and the turn message of every seat owing orders now (none once the
     match is over), from one load of the match; the token must be the referee's."""
     match = matches.get_match(match_id)
@@ -104,7 +114,7 @@ def open_turn(matches: Matches, match_id: UUID | str, referee_token: str | None)
 
 
 def _messages(
-    matches: Matches,
+    matches: MatchLookup,
     match: Match,
     referee_token: str | None,
     seats: Iterable[int],

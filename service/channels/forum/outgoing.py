@@ -5,15 +5,22 @@ forum holds a head: docs/integrity.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 from uuid import UUID
 
 from domain.match import Match
 from service.channels.forum.replies import movement_text
 from service.results import Result
 
-if TYPE_CHECKING:
-    from service.matches import Matches
+
+class Displays(Protocol):
+    """What the outgoing posts read of the Matches facade (passed in: issue 44)."""
+
+    def get_match(self, match_id: UUID | str, version: int | None = None) -> Match: ...
+
+    def display(
+        self, match_id: UUID | str, movement: int | None = None, timeline: int | None = None
+    ) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -24,7 +31,7 @@ class OutgoingPost(Result):
     text: str
 
 
-def outgoing(matches: Matches, match_id: UUID | str, after: int = 0) -> list[OutgoingPost]:
+def outgoing(matches: Displays, match_id: UUID | str, after: int = 0) -> list[OutgoingPost]:
     """Returns the post to make for every movement after `after` that has resolved, in
     order (an integration remembers the last movement it posted and passes it as
     `after`)."""

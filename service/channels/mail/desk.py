@@ -22,7 +22,7 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from domain.errors import DrtsError, DuplicateMessageError
@@ -36,13 +36,45 @@ from service.channels.mail.reading import (
     read,
     unstorable,
 )
+from service.channels.mail.seatmail import SeatMail
 from service.errors import ConcurrentWriteError
-from service.matches import Matches
+from service.queries.eventfilter import EVERY_EVENT, EventFilter
 from service.readmodels.recorders import OUTAGES
+from service.readmodels.runner import ReadModels
+from service.results import Document, OrderReceipt
 
 logger = logging.getLogger(__name__)
 VIEW = addresses.VIEW
 TRANSIENT: tuple[type[Exception], ...] = (*OUTAGES, ConcurrentWriteError)
+
+
+class MailIntake(Protocol):
+    """What the mail desk asks of the Matches facade: the seats' mail, the read models,
+    a seat's order by mail and the event log (passed in, so that the channels never import
+    the facade: issue 44)."""
+
+    @property
+    def mail(self) -> SeatMail: ...
+    @property
+    def read_models(self) -> ReadModels: ...
+
+    def submit_mail_order(
+        self,
+        match_id: UUID,
+        seat: int,
+        order: str,
+        message_id: str,
+        received_at: datetime,
+        movement: int | None = None,
+    ) -> OrderReceipt: ...
+
+    def event_log(
+        self,
+        match_id: UUID | str,
+        token: str | None = None,
+        after: int = 0,
+        kept: EventFilter = EVERY_EVENT,
+    ) -> list[Document]: ...
 
 
 @dataclass(frozen=True)
@@ -60,7 +92,7 @@ class Answer:
 class MailDesk:
     """Takes received messages for the seats' order addresses and confirmation replies."""
 
-    def __init__(self, matches: Matches, max_bytes: int) -> None:
+    def __init__(self, matches: MailIntake, max_bytes: int) -> None:
         self.matches, self.mail, self.max_bytes = matches, matches.mail, max_bytes
 
     @property
@@ -222,7 +254,7 @@ class MailDesk:
         )
 
 
-def dead_letters(matches: Matches) -> list[dict[str, Any]]:
+def dead_letters(matches: MailIntake) -> list[dict[str, Any]]:
     """Returns the dead letters, oldest first (without their content)."""
     return matches.read_models.view(VIEW).query(
         "SELECT letter_id, received_at, mail_from, rcpt_to, message_id, reason, size "

@@ -23,18 +23,40 @@ this: a resolution only records events.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
+from uuid import UUID
 
+from domain.match import Match
 from service.channels.mail import bulletins, letters
 from service.channels.mail.outbox import Outbox, RefusedByRelayError
 from service.readmodels.mailout import REMINDER, RESULT, notice_prefix
 from service.readmodels.recorders import error_text
+from service.readmodels.runner import ReadModels
 
 if TYPE_CHECKING:
-    from service.matches import Matches
+    from eventsourcing.persistence import EventStore
+
+
+class NoticeSource(Protocol):
+    """What the notices read of the Matches facade: the clock, the log, a match, the mail
+    domain and the read models (passed in, so that the channels never import the facade:
+    issue 44)."""
+
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+    @property
+    def events(self) -> EventStore[UUID]: ...
+    @property
+    def mail_domain(self) -> str: ...
+    @property
+    def read_models(self) -> ReadModels: ...
+
+    def get_match(self, match_id: UUID | str, version: int | None = None) -> Match: ...
+
 
 VIEW = "mail_outbox"
 SEND_NOTICES = "workers.send_notices"
@@ -63,7 +85,7 @@ class Pass:
 class NoticeSender:
     """Sends the outbox's notices through a transport (the relay, or the maildir)."""
 
-    def __init__(self, matches: Matches, transport: Outbox, reminder_seconds: float) -> None:
+    def __init__(self, matches: NoticeSource, transport: Outbox, reminder_seconds: float) -> None:
         self.matches, self.transport = matches, transport
         self.reminder = timedelta(seconds=reminder_seconds)
 
@@ -139,7 +161,7 @@ class NoticeSender:
         )
 
 
-def compose(matches: Matches, row: dict[str, Any]) -> EmailMessage:
+def compose(matches: NoticeSource, row: dict[str, Any]) -> EmailMessage:
     """Returns the message of a notice row: the same every time it is composed."""
     match_id, kind = row["match_id"], row["kind"]
     if kind == REMINDER:
@@ -163,7 +185,7 @@ def compose(matches: Matches, row: dict[str, Any]) -> EmailMessage:
     )
 
 
-def record_reminders(matches: Matches, now: datetime, ahead: timedelta) -> int:
+def record_reminders(matches: NoticeSource, now: datetime, ahead: timedelta) -> int:
     """Records a reminder for each seat with a confirmed result address that owes an order
     for a movement whose deadline is within `ahead` of now and has not ordered; one per
     seat and movement (ON CONFLICT DO NOTHING); returns how many movements it looked at."""
@@ -181,7 +203,7 @@ def record_reminders(matches: Matches, now: datetime, ahead: timedelta) -> int:
     return len(due)
 
 
-def _owing(matches: Matches, match_id: Any, movement: int) -> list[int]:
+def _owing(matches: NoticeSource, match_id: Any, movement: int) -> list[int]:
     """Returns the seats that owe an order for the open `movement` and have none pending."""
     match = matches.get_match(match_id)
     if not match.is_open() or match.movement != movement or match.paused is not None:
@@ -192,7 +214,7 @@ def _owing(matches: Matches, match_id: Any, movement: int) -> list[int]:
 
 
 def _record_reminder(
-    matches: Matches, row: dict[str, Any], seats: list[int], now: datetime
+    matches: NoticeSource, row: dict[str, Any], seats: list[int], now: datetime
 ) -> None:
     matches.read_models.view(VIEW).execute(
         "INSERT INTO {mail_notices} (notice_id, kind, match_id, movement, version, seat, "
