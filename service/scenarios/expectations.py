@@ -9,44 +9,6 @@ from dataclasses import dataclass, field
 
 from domain.rules.contract import JSON, Step
 
-TOP_KEYS = {
-    "description",
-    "ruleset",
-    "ruleset_version",
-    "config",
-    "seed",
-    "seats",
-    "state",
-    "movement",
-    "movements",
-    "strikes",
-    "expect",
-    "expect_events",
-}
-MOVEMENT_KEYS = {"actions", "orders", "close", "late_by", "process_at", "expect", "expect_events"}
-ACTION_KEYS = {"action", "args", "reason", "at"}
-# the referee's acts on the clock and tokens: the Matches driver takes them; the pure rules
-# (TableDriver) have neither, so they change nothing there
-SERVICE_ACTIONS = ("extend", "reissue", "pause", "resume")
-TIMED_ORDER_KEYS = {"seat", "order", "at", "processed_at"}
-EXPECT_KEYS = {
-    "state",
-    "scores",
-    "team_scores",
-    "steps",
-    "no_steps",
-    "rejected",
-    "refused",
-    "standing",
-    "strikes",
-    "to_move",
-    "result",
-    "winners",
-    "winning_teams",
-    "finished",
-    "movement",
-}
-
 
 @dataclass(frozen=True)
 class Observation:
