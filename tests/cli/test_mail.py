@@ -56,7 +56,7 @@ def test_the_referee_address_gets_the_result_of_each_movement_in_the_maildir(
     [confirmation] = mailbox.Maildir(tmp_path / "outbox")
     code = str(confirmation["Reply-To"]).split("+")[1].split("@")[0]
     service = connect()
-    service.channels.mail.confirm(code)  # what replying to the confirmation does (drts mail serve)
+    service.mail.confirm(code)  # what replying to the confirmation does (drts mail serve)
     service.close()
     runner.invoke(main, ["match", "start", match_id, "--referee-token", referee])
     ordered = runner.invoke(main, ["match", "order", match_id, "a1", "--token", tokens[0]])

@@ -51,6 +51,8 @@ PLAYER_TOKEN_OPERATIONS = {
     "setPlayerAddress": ("address", "--key"),
     "confirmPlayerAddress": ("confirm-address", "--key"),
 }
+# operations under `drts tournament` taking a player's key (issue 45)
+TOURNAMENT_TOKEN_OPERATIONS = {"registerTournamentPlayer": ("register", "--key")}
 
 
 @pytest.fixture
@@ -69,10 +71,16 @@ def test_every_api_operation_taking_a_token_has_a_cli_command_taking_one(service
         for operation in path.values()
         if isinstance(operation, dict) and {"bearerAuth": []} in operation.get("security", [])
     }
-    assert with_token == set(TOKEN_OPERATIONS) | set(PLAYER_TOKEN_OPERATIONS)
-    for name, option in PLAYER_TOKEN_OPERATIONS.values():
-        command = main.commands["player"].commands[name]  # type: ignore[attr-defined]
-        assert option in {opt for p in command.params for opt in p.opts}, name
+    assert with_token == (
+        set(TOKEN_OPERATIONS) | set(PLAYER_TOKEN_OPERATIONS) | set(TOURNAMENT_TOKEN_OPERATIONS)
+    )
+    for group, operations in (
+        ("player", PLAYER_TOKEN_OPERATIONS),
+        ("tournament", TOURNAMENT_TOKEN_OPERATIONS),
+    ):
+        for name, option in operations.values():
+            command = main.commands[group].commands[name]  # type: ignore[attr-defined]
+            assert option in {opt for p in command.params for opt in p.opts}, name
     for command in TOKEN_OPERATIONS.values():
         found = main.commands["match"]
         for name in command.split():
