@@ -17,6 +17,10 @@ object holding its state; workers/ only adapts Celery to it (issue 44). One
   found nothing due and the last look is REMATCH_REPAIR_SECONDS old, or when the last
   look is REMATCH_REPAIR_LATEST old, whatever it found (`repair_rematches`): the look
   catches the match list up with every event, costly in a burst, and such a crash is rare;
+- the tournaments' backstop: each sweep takes every step due of every unfinished
+  tournament (`Tournaments.advance_all`), for a finished match whose
+  `advance_tournament` task was lost; a tournament's failure is logged and never fails
+  the sweep of movements (`advance_tournaments`, issue 45);
 - and, keeping nothing for it, the warming: a sweep that found nothing due loads the matches of the
   countdown tasks held that fall due within WARM_AHEAD_SECONDS, for at most
   WARM_BUDGET_SECONDS (a solo worker runs nothing else meanwhile), so that a burst of
@@ -29,6 +33,7 @@ function listing them (`held`), and the monotonic clock the pacing reads.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -39,6 +44,9 @@ from uuid import UUID
 from service.health import record_sweep
 from service.matches import Matches
 from service.results import Closing, DueMovement
+from service.tournaments import Tournaments
+
+logger = logging.getLogger(__name__)
 
 REQUEUE_AFTER_SECONDS = 10.0  # the sweep queues a due movement again only after this
 REMATCH_REPAIR_SECONDS = 30.0  # an idle sweep's looks for missing rematches, at most this often
@@ -109,8 +117,9 @@ class WorkPolicy:
     def sweep(self, matches: Matches, send: Callable[[Batch], None]) -> int:
         """Sends (`send`) a batch for the due movements not queued lately, creates the
         rematches a crash left missing when it is time, warms the held matches when
-        nothing was due, and records the sweep's success or failure in the database (read
-        by /health and `drts run`); returns how many movements it queued."""
+        nothing was due, advances the tournaments (the backstop), and records the
+        sweep's success or failure in the database (read by /health and `drts run`);
+        returns how many movements it queued."""
         try:
             due = matches.due_movements()
             queued = self.queue_due(due, send)
@@ -122,7 +131,16 @@ class WorkPolicy:
                 record_sweep(matches.read_models, matches.clock(), error)
             raise
         record_sweep(matches.read_models, matches.clock())
+        self.advance_tournaments(matches)
         return queued
+
+    def advance_tournaments(self, matches: Matches) -> None:
+        """Takes every step due of every unfinished tournament (module docstring); a
+        failure is logged, so it never fails the sweep of movements."""
+        try:
+            Tournaments(matches).advance_all()
+        except Exception:
+            logger.error("advancing the tournaments failed", exc_info=True)
 
     # -- the policy -----------------------------------------------------------------------
 

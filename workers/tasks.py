@@ -120,12 +120,7 @@ def sweep_due(self: Any) -> int:
     def send(batch: Batch) -> None:
         self.app.send_task(RESOLVE_MOVEMENTS, args=(batch,), expires=REQUEUE_AFTER_SECONDS)
 
-    queued = policy(self.app).sweep(service(self.app), send)
-    try:
-        Tournaments(service(self.app)).advance_all()
-    except Exception:  # a tournament's failure must not fail the sweep of movements
-        logger.error("advancing the tournaments failed", exc_info=True)
-    return queued
+    return policy(self.app).sweep(service(self.app), send)
 
 
 @shared_task(name=ADVANCE_TOURNAMENT, bind=True)
