@@ -393,3 +393,30 @@ def test_docs_name_every_page_added(played):
     pages_md = (Path(__file__).resolve().parents[2] / "docs" / "pages.md").read_text()
     for address in ("/ui/tournaments", "/ui/tournaments/{tournament}", "/ui/players/{player}"):
         assert f"`{address}`" in pages_md
+
+
+def test_a_withdrawal_shows_in_the_players_the_standing_and_the_byes_it_leaves(base, service):
+    """Round robin: a withdrawn player is paired no more, and its scheduled opponent has
+    a bye (a walkover) in each later round (docs/tournaments.md, Round robin)."""
+    entry = entered(service, "wd", 4, "round_robin")
+    tournaments = Tournaments(service)
+    tournaments.advance(entry.tournament_id)
+    play_round(service, entry.tournament_id)  # round 1 played, round 2 paired
+    tournaments.withdraw(entry.tournament_id, "wd4", OPERATOR, "ill")
+    play_round(service, entry.tournament_id)  # round 2 played, round 3 paired without wd4
+    found = tournaments.get(entry.tournament_id)
+    ids = {p.name: str(p.player_id) for p in entry.made.values()}
+    assert found.withdrawn == {ids["wd4"]: 2} and len(found.rounds) == 3
+    text = ok(base, f"/ui/tournaments/{entry.tournament_id}")
+    withdrawals = section(text, r'<p class="withdrawals">(.*?)</p>')
+    assert re.sub(r"<[^>]+>", "", withdrawals) == "Withdrawn: wd4 (after round 2)"
+    standing = {cells(r)[1] for r in rows(text, "tournament-standings")}
+    assert "wd4 (withdrawn)" in standing
+    for record in found.rounds[2:]:
+        shown = section(
+            text, rf'<section class="round" id="round-{record["round"]}"[^>]*>(.*?)</section>'
+        )
+        names = [next(n for n, i in ids.items() if i == p) for p in record["byes"]]
+        assert names and "wd4" not in names and "wd4" not in re.sub(r"<p class.*", "", shown)
+        byes = re.findall(r">(wd\d)</a>", section(shown, r'<p class="byes">(.*?)</p>'))
+        assert byes == names
