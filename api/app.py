@@ -50,6 +50,7 @@ from api import matches as matches_resource
 from api.capacity import Capacity
 from api.context import CAPACITY, EXTENSION, capacity, matches
 from api.pages import referee, seat, signin
+from api.pages import tournaments as tournament_pages
 from api.pages.headers import protect_pages
 from api.pages.session import COOKIE_NAME, PageSessionInterface, session_token
 from api.pages.views import blueprint as pages
@@ -214,6 +215,7 @@ def serve_docs_assets(app: Flask) -> None:
 def register_pages(app: Flask) -> None:
     """Registers the web pages under /ui/ (docs/pages.md): not API operations."""
     app.register_blueprint(pages)
+    app.register_blueprint(tournament_pages.blueprint)  # issue 45: tournaments and players
     for signed_in_pages in (signin.blueprint, seat.blueprint, referee.blueprint):
         app.register_blueprint(signed_in_pages)
 

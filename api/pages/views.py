@@ -32,6 +32,8 @@ from api.strictness import UnknownParameterError
 from domain.errors import DrtsError
 from domain.rules.registry import REGISTRY
 from service.limits import LimitError
+from service.tournaments import Tournaments
+from service.tournaments.pages import TournamentPages, TournamentRow
 
 blueprint = Blueprint(
     "pages",
@@ -73,7 +75,7 @@ def match_page(query: dict[str, Any], match_id: UUID) -> str:
     """A match now: board, seats, scores, deadline; followed live by static/live.js. With
     `timeline`, an earlier timeline of a corrected match as it ended."""
     view = model.live_view(matches(), match_id, query["timeline"])
-    return render_template("match.html", view=view)
+    return render_template("match.html", view=view, tournament=tournament_of(match_id))
 
 
 @blueprint.get("/ui/matches/<uuid:match_id>/live")
@@ -94,7 +96,12 @@ def replay(query: dict[str, Any], match_id: UUID) -> str:
     view = model.replay_view(
         matches(), match_id, query["movement"], query["phase"], query["timeline"]
     )
-    return render_template("replay.html", view=view)
+    return render_template("replay.html", view=view, tournament=tournament_of(match_id))
+
+
+def tournament_of(match_id: UUID) -> TournamentRow | None:
+    """Returns the tournament the match plays a table of (None: none), for its link."""
+    return TournamentPages(Tournaments(matches())).tournament_of(match_id)
 
 
 @blueprint.get("/ui/games/<ruleset>")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
@@ -106,8 +107,8 @@ class Tournaments:
         try:
             ident = UUID(str(tournament_id))
             found: object = self.store.repository.get(ident)
-        except (ValueError, KeyError, LookupError):
-            found = None
+        except (ValueError, KeyError, LookupError, AggregateNotFoundError):
+            found = None  # a malformed id, or one no aggregate has
         if not isinstance(found, Tournament):
             raise TournamentNotFoundError(f"no tournament with id {str(tournament_id)!r}")
         return found

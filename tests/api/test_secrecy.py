@@ -74,6 +74,10 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/tournaments/{id}/players", {"player": "probe"}),
     ("get", "/tournaments/{id}/standings", None),
     ("get", "/tournaments/{id}/verify", None),
+    # the pages of tournaments and players (issue 45): no match's secrets either
+    ("get", "/ui/tournaments", None),
+    ("get", "/ui/tournaments/{id}", None),  # no tournament of a match's id: the 404 page
+    ("get", "/ui/players/probe", None),
     # issue 18: another seat may not cite alice's open order (version 7); the referee may,
     # and the dispute shows the cited event in its public form only
     ("post", "/matches/{id}/disputes", {"cites": [1, 7], "text": "probe"}),

@@ -24,6 +24,7 @@ SERVICE = ("display:text", "mail:result", "forum:posts", "bot:protocol")
 # the token kinds that may open each blueprint's pages (a new blueprint: say which here)
 PAGE_TOKENS = {
     "pages": ("none",),
+    "tournament_pages": ("none",),  # issue 45: public, as the pages'
     "signin": ("none",),
     "seat": ("none", "seat", "referee"),
     "referee": ("none", "seat", "referee", "operator"),
