@@ -9,8 +9,11 @@ crash between steps leaves a state the next call continues from (issue 45).
 3. a paired table without its match gets it (created with an idempotency key:
    service/tournaments/tables.py) and links it;
 4. a round whose every table has its result: a drawn elimination match with replays
-   left is replayed (a new match of the table, seats swapped), else the round completes
-   (with who advances, for elimination);
+   left is replayed, else the round completes (with who advances, for elimination). A
+   District War match is replayed by its own rematch (DW-5: the drawn match creates it,
+   same seats; `_link_rematch` links it, creating it first if a crash left it missing),
+   any other game (or a District War draw that asks no rematch) by a new match of the
+   table, seats swapped;
 5. unless paused, the next round is paired (service/pairing/, from the recorded events),
    or, when the format has no round left, the tournament finishes with its standing.
 
@@ -109,7 +112,12 @@ def _round_step(
             games = history.rounds[number - 1].table_games(table)
             decision = elimination.decide(games, history.players, replays)
             if decision.replay:
-                attempt = len(record["links"][table - 1]) + 1
+                links = record["links"][table - 1]
+                if elimination.replay_kind(tournament.ruleset) == "rematch":
+                    step = _link_rematch(matches, tournament, number, table, links[-1])
+                    if step is not None:
+                        return step
+                attempt = len(links) + 1
                 seats = list(elimination.replay_seats(players, attempt))
                 return _link(matches, tournament, number, table, attempt, seats, names)
         advancing = elimination.advancing(history, number, replays)
@@ -131,3 +139,15 @@ def _link(
     )
     tournament.link_match(number, table, match_id, matches.clock())
     return f"match {match_id} linked to table {table} of round {number}"
+
+
+def _link_rematch(
+    matches: Any, tournament: Tournament, number: int, table: int, drawn: str
+) -> Step | None:
+    """Links the drawn match's own rematch (DW-5) as the table's replay, creating it if a
+    crash left it missing (idempotent); returns None when the match asks no rematch."""
+    rematch_id = matches.create_rematch_if_due(drawn)
+    if rematch_id is None:
+        return None
+    tournament.link_match(number, table, rematch_id, matches.clock())
+    return f"rematch {rematch_id} of match {drawn} linked to table {table} of round {number}"
