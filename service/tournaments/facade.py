@@ -8,6 +8,7 @@ another writer of the same tournament is dropped and decided again from the stor
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from service.tournaments.audit import Verification, verify
 if TYPE_CHECKING:
     from service.matches import Matches
 
+logger = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8
 CREATED_TOPIC = get_topic(Tournament.Created)
 LINKED_TOPIC = get_topic(Tournament.MatchLinked)
@@ -165,8 +167,18 @@ class Tournaments:
 
     def advance_all(self) -> dict[str, list[str]]:
         """Advances every tournament not finished (the sweep's backstop); returns the
-        steps taken by tournament."""
-        return {str(t): steps for t in self.unfinished() if (steps := self.advance(t))}
+        steps taken by tournament. A tournament that refuses its step (a Swiss whose
+        field is too small) is logged and the others go on."""
+        taken: dict[str, list[str]] = {}
+        for ident in self.unfinished():
+            try:
+                steps = self.advance(ident)
+            except DrtsError as error:
+                logger.error("tournament %s cannot advance: %s: %s", ident, error.code, error)
+                continue
+            if steps:
+                taken[str(ident)] = steps
+        return taken
 
     def unfinished(self) -> list[UUID]:
         """Returns the ids of the tournaments that have not revealed their seed yet."""

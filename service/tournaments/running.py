@@ -16,6 +16,8 @@ crash between steps leaves a state the next call continues from (issue 45).
    table, seats swapped;
 5. unless paused, the next round is paired (service/pairing/, from the recorded events),
    or, when the format has no round left, the tournament finishes with its standing.
+   Round 1 of a Swiss is refused when the field is too small for the rounds planned
+   (`swiss.check_field`): every later round is then sure to pair.
 
 It returns what it did, or None when nothing is due. Every step is decided afresh from
 the stored tournament: two workers taking the same step write the same next version,
@@ -27,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.tournament import Tournament
-from service.pairing import elimination, pair_next, standings_of
+from service.pairing import elimination, pair_next, standings_of, swiss
 from service.pairing.history import History, history_before
 from service.tournaments.outcome import result_of
 from service.tournaments.tables import table_match
@@ -62,6 +64,8 @@ def next_step(
         return None
     history = history_of(tournament, items)
     options = tournament.options
+    if tournament.format == "swiss" and not tournament.rounds:
+        swiss.check_field(len(history.active), tournament.rounds_planned)
     pairing = pair_next(
         tournament.format, tournament.pairing_version, history, options, tournament.rounds_planned
     )
