@@ -23,6 +23,7 @@ from domain.integrity import commitment
 from domain.tournament import Tournament
 from domain.tournament.chain import public_item
 from service.errors import ConcurrentWriteError, MissingTokenError
+from service.maps import expand_map
 from service.pairing import PAIRING_VERSIONS, standings_of
 from service.pairing.tiebreaks import Standing
 from service.tournaments import running
@@ -80,15 +81,16 @@ class Tournaments:
         rated: bool = True,
         options: Mapping[str, Any] | None = None,
     ) -> NewTournament:
-        """Creates a tournament (its seed drawn with `secrets` and committed); returns its
-        id and the organiser's token. Raises what `Tournament.create` raises."""
+        """Creates a tournament (its seed drawn with `secrets` and committed), a map named by
+        the config expanded to its content as for a match; returns its id and the
+        organiser's token. Raises what `Tournament.create` raises."""
         token = secrets.token_urlsafe(32)
         tournament = Tournament.create(
             uuid4(),
             name,
             format,
             ruleset,
-            config or {},
+            expand_map(ruleset, config),  # a map named by the config becomes its content (SH-2)
             secrets.token_hex(32),
             commitment(token),
             PAIRING_VERSIONS.get(format, 1),
