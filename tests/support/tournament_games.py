@@ -1,6 +1,7 @@
 """Playing a tournament's matches for the tests of its formats (issue 45): players made
 and registered, each seat's token got by its player's key, a District War match played
-to the DW-5 draw, a match ended by the referee's forfeit."""
+to the DW-5 draw, a match ended by the referee's forfeit, a Shades match played by bot
+programs through the bot runner."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
+from cli.bots.runner import BotMatch, MatchPlan, QuietWatcher, SeatResult
+from cli.bots.runner import MatchResult as RunnerResult
 from service.matches import Matches
 from service.tournaments import Tournaments
 from tests.support.draws import draw_orders
@@ -60,3 +63,46 @@ def play_draw(
 def forfeit(app: Matches, match_id: str, seat: int = 2) -> None:
     """The operator, as the match's referee, forfeits `seat`: the other seat wins."""
     app.act(match_id, OPERATOR, "forfeit", {"seat": seat}, "test")
+
+
+class SeatedBotMatch(BotMatch):
+    """The bot runner (cli/bots/runner.py) on a match the tournament created, seated and
+    started: the bots play its seats with the tokens their players got by their keys,
+    the operator acting as the referee."""
+
+    def __init__(
+        self, matches: Matches, plan: MatchPlan, match_id: str, tokens: dict[int, str]
+    ) -> None:
+        super().__init__(matches, plan, QuietWatcher())
+        self.match_id, self.referee, self.tokens = match_id, OPERATOR, dict(tokens)
+        for (seat, _), program in zip(sorted(tokens.items()), plan.programs, strict=True):
+            log = plan.log_dir / f"{match_id}-seat{seat}.log"
+            self.seats[seat] = SeatResult(seat, program, log)
+
+    def play(self) -> RunnerResult:
+        """Plays the started match to its end with the bots; returns the runner's result."""
+        try:
+            self._start_bots()
+            self._init()
+            while self._play_turn():
+                self.timings.turns += 1
+        finally:
+            for bot in self.bots.values():
+                bot.kill("the match is over")
+        outcome = self.matches.summary(self.match_id).outcome
+        seats = list(self.seats.values())
+        return RunnerResult(
+            self.match_id, self.referee, seats, outcome, self.timings.turns, self.timings
+        )
+
+
+def play_with_bots(
+    tournaments: Tournaments,
+    tournament_id: UUID,
+    match_id: str,
+    made: dict[str, Any],
+    plan: MatchPlan,
+) -> RunnerResult:
+    """Plays a tournament's Shades match with `plan`'s bot programs, one a seat in order."""
+    tokens = seat_tokens(tournaments, tournament_id, match_id, made)
+    return SeatedBotMatch(tournaments.matches, plan, match_id, tokens).play()
