@@ -70,6 +70,22 @@ def test_a_drawn_district_war_match_is_replayed_by_its_own_rematch(app):  # type
     assert {"player_id": lower, "table": 1, "by": "result"} in _completed(tournaments, tid, 1)
 
 
+def test_a_rematch_a_crash_left_missing_is_created_and_linked(app, monkeypatch):  # type: ignore[no-untyped-def]
+    """A crash between the draw and its ReplayLinked (DW-5) leaves no rematch: the
+    tournament's advance creates it, once, and links it."""
+    tournaments, tid, made = _bracket(app)
+    first, second = latest_matches(tournaments, tid)
+    with monkeypatch.context() as patched:
+        patched.setattr(app.resolution, "create_rematch_if_due", lambda *_, **__: None)
+        play_draw(tournaments, tid, first, made, rematch=False)
+    forfeit(app, second)
+    tournaments.advance(tid)
+    rematch = app.get_match(first).rematch_id
+    assert rematch is not None and app.get_match(rematch).rematch_of == first
+    assert tournaments.get(tid).rounds[0]["links"][0] == [first, rematch]
+    assert tournaments.advance(tid) == [] and len(list(app.match_ids())) == 3
+
+
 def test_a_table_drawn_again_after_three_replays_sends_the_higher_seed_on(app):  # type: ignore[no-untyped-def]
     """The issue: at most three replays, then the higher seed advances, recorded."""
     tournaments, tid, made = _bracket(app)

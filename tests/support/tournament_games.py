@@ -49,15 +49,21 @@ def seat_tokens(
 
 
 def play_draw(
-    tournaments: Tournaments, tournament_id: UUID, match_id: str, made: dict[str, Any]
+    tournaments: Tournaments,
+    tournament_id: UUID,
+    match_id: str,
+    made: dict[str, Any],
+    rematch: bool = True,
 ) -> None:
     """Plays the DW-5 draw scenario's orders in the match, by its seats' tokens: the match
-    ends drawn and District War creates its rematch (DW-5)."""
+    ends drawn and District War creates its rematch (DW-5; `rematch` False: a crash kept
+    it from being created)."""
     tokens = seat_tokens(tournaments, tournament_id, match_id, made)
     for seat, order in draw_orders():
         tournaments.matches.submit_order(match_id, tokens[seat], order)  # type: ignore[arg-type]
     match = tournaments.matches.get_match(match_id)
-    assert match.finished and match.rematch_id is not None, match.outcome
+    assert match.finished and match.wants_rematch(), match.outcome
+    assert (match.rematch_id is not None) == rematch
 
 
 def forfeit(app: Matches, match_id: str, seat: int = 2) -> None:
