@@ -20,6 +20,12 @@ weights) rather than a hand-made search. The rules, in order of priority:
 
 The ranking is by points, then the pairing number (registration order: an organiser
 registers the strongest first). Tables are numbered by their higher-ranked player.
+
+Rule 1 can leave a round with no pairing at all (6 players whose first 3 rounds were
+the three rounds of ann-bo-cy against di-ed-fy: the pairs not met yet form two
+triangles). `max_rounds` is the bound under which that cannot happen, and a Swiss
+planned for more rounds than its field allows is refused before round 1
+(`check_field`, called by the running tournament, service/tournaments/running.py).
 """
 
 from __future__ import annotations
@@ -35,6 +41,38 @@ from service.pairing.result import Pairing, PairingError
 
 PAIRING_VERSION = 1
 BYE_POINTS = WIN
+
+
+class FieldTooSmallError(PairingError):
+    """Raised when a Swiss is planned for more rounds than its field is sure to pair."""
+
+    code = "field_too_small"
+
+
+def max_rounds(players: int) -> int:
+    """Returns the most rounds a Swiss of `players` is sure to pair under rule 1: ceil(n/2).
+
+    With an odd field add the bye as a player, for N = n + 1; else N = n. After k rounds
+    each of the N has met k others (rule 2 gives nobody a second bye while someone has
+    none), so the pairs not met yet form a graph where each has N - 1 - k. Dirac's
+    theorem: a graph whose every vertex has at least N/2 neighbours has a Hamiltonian
+    cycle, so (N even) a perfect matching: round k + 1 pairs while k <= N/2 - 1, that is
+    every round up to N/2 = ceil(n/2). The bound is tight: the example in the module's
+    docstring (6 players) fails at round 4. Withdrawals during the event shrink the field
+    and are not covered."""
+    return (players + 1) // 2
+
+
+def check_field(players: int, rounds: int | None) -> None:
+    """Raises FieldTooSmallError when `rounds` (None: the format's ceil(log2 n), always
+    within the bound) exceed `max_rounds(players)`."""
+    if rounds is not None and players >= 2 and rounds > max_rounds(players):
+        raise FieldTooSmallError(
+            f"a Swiss of {rounds} rounds needs at least {2 * rounds - 1} players to be sure "
+            f"every round pairs without a repeat meeting (rounds <= ceil(players / 2)); "
+            f"{players} are registered: register more players, or create the tournament "
+            f"with at most {max_rounds(players)} rounds"
+        )
 
 
 def points(history: History) -> Counter[str]:

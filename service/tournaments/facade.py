@@ -8,6 +8,7 @@ another writer of the same tournament is dropped and decided again from the stor
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from domain.integrity import commitment
 from domain.tournament import Tournament
 from domain.tournament.chain import public_item
 from service.errors import ConcurrentWriteError, MissingTokenError
+from service.maps import expand_map
 from service.pairing import PAIRING_VERSIONS, standings_of
 from service.pairing.tiebreaks import Standing
 from service.tournaments import running
@@ -31,6 +33,7 @@ from service.tournaments.audit import Verification, verify
 if TYPE_CHECKING:
     from service.matches import Matches
 
+logger = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8
 CREATED_TOPIC = get_topic(Tournament.Created)
 LINKED_TOPIC = get_topic(Tournament.MatchLinked)
@@ -79,15 +82,16 @@ class Tournaments:
         rated: bool = True,
         options: Mapping[str, Any] | None = None,
     ) -> NewTournament:
-        """Creates a tournament (its seed drawn with `secrets` and committed); returns its
-        id and the organiser's token. Raises what `Tournament.create` raises."""
+        """Creates a tournament (its seed drawn with `secrets` and committed), a map named by
+        the config expanded to its content as for a match; returns its id and the
+        organiser's token. Raises what `Tournament.create` raises."""
         token = secrets.token_urlsafe(32)
         tournament = Tournament.create(
             uuid4(),
             name,
             format,
             ruleset,
-            config or {},
+            expand_map(ruleset, config),  # a map named by the config becomes its content (SH-2)
             secrets.token_hex(32),
             commitment(token),
             PAIRING_VERSIONS.get(format, 1),
@@ -166,8 +170,18 @@ class Tournaments:
 
     def advance_all(self) -> dict[str, list[str]]:
         """Advances every tournament not finished (the sweep's backstop); returns the
-        steps taken by tournament."""
-        return {str(t): steps for t in self.unfinished() if (steps := self.advance(t))}
+        steps taken by tournament. A tournament that refuses its step (a Swiss whose
+        field is too small) is logged and the others go on."""
+        taken: dict[str, list[str]] = {}
+        for ident in self.unfinished():
+            try:
+                steps = self.advance(ident)
+            except DrtsError as error:
+                logger.error("tournament %s cannot advance: %s: %s", ident, error.code, error)
+                continue
+            if steps:
+                taken[str(ident)] = steps
+        return taken
 
     def unfinished(self) -> list[UUID]:
         """Returns the ids of the tournaments that have not revealed their seed yet."""

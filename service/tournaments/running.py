@@ -9,10 +9,15 @@ crash between steps leaves a state the next call continues from (issue 45).
 3. a paired table without its match gets it (created with an idempotency key:
    service/tournaments/tables.py) and links it;
 4. a round whose every table has its result: a drawn elimination match with replays
-   left is replayed (a new match of the table, seats swapped), else the round completes
-   (with who advances, for elimination);
+   left is replayed, else the round completes (with who advances, for elimination). A
+   District War match is replayed by its own rematch (DW-5: the drawn match creates it,
+   same seats; `_link_rematch` links it, creating it first if a crash left it missing),
+   any other game (or a District War draw that asks no rematch) by a new match of the
+   table, seats swapped;
 5. unless paused, the next round is paired (service/pairing/, from the recorded events),
    or, when the format has no round left, the tournament finishes with its standing.
+   Round 1 of a Swiss is refused when the field is too small for the rounds planned
+   (`swiss.check_field`): every later round is then sure to pair.
 
 It returns what it did, or None when nothing is due. Every step is decided afresh from
 the stored tournament: two workers taking the same step write the same next version,
@@ -24,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.tournament import Tournament
-from service.pairing import elimination, pair_next, standings_of
+from service.pairing import elimination, pair_next, standings_of, swiss
 from service.pairing.history import History, history_before
 from service.tournaments.outcome import result_of
 from service.tournaments.tables import table_match
@@ -59,6 +64,8 @@ def next_step(
         return None
     history = history_of(tournament, items)
     options = tournament.options
+    if tournament.format == "swiss" and not tournament.rounds:
+        swiss.check_field(len(history.active), tournament.rounds_planned)
     pairing = pair_next(
         tournament.format, tournament.pairing_version, history, options, tournament.rounds_planned
     )
@@ -109,7 +116,12 @@ def _round_step(
             games = history.rounds[number - 1].table_games(table)
             decision = elimination.decide(games, history.players, replays)
             if decision.replay:
-                attempt = len(record["links"][table - 1]) + 1
+                links = record["links"][table - 1]
+                if elimination.replay_kind(tournament.ruleset) == "rematch":
+                    step = _link_rematch(matches, tournament, number, table, links[-1])
+                    if step is not None:
+                        return step
+                attempt = len(links) + 1
                 seats = list(elimination.replay_seats(players, attempt))
                 return _link(matches, tournament, number, table, attempt, seats, names)
         advancing = elimination.advancing(history, number, replays)
@@ -131,3 +143,15 @@ def _link(
     )
     tournament.link_match(number, table, match_id, matches.clock())
     return f"match {match_id} linked to table {table} of round {number}"
+
+
+def _link_rematch(
+    matches: Any, tournament: Tournament, number: int, table: int, drawn: str
+) -> Step | None:
+    """Links the drawn match's own rematch (DW-5) as the table's replay, creating it if a
+    crash left it missing (idempotent); returns None when the match asks no rematch."""
+    rematch_id = matches.create_rematch_if_due(drawn)
+    if rematch_id is None:
+        return None
+    tournament.link_match(number, table, rematch_id, matches.clock())
+    return f"rematch {rematch_id} of match {drawn} linked to table {table} of round {number}"
