@@ -300,15 +300,17 @@ class TournamentCommands(TournamentBase):
         self, number: int, tables: Sequence[Sequence[str]], byes: Sequence[str]
     ) -> None:
         """Raises InvalidPairingError unless round `number` is the next, the one before is
-        complete, the rounds planned allow it, and each active player sits at most once."""
+        complete, the rounds planned allow it, it pairs someone (a round of byes alone is a
+        round robin's after withdrawals: every scheduled opponent withdrew), and each
+        active player sits at most once."""
         if number != len(self.rounds) + 1:
             raise InvalidPairingError(f"the next round is {len(self.rounds) + 1}, not {number}")
         if self.rounds and not self.rounds[-1]["completed"]:
             raise InvalidPairingError(f"round {number - 1} is not complete yet")
         if self.rounds_planned is not None and number > self.rounds_planned:
             raise InvalidPairingError(f"the tournament plays {self.rounds_planned} rounds")
-        if not tables:
-            raise InvalidPairingError(f"round {number} pairs no table")
+        if not tables and not byes:
+            raise InvalidPairingError(f"round {number} pairs no table and no bye")
         seen: set[str] = set()
         for player in [p for table in tables for p in table] + list(byes):
             self.check_active_for_pairing(player)

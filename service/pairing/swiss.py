@@ -3,7 +3,7 @@ matching (networkx's `max_weight_matching`, Edmonds' blossom algorithm, exact on
 weights) rather than a hand-made search. The rules, in order of priority:
 
 1. No two players meet twice (a pair that met has no edge; a round that cannot be paired
-   so raises PairingError).
+   so raises UnpairableRoundError, as does a field of fewer than two).
 2. With an odd field, the bye goes to the lowest-ranked player who has not had one and
    whose leaving still lets the rest be paired; when everyone has had one, to the
    lowest-ranked. A bye scores a win (2 points).
@@ -41,6 +41,14 @@ from service.pairing.result import Pairing, PairingError
 
 PAIRING_VERSION = 1
 BYE_POINTS = WIN
+
+
+class UnpairableRoundError(PairingError):
+    """Raised when a round cannot be paired without a repeat meeting (rule 1), which only
+    withdrawals during the event can bring about (`max_rounds`): the running tournament
+    then finishes early (service/tournaments/running.py)."""
+
+    code = "unpairable_round"
 
 
 class FieldTooSmallError(PairingError):
@@ -92,9 +100,13 @@ def ranked(history: History) -> list[str]:
 
 
 def pair(history: History) -> Pairing:
-    """Returns the next round's pairing by the module's rules. Raises PairingError when
-    every pairing of the field would repeat a meeting."""
+    """Returns the next round's pairing by the module's rules. Raises UnpairableRoundError
+    when every pairing of the field would repeat a meeting, or fewer than two are left."""
     order = ranked(history)
+    if len(order) < 2:
+        raise UnpairableRoundError(
+            f"round {history.next_round} cannot be paired: {len(order)} player is left"
+        )
     met = _met(history)
     bye: tuple[str, ...] = ()
     if len(order) % 2:
@@ -103,7 +115,9 @@ def pair(history: History) -> Pairing:
     graph = _graph(order, met, history)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != len(order):
-        raise PairingError(f"round {history.next_round} cannot be paired without a repeat meeting")
+        raise UnpairableRoundError(
+            f"round {history.next_round} cannot be paired without a repeat meeting"
+        )
     rank = {p: i for i, p in enumerate(order)}
     pairs = sorted(
         (tuple(sorted(pair, key=rank.__getitem__)) for pair in matching), key=lambda t: rank[t[0]]
@@ -124,7 +138,9 @@ def _bye(order: list[str], met: set[frozenset[str]], history: History) -> str:
         rest = [p for p in order if p != candidate]
         if _pairable(rest, met):
             return candidate
-    raise PairingError(f"round {history.next_round} cannot be paired without a repeat meeting")
+    raise UnpairableRoundError(
+        f"round {history.next_round} cannot be paired without a repeat meeting"
+    )
 
 
 def _pairable(players: list[str], met: set[frozenset[str]]) -> bool:

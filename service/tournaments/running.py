@@ -17,7 +17,9 @@ crash between steps leaves a state the next call continues from (issue 45).
 5. unless paused, the next round is paired (service/pairing/, from the recorded events),
    or, when the format has no round left, the tournament finishes with its standing.
    Round 1 of a Swiss is refused when the field is too small for the rounds planned
-   (`swiss.check_field`): every later round is then sure to pair.
+   (`swiss.check_field`): every later round is then sure to pair, unless players withdraw
+   during the event; a Swiss whose next round then cannot be paired without a repeat
+   meeting (or has one player left) finishes early with its standing.
 
 It returns what it did, or None when nothing is due. Every step is decided afresh from
 the stored tournament: two workers taking the same step write the same next version,
@@ -66,16 +68,24 @@ def next_step(
     options = tournament.options
     if tournament.format == "swiss" and not tournament.rounds:
         swiss.check_field(len(history.active), tournament.rounds_planned)
-    pairing = pair_next(
-        tournament.format, tournament.pairing_version, history, options, tournament.rounds_planned
-    )
+    try:
+        version, planned = tournament.pairing_version, tournament.rounds_planned
+        pairing = pair_next(tournament.format, version, history, options, planned)
+    except swiss.UnpairableRoundError as error:
+        # Only withdrawals during the event lead here (swiss.max_rounds): the Swiss ends
+        # with the rounds it could play rather than waiting for ever.
+        tournament.finish(_standing(tournament, history), now)
+        return f"finished early: {error}"
     if pairing is None:
-        order = tournament.tie_breaks
-        standing = standings_of(tournament.format, history, order, options)
-        tournament.finish([entry.to_json() for entry in standing], now)
+        tournament.finish(_standing(tournament, history), now)
         return "finished"
     tournament.pair_round(pairing.round, pairing.tables, pairing.byes, now)
     return f"round {pairing.round} paired"
+
+
+def _standing(tournament: Tournament, history: History) -> list[dict[str, Any]]:
+    order, options = tournament.tie_breaks, tournament.options
+    return [entry.to_json() for entry in standings_of(tournament.format, history, order, options)]
 
 
 def record_result(matches: Any, tournament: Tournament, match_id: str) -> bool:

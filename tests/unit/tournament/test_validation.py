@@ -150,6 +150,21 @@ def test_a_withdrawn_player_is_not_paired() -> None:
         tournament.pair_round(1, [["ann", "bob"]], ["cat"], T0)
 
 
+def test_a_round_pairs_someone() -> None:
+    """A round with no table and no bye is refused."""
+    tournament = new_tournament(players=("ann", "bob"))
+    with pytest.raises(InvalidPairingError, match="round 1 pairs no table and no bye"):
+        tournament.pair_round(1, [], [], T0)
+
+
+def test_a_round_of_byes_alone_is_paired() -> None:
+    """A round robin's round whose scheduled opponents all withdrew is byes alone (issue
+    45: a withdrawn player's later games are walkovers)."""
+    tournament = new_tournament(players=("ann", "bob"))
+    tournament.pair_round(1, [], ["ann", "bob"], T0)
+    assert tournament.rounds[0]["tables"] == [] and tournament.rounds[0]["byes"] == ["ann", "bob"]
+
+
 def test_a_player_is_paired_once_a_round() -> None:
     """A player at a table and in the byes is refused."""
     tournament = new_tournament(players=("ann", "bob"))
