@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
@@ -29,6 +28,7 @@ from service.pairing import PAIRING_VERSIONS, standings_of
 from service.pairing.tiebreaks import Standing
 from service.tournaments import running
 from service.tournaments.audit import Verification, verify
+from service.tournaments.cache import cache_of, replayed
 
 if TYPE_CHECKING:
     from service.matches import Matches
@@ -110,9 +110,9 @@ class Tournaments:
         """Returns the tournament; raises TournamentNotFoundError."""
         try:
             ident = UUID(str(tournament_id))
-            found: object = self.store.repository.get(ident)
-        except (ValueError, KeyError, LookupError, AggregateNotFoundError):
-            found = None  # a malformed id, or one no aggregate has
+            found: object = cache_of(self.store, LINKED_TOPIC).get(self.store, ident)
+        except (ValueError, KeyError, LookupError):
+            found = None  # a malformed id
         if not isinstance(found, Tournament):
             raise TournamentNotFoundError(f"no tournament with id {str(tournament_id)!r}")
         return found
@@ -193,12 +193,8 @@ class Tournaments:
 
     def tournament_of(self, match_id: UUID | str) -> UUID | None:
         """Returns the id of the tournament a match is linked to, or None (a match of no
-        tournament). Reads the store's log of links."""
-        for note in _notifications(self.store, LINKED_TOPIC):
-            linked: Any = self.store.mapper.to_domain_event(note)
-            if str(linked.match_id) == str(match_id):
-                return UUID(str(note.originator_id))
-        return None
+        tournament). Reads the store's log of links past the last one this process saw."""
+        return cache_of(self.store, LINKED_TOPIC).tournament_of(self.store, str(match_id))
 
     def standings(self, tournament_id: UUID | str) -> list[Standing]:
         """Returns the standing now (the final one once finished), from the results."""
@@ -226,10 +222,11 @@ class Tournaments:
         return [public_item(event) for event in self.store.events.get(tournament_id)]
 
     def verify(self, tournament_id: UUID | str) -> Verification:
-        """Audits the tournament (service/tournaments/audit.py)."""
-        tournament = self.get(tournament_id)
-        stored = list(self.store.events.get(tournament.id))
-        return verify(self.matches, tournament, stored)
+        """Audits the tournament (service/tournaments/audit.py) from its events as stored
+        now, never through the process's cache."""
+        ident = self.get(tournament_id).id
+        stored = list(self.store.events.get(ident))
+        return verify(self.matches, replayed(None, stored), stored)
 
     # -- private ----------------------------------------------------------------------------
 
