@@ -24,7 +24,7 @@ from domain import errors as domain_errors
 from domain.tournament import errors as tournament_errors
 from service import errors as service_errors
 from service.limits import LimitError
-from service.tournaments import TournamentNotFoundError
+from service.tournaments import NoTournamentMatchError, TournamentNotFoundError
 
 # Order matters: subclasses before their bases.
 STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
@@ -50,6 +50,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.UnknownDisputeError, 404),
     (service_errors.PlayerNotFoundError, 404),
     (TournamentNotFoundError, 404),
+    (NoTournamentMatchError, 404),
     (domain_errors.InvalidOrderError, 422),
     (domain_errors.IllegalOrderError, 422),
     (domain_errors.UnknownActionError, 422),

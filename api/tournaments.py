@@ -18,6 +18,7 @@ from api.schemas.tournaments import (
     RegisterPlayerSchema,
     StandingsSchema,
     TournamentSchema,
+    TournamentSeatSchema,
     VerificationSchema,
 )
 from domain.tournament import Tournament
@@ -77,6 +78,19 @@ class TournamentPlayers(MethodView):
         found = tournaments().get(tournament)
         player = tournaments().register(found.id, body["player"], bearer_token())
         return {"tournament_id": found.id, "player_id": player}
+
+
+@blp.route("/<string:tournament>/seat")
+class TournamentSeat(MethodView):
+    @blp.arguments(RegisterPlayerSchema)
+    @blp.response(200, TournamentSeatSchema, description="The seat's new token, shown once")
+    @documents_errors(blp, 401, 403, 404, 409, 422)
+    @blp.doc(operationId="getTournamentSeatToken", security=TOKEN_REQUIRED)
+    def post(self, body: dict[str, Any], tournament: str) -> Any:
+        """Gives the player (its key as the bearer token) a new token for its seat in its
+        latest match of the tournament; the seat's old token stops (issue 45: seat tokens
+        are not kept, a player gets one when it wants to play)."""
+        return tournaments().seat_token(tournament, body["player"], bearer_token())
 
 
 @blp.route("/<string:tournament>/standings")

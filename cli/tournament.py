@@ -85,6 +85,20 @@ def register(tournament_id: str, player_ref: str, key: str) -> None:
     click.echo(f"registered {ident}")
 
 
+@tournament.command("seat")
+@click.argument("tournament_id")
+@click.argument("player_ref", metavar="ID|NAME")
+@click.option("--key", envvar="DRTS_PLAYER_KEY", required=True, help="the player's key")
+@reports_errors
+def seat(tournament_id: str, player_ref: str, key: str) -> None:
+    """Gives the player a new token for its seat in its latest match of the tournament
+    (the seat's old token stops): prints the match, the seat and the token."""
+    got = Tournaments(matches()).seat_token(tournament_id, player_ref, key)
+    click.echo(f"match {got['match_id']}")
+    click.echo(f"seat {got['seat']}")
+    click.echo(f"token {got['token']}")
+
+
 @tournament.command("withdraw")
 @click.argument("tournament_id")
 @click.argument("player_ref", metavar="ID|NAME")

@@ -59,6 +59,11 @@ class SignInForm(ma.Schema):
     token = ma.fields.String(required=True, validate=ma.validate.Length(1, 200))
 
 
+class TournamentSeatForm(ma.Schema):
+    player = ma.fields.String(required=True, validate=ma.validate.Length(1, limits.MAX_NAME_CHARS))
+    key = ma.fields.String(required=True, validate=ma.validate.Length(1, 200))
+
+
 class OrderForm(ma.Schema):
     order = ma.fields.String(
         required=True, validate=ma.validate.Length(1, limits.LONGEST_ORDER_CHARS)

@@ -75,6 +75,14 @@ class RegisteredSchema(ma.Schema):
     player_id = ma.fields.UUID(required=True)
 
 
+class TournamentSeatSchema(ma.Schema):
+    match_id = ma.fields.UUID(required=True, metadata={"description": "the player's latest match"})
+    seat = ma.fields.Integer(required=True)
+    token = ma.fields.String(
+        required=True, metadata={"description": "the seat's new token, shown once"}
+    )
+
+
 class RoundSchema(ma.Schema):
     round = ma.fields.Integer(required=True)
     tables = ma.fields.List(ma.fields.List(ma.fields.String()), required=True)

@@ -6,7 +6,8 @@ same store.
 - `running.py`: the steps of running a tournament, one save each, decided afresh;
 - `tables.py`: a table's match created with an idempotency key, seated and started;
 - `outcome.py`: a finished match's result as the tournament records it;
-- `audit.py`: verify: the chain, the pairings re-derived, the results against the store.
+- `audit.py`: verify: the chain, the pairings re-derived, the results against the store;
+- `cache.py`: each tournament as last read and the index of links, kept by a process.
 """
 
 from service.tournaments.audit import Verification
@@ -14,6 +15,7 @@ from service.tournaments.facade import (
     ADVANCE_TOURNAMENT,
     NewTournament,
     NotOrganiserError,
+    NoTournamentMatchError,
     TournamentNotFoundError,
     Tournaments,
 )
@@ -21,6 +23,7 @@ from service.tournaments.facade import (
 __all__ = [
     "ADVANCE_TOURNAMENT",
     "NewTournament",
+    "NoTournamentMatchError",
     "NotOrganiserError",
     "TournamentNotFoundError",
     "Tournaments",

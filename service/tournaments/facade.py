@@ -49,6 +49,12 @@ class TournamentNotFoundError(DrtsError, LookupError):
     code = "tournament_not_found"
 
 
+class NoTournamentMatchError(DrtsError, LookupError):
+    """Raised when a player has no match in the tournament yet (or never had one)."""
+
+    code = "no_tournament_match"
+
+
 class NotOrganiserError(InvalidTokenError):
     """Raised when a token is not the tournament organiser's (nor the operator's)."""
 
@@ -213,8 +219,8 @@ class Tournaments:
             for table, links in enumerate(record["links"], 1):
                 if links and ident in record["tables"][table - 1]:
                     return self._reissue(links[-1], ident)
-        raise TournamentNotFoundError(
-            f"player {found.name!r} has no match in tournament {tournament.id}"
+        raise NoTournamentMatchError(
+            f"player {found.name!r} has no match in tournament {tournament.id} yet"
         )
 
     def items(self, tournament_id: UUID) -> list[dict[str, Any]]:

@@ -88,3 +88,27 @@ def test_errors_name_what_is_wrong(drts):
     key = _field(drts("player", "create", "ada").output, "key")
     drts("tournament", "register", tid, "ada", "--key", key)
     assert "withdrawn" in drts("tournament", "withdraw", tid, "ada", "--token", key).output
+
+
+def test_a_player_gets_its_seat_token_by_its_key(drts):
+    out = drts(
+        "tournament", "create", "Cup", "--format", "round_robin", "--ruleset", "district_war"
+    ).output
+    tid = _field(out, "tournament")
+    keys = {}
+    for name in ("ada", "bo"):
+        keys[name] = _field(drts("player", "create", name).output, "key")
+        drts("tournament", "register", tid, name, "--key", keys[name])
+    early = drts("tournament", "seat", tid, "ada", "--key", keys["ada"], ok=False).output
+    assert "no_tournament_match" in early
+    drts("tournament", "pair", tid)
+    got = drts("tournament", "seat", tid, "ada", "--key", keys["ada"]).output
+    match_id, token = _field(got, "match"), _field(got, "token")
+    app = connect()
+    try:
+        assert app.holder(match_id, token).seat == int(_field(got, "seat"))
+    finally:
+        app.close()
+    assert (
+        "wrong_player_key" in drts("tournament", "seat", tid, "ada", "--key", "x", ok=False).output
+    )

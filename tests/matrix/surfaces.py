@@ -26,6 +26,7 @@ PAGE_TOKENS = {
     "pages": ("none",),
     "tournament_pages": ("none",),  # issue 45: public, as the pages'
     "signin": ("none",),
+    "tournament_seat": ("none",),  # issue 45: the form a player signs in to its seat by
     "seat": ("none", "seat", "referee"),
     "referee": ("none", "seat", "referee", "operator"),
 }
