@@ -13,66 +13,23 @@ from flask.testing import FlaskClient
 
 from service.matches import Matches
 from service.tournaments import Tournaments
-from tests.api.conftest import OPERATOR, assert_error, bearer
-
-NAMES = ("ada", "bo", "cy", "di")
+from tests.api.conftest import OPERATOR, HttpTournament, assert_error
 
 
-class Event:
-    """A tournament made over HTTP: its id, the organiser's token, its players' keys."""
-
-    def __init__(self, client: FlaskClient, names: tuple[str, ...] = NAMES, **create: Any):
-        self.client = client
-        body = {"name": "Cup", "format": "round_robin", "ruleset": "toy", **create}
-        made = client.post("/tournaments", json=body).get_json()
-        self.id, self.token = made["tournament_id"], made["organiser_token"]
-        self.keys: dict[str, str] = {}
-        self.ids: dict[str, str] = {}
-        for name in names:
-            player = client.post("/players", json={"name": name}).get_json()
-            self.keys[name], self.ids[name] = player["key"], player["player_id"]
-            joined = client.post(
-                f"/tournaments/{self.id}/players",
-                json={"player": name},
-                headers=bearer(player["key"]),
-            )
-            assert joined.status_code == 201, joined.get_json()
-
-    def act(self, what: str, token: str | None = "organiser", **body: Any) -> Any:
-        """POSTs an act (`withdrawal:NAME`, `pause`, `resume`, `pair`) with a token."""
-        token = self.token if token == "organiser" else token
-        path = what if ":" not in what else f"players/{what.partition(':')[2]}/withdrawal"
-        return self.client.post(
-            f"/tournaments/{self.id}/{path}", json=body or None, headers=bearer(token)
-        )
-
-    def shown(self) -> dict[str, Any]:
-        return self.client.get(f"/tournaments/{self.id}").get_json()
-
-    def play_round(self) -> None:
-        """Finishes each match of the latest round: the operator forfeits its second seat."""
-        for links in self.shown()["rounds"][-1]["links"]:
-            forfeit = {"action": "forfeit", "args": {"seat": 2}, "reason": "test"}
-            acted = self.client.post(
-                f"/matches/{links[-1]}/actions", json=forfeit, headers=bearer(OPERATOR)
-            )
-            assert acted.status_code == 201, acted.get_json()
-
-
-def types(service: Matches, event: Event) -> list[str]:
+def types(service: Matches, event: HttpTournament) -> list[str]:
     """Returns the types of the tournament's events, as stored."""
     return [item["type"] for item in Tournaments(service).items(UUID(event.id))]
 
 
-def recorded(service: Matches, event: Event, type_name: str) -> list[dict[str, Any]]:
+def recorded(service: Matches, event: HttpTournament, type_name: str) -> list[dict[str, Any]]:
     """Returns the data of the tournament's events of one type, as stored."""
     items = Tournaments(service).items(UUID(event.id))
     return [item["data"] for item in items if item["type"] == type_name]
 
 
-def finished(client: FlaskClient) -> Event:
+def finished(client: FlaskClient) -> HttpTournament:
     """A round robin of two, its one round played: finished, its seed revealed."""
-    event = Event(client, names=("ada", "bo"))
+    event = HttpTournament(client, names=("ada", "bo"))
     assert event.act("pair").status_code == 200
     event.play_round()
     assert event.act("pair").get_json()["finished"]
@@ -80,8 +37,8 @@ def finished(client: FlaskClient) -> Event:
 
 
 @pytest.fixture
-def event(client: FlaskClient) -> Event:
-    return Event(client)
+def event(client: FlaskClient) -> HttpTournament:
+    return HttpTournament(client)
 
 
 def test_the_organiser_withdraws_a_player_and_it_is_recorded(event, service):
@@ -164,7 +121,7 @@ def test_an_act_without_a_token_is_refused_and_nothing_recorded(event, service, 
 def test_an_act_with_a_token_not_the_organisers_is_refused(client, event, service, act, who):
     token = {
         "a wrong token": lambda: "guess",
-        "another organiser": lambda: Event(client, names=()).token,
+        "another organiser": lambda: HttpTournament(client, names=()).token,
         "a player": lambda: event.keys["ada"],  # not di's key: di's own may withdraw di
         "a seat": lambda: seat_token(event, service),
     }[who]()
@@ -175,7 +132,7 @@ def test_an_act_with_a_token_not_the_organisers_is_refused(client, event, servic
     assert types(service, event) == before
 
 
-def seat_token(event: Event, service: Matches) -> str:
+def seat_token(event: HttpTournament, service: Matches) -> str:
     """Returns ada's seat token in her round 1 match (the round paired by the service)."""
     Tournaments(service).advance(event.id)
     return str(Tournaments(service).seat_token(event.id, "ada", event.keys["ada"])["token"])
@@ -249,7 +206,7 @@ def test_a_withdrawn_players_later_game_is_a_walkover_for_the_scheduled_opponent
 def test_a_withdrawn_players_opponent_in_an_elimination_advances_with_a_bye(client):
     """Single elimination (docs/tournaments.md): seed 4 withdrawn before round 1, seed 1,
     its opponent by the bracket, has a bye; seeds 2 and 3 play."""
-    event = Event(client, format="elimination")
+    event = HttpTournament(client, format="elimination")
     assert event.act("withdrawal:di").status_code == 200
     event.act("pair")
     first = event.shown()["rounds"][0]
