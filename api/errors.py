@@ -24,7 +24,11 @@ from domain import errors as domain_errors
 from domain.tournament import errors as tournament_errors
 from service import errors as service_errors
 from service.limits import LimitError
-from service.tournaments import NoTournamentMatchError, TournamentNotFoundError
+from service.tournaments import (
+    NotOrganiserError,
+    NoTournamentMatchError,
+    TournamentNotFoundError,
+)
 
 # Order matters: subclasses before their bases.
 STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
@@ -34,6 +38,7 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (domain_errors.NotRefereeError, 403),
     (domain_errors.NotASeatError, 403),
     (service_errors.NotOperatorError, 403),
+    (NotOrganiserError, 403),  # an InvalidTokenError: before its 401
     (domain_errors.InvalidTokenError, 401),
     (domain_errors.NotYourSeatError, 403),
     (domain_errors.UncitableEventError, 403),
@@ -89,6 +94,9 @@ STATUS_BY_ERROR: tuple[tuple[type[Exception], int], ...] = (
     (service_errors.PlayerNameTakenError, 409),
     (tournament_errors.RegistrationClosedError, 409),
     (tournament_errors.AlreadyRegisteredError, 409),
+    (tournament_errors.TournamentPausedError, 409),
+    (tournament_errors.TournamentNotPausedError, 409),
+    (tournament_errors.TournamentFinishedError, 409),
     (domain_errors.DrtsError, 422),
     (TooManyStreamsError, 503),
     (RateLimitedError, 429),
@@ -190,18 +198,22 @@ ERROR_DESCRIPTIONS = {
     "does not accept (unknown_parameter), or an event type no match log holds "
     "(unknown_event_type)",
     401: "No token (missing_token), or one this match does not know (invalid_token)",
-    403: "A token without the right: not_referee, not_a_seat, not_your_seat, or a key "
-    "that is not the player's (wrong_player_key)",
+    403: "A token without the right: not_referee, not_a_seat, not_your_seat, a key "
+    "that is not the player's (wrong_player_key), or a token that is not the tournament "
+    "organiser's (not_organiser)",
     404: "No such match, movement, phase, seat or receipt (match_not_found, "
     "movement_not_found, movement_not_resolved, phase_not_found, unknown_seat, "
-    "unknown_receipt, player_not_found), or no bot protocol for the match's game (no_bot_protocol)",
+    "unknown_receipt, player_not_found, tournament_not_found), or no bot protocol for "
+    "the match's game (no_bot_protocol)",
     409: "The match is not in a state to do this (movement_closed, seat_taken, "
     "match_not_started, match_already_started, not_enough_seats, concurrent_write, "
     "phases_diverged, dispute_already_ruled, too_many_open_disputes: the seat's "
     "disputes awaiting a ruling are at the cap), it was imported from an archive and is "
     "read-only (match_imported), its ruleset version is not installed here "
-    "(ruleset_version_not_installed), a player name is taken (player_name_taken), or its "
-    "stored log is not sound (tampered_log: details name the version, type and why)",
+    "(ruleset_version_not_installed), a player name is taken (player_name_taken), a "
+    "tournament is not in a state to do this (registration_closed, already_registered, "
+    "tournament_paused, tournament_not_paused, tournament_finished), or a "
+    "match's stored log is not sound (tampered_log: details name the version, type and why)",
     413: "The body is over the size limit (payload_too_large)",
     422: "Invalid input: validation_error, invalid_order, illegal_order, invalid_config, "
     "unknown_action, invalid_action, illegal_action, invalid_evidence, invalid_digest, ...",

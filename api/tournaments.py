@@ -1,7 +1,9 @@
-"""/tournaments: creating a tournament, registering players, its view, standing and
-audit (issue 45, docs/tournaments.md). The organiser's token is shown once at creation;
-a player registers with its key as the bearer token. Rounds are paired by the workers
-(or `drts tournament pair`), not by a request."""
+"""/tournaments: creating a tournament, registering players, the organiser's acts, its
+view, standing and audit (issue 45, docs/tournaments.md). The organiser's token is shown
+once at creation and is the bearer token of the organiser's acts (withdrawing a player,
+pausing, resuming, pairing; the operator's token does as well); a player registers, and
+may withdraw, with its key as the bearer token. Rounds are paired by the workers, or by
+the organiser's `pair` (the same idempotent step as `drts tournament pair`)."""
 
 from __future__ import annotations
 
@@ -14,12 +16,15 @@ from api.errors import TOKEN_REQUIRED, documents_errors
 from api.schemas.tournaments import (
     CreateTournamentSchema,
     NewTournamentSchema,
+    PairedSchema,
+    PauseTournamentSchema,
     RegisteredSchema,
     RegisterPlayerSchema,
     StandingsSchema,
     TournamentSchema,
     TournamentSeatSchema,
     VerificationSchema,
+    WithdrawalSchema,
 )
 from domain.tournament import Tournament
 from service.tournaments import Tournaments
@@ -91,6 +96,64 @@ class TournamentSeat(MethodView):
         latest match of the tournament; the seat's old token stops (issue 45: seat tokens
         are not kept, a player gets one when it wants to play)."""
         return tournaments().seat_token(tournament, body["player"], bearer_token())
+
+
+@blp.route("/<string:tournament>/players/<string:player>/withdrawal")
+class TournamentWithdrawal(MethodView):
+    @blp.arguments(WithdrawalSchema, required=False)
+    @blp.response(200, TournamentSchema, description="Withdrawn from the rounds still to pair")
+    @documents_errors(blp, 400, 401, 403, 404, 409, 413, 422)
+    @blp.doc(operationId="withdrawTournamentPlayer", security=TOKEN_REQUIRED)
+    def post(self, body: dict[str, Any] | None, tournament: str, player: str) -> Any:
+        """Withdraws a player (id or name) from the rounds still to pair: the organiser's
+        token, or the player's own key; its later games are byes as the format says."""
+        reason = (body or {}).get("reason") or ""
+        tournaments().withdraw(tournament, player, bearer_token(), reason)
+        return view(tournaments().get(tournament))
+
+
+@blp.route("/<string:tournament>/pause")
+class TournamentPause(MethodView):
+    @blp.arguments(PauseTournamentSchema, required=False)
+    @blp.response(200, TournamentSchema, description="Paused: no round is paired")
+    @documents_errors(blp, 400, 401, 403, 404, 409, 413, 422)
+    @blp.doc(operationId="pauseTournament", security=TOKEN_REQUIRED)
+    def post(self, body: dict[str, Any] | None, tournament: str) -> Any:
+        """Pauses the pairing of rounds (the organiser's token); matches paired already
+        go on."""
+        tournaments().pause(tournament, bearer_token(), (body or {}).get("reason") or "")
+        return view(tournaments().get(tournament))
+
+
+@blp.route("/<string:tournament>/resume")
+class TournamentResume(MethodView):
+    @blp.response(200, TournamentSchema, description="Resumed")
+    @documents_errors(blp, 401, 403, 404, 409)
+    @blp.doc(operationId="resumeTournament", security=TOKEN_REQUIRED)
+    def post(self, tournament: str) -> Any:
+        """Resumes a paused tournament (the organiser's token)."""
+        tournaments().resume(tournament, bearer_token())
+        return view(tournaments().get(tournament))
+
+
+@blp.route("/<string:tournament>/pair")
+class TournamentPair(MethodView):
+    @blp.response(200, PairedSchema, description="What was done (nothing: nothing was due)")
+    @documents_errors(blp, 401, 403, 404, 409, 422)
+    @blp.doc(operationId="pairTournament", security=TOKEN_REQUIRED)
+    def post(self, tournament: str) -> Any:
+        """Takes every step due, as `drts tournament pair` does (the organiser's token):
+        results recorded, matches created, the next round paired unless paused, the
+        finish; idempotent."""
+        steps = tournaments().pair(tournament, bearer_token())
+        found = tournaments().get(tournament)
+        return {
+            "tournament_id": found.id,
+            "steps": steps,
+            "rounds": len(found.rounds),
+            "paused": found.paused is not None,
+            "finished": found.finished,
+        }
 
 
 @blp.route("/<string:tournament>/standings")

@@ -1,11 +1,12 @@
 """The schemas of tournaments (api/tournaments.py, issue 45): create one, register a
-player, a tournament's view, its standing and its audit."""
+player, the organiser's acts (withdraw a player, pause, pair), a tournament's view, its
+standing and its audit."""
 
 from __future__ import annotations
 
 import marshmallow as ma
 
-from api.fields import PlayerName, StrictBoolean
+from api.fields import PlayerName, StrictBoolean, recorded_reason
 from domain.tournament import FORMATS, TIE_BREAKS
 from service import limits
 
@@ -81,6 +82,31 @@ class TournamentSeatSchema(ma.Schema):
     token = ma.fields.String(
         required=True, metadata={"description": "the seat's new token, shown once"}
     )
+
+
+class WithdrawalSchema(ma.Schema):
+    reason = recorded_reason("why the player withdraws (recorded)", "ill", load_default=None)
+
+
+class PauseTournamentSchema(ma.Schema):
+    reason = recorded_reason("why the organiser pauses (recorded)", "lunch", load_default=None)
+
+
+class PairedSchema(ma.Schema):
+    tournament_id = ma.fields.UUID(required=True)
+    steps = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        metadata={
+            "description": "what was done, in order (empty: nothing was due)",
+            "example": ["result of match ... recorded", "round 2 paired"],
+        },
+    )
+    rounds = ma.fields.Integer(required=True, metadata={"description": "the rounds paired"})
+    paused = ma.fields.Boolean(
+        required=True, metadata={"description": "paused: no round is paired until resumed"}
+    )
+    finished = ma.fields.Boolean(required=True)
 
 
 class RoundSchema(ma.Schema):

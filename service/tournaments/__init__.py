@@ -2,7 +2,8 @@
 same store.
 
 - `facade.py`: `Tournaments`: create, register, withdraw, pause, resume, advance
-  (`pair_next_round`), record_results, advance_all, standings, seat_token, verify;
+  (`pair_next_round`; `pair`, the organiser's over HTTP), record_results, advance_all,
+  standings, seat_token, verify;
 - `running.py`: the steps of running a tournament, one save each, decided afresh;
 - `tables.py`: a table's match created with an idempotency key, seated and started;
 - `outcome.py`: a finished match's result as the tournament records it;

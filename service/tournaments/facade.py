@@ -22,6 +22,7 @@ from domain.errors import DrtsError, InvalidTokenError
 from domain.integrity import commitment
 from domain.tournament import Tournament
 from domain.tournament.chain import public_item
+from service import limits
 from service.errors import ConcurrentWriteError, MissingTokenError
 from service.maps import expand_map
 from service.pairing import PAIRING_VERSIONS, standings_of
@@ -133,7 +134,11 @@ class Tournaments:
         self, tournament_id: UUID | str, player: str, token: str | None, reason: str = ""
     ) -> str:
         """Withdraws a player: `token` is the player's key, or the organiser's (or the
-        operator's) token. Returns the player's id."""
+        operator's) token. Returns the player's id. Raises TournamentNotFoundError,
+        PlayerNotFoundError, MissingTokenError, NotOrganiserError, LimitError (the reason),
+        and what `Tournament.withdraw` raises (finished, not registered, withdrawn)."""
+        limits.check_reason(reason or None)  # none given: recorded as ""
+        self.get(tournament_id)  # an unknown tournament is named before the player
         found = self.matches.players.get(player)
         ident = str(found.id)
         if token is None:
@@ -144,12 +149,15 @@ class Tournaments:
         return ident
 
     def pause(self, tournament_id: UUID | str, token: str | None, reason: str = "") -> None:
-        """Pauses the pairing of rounds (organiser's or operator's token)."""
+        """Pauses the pairing of rounds (organiser's or operator's token). Raises
+        TournamentPausedError when paused already, TournamentFinishedError once finished."""
+        limits.check_reason(reason or None)  # none given: recorded as ""
         self._check_organiser(self.get(tournament_id), token)
         self._write(tournament_id, lambda t: t.pause(reason, self.store.clock()))
 
     def resume(self, tournament_id: UUID | str, token: str | None) -> None:
-        """Resumes a paused tournament (organiser's or operator's token)."""
+        """Resumes a paused tournament (organiser's or operator's token). Raises
+        TournamentNotPausedError when running, TournamentFinishedError once finished."""
         self._check_organiser(self.get(tournament_id), token)
         self._write(tournament_id, lambda t: t.resume(self.store.clock()))
 
@@ -165,6 +173,15 @@ class Tournaments:
         return taken
 
     pair_next_round = advance  # the CLI's `pair`: the same step by hand
+
+    def pair(self, tournament_id: UUID | str, token: str | None) -> list[str]:
+        """The organiser's `pair` over HTTP (organiser's or operator's token): `advance`,
+        refused with TournamentFinishedError once the tournament has finished (the
+        workers, or `drts tournament pair`, still record a later correction's result)."""
+        tournament = self.get(tournament_id)
+        self._check_organiser(tournament, token)
+        tournament.check_running()
+        return self.advance(tournament.id)
 
     def record_results(self, tournament_id: UUID | str) -> list[str]:
         """Records the result of every linked match that has finished (or was corrected);

@@ -15,6 +15,7 @@ from service.matches import Matches
 from service.settings import Settings
 
 OPERATOR = "operator-secret"
+PLAYERS = ("ada", "bo", "cy", "di")  # the players of an HttpTournament
 
 
 @pytest.fixture
@@ -86,3 +87,48 @@ class HttpMatch:
             json={"order": order, **extra},
             headers=bearer(self.seats[seat - 1]),
         )
+
+
+class HttpTournament:
+    """A toy tournament made over HTTP (round robin unless told): its id, the organiser's
+    token, its players' keys and ids, all registered."""
+
+    def __init__(
+        self, client: FlaskClient, names: tuple[str, ...] = PLAYERS, **create: Any
+    ) -> None:
+        self.client = client
+        body = {"name": "Cup", "format": "round_robin", "ruleset": "toy", **create}
+        made = client.post("/tournaments", json=body).get_json()
+        self.id, self.token = made["tournament_id"], made["organiser_token"]
+        self.keys: dict[str, str] = {}
+        self.ids: dict[str, str] = {}
+        for name in names:
+            player = client.post("/players", json={"name": name}).get_json()
+            self.keys[name], self.ids[name] = player["key"], player["player_id"]
+            joined = client.post(
+                f"/tournaments/{self.id}/players",
+                json={"player": name},
+                headers=bearer(player["key"]),
+            )
+            assert joined.status_code == 201, joined.get_json()
+
+    def act(self, what: str, token: str | None = "organiser", **body: Any) -> Any:
+        """POSTs an act (`withdrawal:NAME`, `pause`, `resume`, `pair`) with a token."""
+        token = self.token if token == "organiser" else token
+        path = what if ":" not in what else f"players/{what.partition(':')[2]}/withdrawal"
+        return self.client.post(
+            f"/tournaments/{self.id}/{path}", json=body or None, headers=bearer(token)
+        )
+
+    def shown(self) -> dict[str, Any]:
+        """Returns the tournament as GET shows it."""
+        return self.client.get(f"/tournaments/{self.id}").get_json()
+
+    def play_round(self) -> None:
+        """Finishes each match of the latest round: the operator forfeits its second seat."""
+        for links in self.shown()["rounds"][-1]["links"]:
+            forfeit = {"action": "forfeit", "args": {"seat": 2}, "reason": "test"}
+            acted = self.client.post(
+                f"/matches/{links[-1]}/actions", json=forfeit, headers=bearer(OPERATOR)
+            )
+            assert acted.status_code == 201, acted.get_json()

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from uuid import UUID
 
 import pytest
 
-from tests.api.conftest import OPERATOR, HttpMatch, bearer
+from service.tournaments import Tournaments
+from tests.api.conftest import OPERATOR, HttpMatch, HttpTournament, bearer
 
 ALICE_ORDER = {"pick": 3}
 PROBES: list[tuple[str, str, Any]] = [
@@ -72,6 +74,11 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/tournaments", {"name": "probe", "format": "round_robin", "ruleset": "toy"}),
     ("get", "/tournaments/{id}", None),  # no tournament of a match's id: 404
     ("post", "/tournaments/{id}/players", {"player": "probe"}),
+    # the organiser's acts (no tournament of a match's id: 404 to every token)
+    ("post", "/tournaments/{id}/players/probe/withdrawal", {"reason": "probe"}),
+    ("post", "/tournaments/{id}/pause", {"reason": "probe"}),
+    ("post", "/tournaments/{id}/resume", None),
+    ("post", "/tournaments/{id}/pair", None),
     ("get", "/tournaments/{id}/standings", None),
     ("get", "/tournaments/{id}/verify", None),
     # the pages of tournaments and players (issue 45): no match's secrets either
@@ -313,3 +320,26 @@ def test_the_public_stream_carries_only_the_public_feed_while_a_movement_is_open
     assert not shows(entries, ALICE_ORDER) and salt not in json.dumps(entries)
     assert not any("sealed" in entry for entry in entries)
     assert secret_looks(client, table) == []
+
+
+ORGANISER_ACTS = ["withdrawal:di", "pause", "resume", "pair"]
+
+
+def test_the_organisers_acts_refuse_every_other_token_and_show_no_token(client, service):
+    """The organiser's acts (issue 45) take only the organiser's token (or the
+    operator's): none, a wrong one, a seat's of one of its matches, a player's key, a
+    match referee's are refused and record nothing; no answer shows a token."""
+    event = HttpTournament(client)
+    assert event.act("pair").status_code == 200
+    seat = Tournaments(service).seat_token(event.id, "ada", event.keys["ada"])["token"]
+    others = {None: 401, "guess": 403, seat: 403, event.keys["ada"]: 403}
+    others[HttpMatch(client).referee] = 403
+    before = Tournaments(service).items(UUID(event.id))
+    for act in ORGANISER_ACTS:
+        for token, status in others.items():
+            response = event.act(act, token=token)
+            assert response.status_code == status, (act, response.get_json())
+    assert Tournaments(service).items(UUID(event.id)) == before
+    texts = [event.act(act).get_data(as_text=True) for act in ORGANISER_ACTS]
+    texts.append(client.get(f"/tournaments/{event.id}").get_data(as_text=True))
+    assert not any(event.token in text or seat in text for text in texts)

@@ -217,6 +217,8 @@ BASES: dict[str, dict[str, Any]] = {
     "PlayerConfirm": {"code": "x"},
     "CreateTournament": {"name": "Cup", "format": "round_robin", "ruleset": "toy"},
     "RegisterPlayer": {"player": "zed"},
+    "Withdrawal": {},
+    "PauseTournament": {},
 }
 
 
