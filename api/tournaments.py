@@ -1,7 +1,7 @@
-"""/tournaments: creating a tournament, registering players, its view, standing and
-audit (issue 45, docs/tournaments.md). The organiser's token is shown once at creation;
-a player registers with its key as the bearer token. Rounds are paired by the workers
-(or `drts tournament pair`), not by a request."""
+"""/tournaments: creating a tournament, registering players, its view, standing,
+audit and archive (issue 45, docs/tournaments.md). The organiser's token is shown once
+at creation; a player registers with its key as the bearer token. Rounds are paired by
+the workers (or `drts tournament pair`), not by a request."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from api.schemas.tournaments import (
     RegisteredSchema,
     RegisterPlayerSchema,
     StandingsSchema,
+    TournamentArchiveSchema,
     TournamentSchema,
     VerificationSchema,
 )
@@ -100,6 +101,19 @@ class TournamentVerify(MethodView):
         """Audits the tournament: its chain, every pairing (once the seed is revealed),
         each result against its match's head; names the first divergence."""
         return tournaments().verify(tournament).to_json()
+
+
+@blp.route("/<string:tournament>/archive")
+class TournamentArchive(MethodView):
+    @blp.response(200, TournamentArchiveSchema)
+    @documents_errors(blp, 404)
+    @blp.doc(operationId="getTournamentArchive")
+    def get(self, tournament: str) -> Any:
+        """Returns the tournament's archive (docs/tournaments.md, Exporting a tournament):
+        its events and each finished linked match's public archive, for the standalone
+        verifier; to anyone (the seed only once revealed, unfinished matches listed, not
+        included). `drts tournament export` writes the same document."""
+        return tournaments().export_archive(tournament)
 
 
 def view(found: Tournament) -> dict[str, Any]:
