@@ -28,6 +28,7 @@ from tests.support.tournament_archives import (
     round_robin,
     run_verifier,
 )
+from tests.support.tournament_games import entered, forfeit, latest_matches, play_draw
 
 OPERATOR = "operator-secret"
 OK, FAILED, UNREADABLE = 0, 1, 2
@@ -60,6 +61,28 @@ def unfinished(sqlite_template: str, tmp_path_factory: pytest.TempPathFactory) -
     archive = Tournaments(app).export_archive(tid)
     after = {m: app.get_match(m).version for m in linked}
     yield archive, before, after
+    app.close()
+
+
+@pytest.fixture(scope="module")
+def knockout(sqlite_template: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """An elimination of four played to its end, its first table a District War match
+    played to the DW-5 draw and replayed by its rematch: its archive."""
+    app = _store(sqlite_template, tmp_path_factory.mktemp("knockout"))
+    tournaments = Tournaments(app)
+    tid = tournaments.create("Knockout", "elimination", "district_war").tournament_id
+    made = entered(tournaments, tid, ("ada", "bo", "cy", "di"))
+    tournaments.advance(tid)
+    first, second = latest_matches(tournaments, tid)
+    play_draw(tournaments, tid, first, made)
+    forfeit(app, second)
+    tournaments.advance(tid)
+    forfeit(app, app.get_match(first).rematch_id, seat=1)
+    tournaments.advance(tid)
+    forfeit(app, latest_matches(tournaments, tid)[0])
+    tournaments.advance(tid)
+    assert tournaments.get(tid).seed_revealed
+    yield tournaments.export_archive(tid)
     app.close()
 
 
@@ -102,6 +125,15 @@ def test_each_match_in_it_is_the_archive_anyone_may_export(finished):
     for match in archive["matches"]:
         alone = app.export_archive(match["match_id"])
         assert {**match, "exported_at": None} == {**alone, "exported_at": None}
+
+
+def test_a_knockout_with_a_drawn_match_and_its_rematch_passes(auditor, knockout):
+    drawn = recorded(knockout, 0)["data"]
+    assert sorted(drawn["placements"].values()) == [1, 1]  # the draw ties its two players
+    assert len(knockout["matches"]) == 4  # the draw, its rematch, the other table, the final
+    status, out = verify(auditor, knockout)
+    assert status == OK, out
+    assert out.count("at its head") == 4
 
 
 def test_an_unfinished_tournament_lists_its_unfinished_matches_and_records_nothing(
