@@ -28,7 +28,13 @@ from tests.support.tournament_archives import (
     round_robin,
     run_verifier,
 )
-from tests.support.tournament_games import entered, forfeit, latest_matches, play_draw
+from tests.support.tournament_games import (
+    entered,
+    forfeit,
+    latest_matches,
+    play_draw,
+    seat_tokens,
+)
 
 OPERATOR = "operator-secret"
 OK, FAILED, UNREADABLE = 0, 1, 2
@@ -136,6 +142,40 @@ def test_a_knockout_with_a_drawn_match_and_its_rematch_passes(auditor, knockout)
     assert out.count("at its head") == 4
 
 
+def test_a_match_corrected_after_its_result_passes_on_its_later_timeline(
+    auditor, sqlite_template, tmp_path, toy_rulesets
+):
+    """The result recorded on timeline 2 is recomputed through the match's Corrected
+    event (its restart), at the later head."""
+    app = _store(sqlite_template, tmp_path)
+    try:
+        tournaments = Tournaments(app)
+        tid = tournaments.create("Duel", "round_robin", "toy", {"rounds": 1}).tournament_id
+        made = entered(tournaments, tid, ("ada", "bo"))
+        tournaments.advance(tid)
+        (match_id,) = latest_matches(tournaments, tid)
+        tokens = seat_tokens(tournaments, tid, match_id, made)
+        app.submit_order(match_id, tokens[1], "3")
+        app.submit_order(match_id, tokens[2], "1")
+        tournaments.advance(tid)
+        changes = [{"seat": 1, "order": "1"}, {"seat": 2, "order": "3"}]
+        app.correct(match_id, OPERATOR, 1, changes, "the picks were swapped")
+        tournaments.advance(tid)
+        archive = tournaments.export_archive(tid)
+    finally:
+        app.close()
+    first, second = recorded(archive, 0)["data"], recorded(archive, 1)["data"]
+    assert (first["timeline"], second["timeline"]) == (1, 2)
+    assert first["points"] != second["points"]
+    status, out = verify(auditor, archive)
+    assert status == OK, out
+    assert f"at its head {second['head']['version']}: as recorded" in out
+    data = recorded(archive, 1)["data"]
+    data["points"], data["placements"] = first["points"], first["placements"]
+    status, out = verify(auditor, rechained(archive))
+    assert status == FAILED and "the placements are" in out, out
+
+
 def test_an_unfinished_tournament_lists_its_unfinished_matches_and_records_nothing(
     auditor, unfinished
 ):
@@ -183,6 +223,15 @@ def test_a_changed_result_fails_though_the_tournament_is_re_chained(auditor, fin
     assert status == FAILED, out
     assert f"FAILED  result of match {data['match_id']}" in out
     assert "the placements are" in out and "the tournament recorded" in out
+
+
+def test_a_result_moved_to_another_table_fails(auditor, finished):
+    forged = copy.deepcopy(finished[0])
+    data = recorded(forged, 0)["data"]
+    data["table"] = 2 if data["table"] == 1 else 1
+    status, out = verify(auditor, rechained(forged))
+    assert status == FAILED, out
+    assert f"the match is not linked at round {data['round']}, table {data['table']}" in out
 
 
 def test_a_changed_recorded_head_fails(auditor, finished):
