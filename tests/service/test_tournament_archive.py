@@ -2,8 +2,11 @@
 events and its finished matches' archives, exported by `Tournaments.export_archive`
 and checked offline by the page's standalone verifier, run with `python3 -I -S` (no
 site packages, no drts) beside the match verifier of docs/archive.md: a sound archive
-passes, finished or not; a tampered tournament event, a tampered match event, a
-changed result, a changed head, a removed match each fail naming the divergence."""
+passes, finished or not, exported from SQLite or PostgreSQL, with a drawn match and its
+rematch, with a match corrected after its result; a tampered tournament event, a
+tampered match event, a changed result, a result moved to another table, a changed
+head, a removed match, a match hidden among the unfinished and a match re-chained by a
+forger each fail naming the divergence."""
 
 from __future__ import annotations
 
@@ -295,6 +298,20 @@ def test_a_tournament_head_held_by_an_auditor_catches_a_cut(auditor, finished):
 def test_without_the_match_verifier_the_input_cannot_be_read(auditor, finished):
     status, out = verify(auditor, finished[0], "--match-verifier=nowhere.py")
     assert status == UNREADABLE and "cannot read the input" in out, out
+
+
+def test_an_archive_exported_from_either_store_passes(auditor, database_url, tmp_path):
+    """SQLite and PostgreSQL: a round robin with one round played and one paired."""
+    app = Matches(
+        env=Settings(database_url).event_store_env(), clock=ManualClock(), operator_token=OPERATOR
+    )
+    try:
+        archive = Tournaments(app).export_archive(round_robin(app, OPERATOR, rounds_played=1))
+    finally:
+        app.close()
+    assert len(archive["matches"]) == 2 and len(archive["unfinished"]) == 2
+    status, out = verify(auditor, archive)
+    assert status == OK, out
 
 
 def test_an_unknown_tournament_has_no_archive(finished):
