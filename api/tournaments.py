@@ -1,5 +1,5 @@
 """/tournaments: creating a tournament, registering players, the organiser's acts, its
-view, standing and audit (issue 45, docs/tournaments.md). The organiser's token is shown
+view, standing, audit and archive (issue 45, docs/tournaments.md). The organiser's token is shown
 once at creation and is the bearer token of the organiser's acts (withdrawing a player,
 pausing, resuming, pairing; the operator's token does as well); a player registers, and
 may withdraw, with its key as the bearer token. Rounds are paired by the workers, or by
@@ -21,6 +21,7 @@ from api.schemas.tournaments import (
     RegisteredSchema,
     RegisterPlayerSchema,
     StandingsSchema,
+    TournamentArchiveSchema,
     TournamentSchema,
     TournamentSeatSchema,
     VerificationSchema,
@@ -177,6 +178,19 @@ class TournamentVerify(MethodView):
         """Audits the tournament: its chain, every pairing (once the seed is revealed),
         each result against its match's head; names the first divergence."""
         return tournaments().verify(tournament).to_json()
+
+
+@blp.route("/<string:tournament>/archive")
+class TournamentArchive(MethodView):
+    @blp.response(200, TournamentArchiveSchema)
+    @documents_errors(blp, 404)
+    @blp.doc(operationId="getTournamentArchive")
+    def get(self, tournament: str) -> Any:
+        """Returns the tournament's archive (docs/tournaments.md, Exporting a tournament):
+        its events and each finished linked match's public archive, for the standalone
+        verifier; to anyone (the seed only once revealed, unfinished matches listed, not
+        included). `drts tournament export` writes the same document."""
+        return tournaments().export_archive(tournament)
 
 
 def view(found: Tournament) -> dict[str, Any]:

@@ -5,7 +5,9 @@
 organiser's token; `pair` takes every step due (results, matches, the round's pairing,
 the finish), idempotent like the worker's `advance_tournament`; `pause` and `resume`
 take the organiser's token; `standings` prints the standing; `verify` audits the
-tournament and exits 1 naming the first divergence. `--json` prints the API's form.
+tournament and exits 1 naming the first divergence; `export` writes its archive (its
+events and its finished matches' archives) for the standalone verifier. `--json`
+prints the API's form.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ as_json_option = click.option("--json", "as_json", is_flag=True, help="the API's
 
 @click.group("tournament")
 def tournament() -> None:
-    """Tournaments: create, register, pair, standings, verify."""
+    """Tournaments: create, register, pair, standings, verify, export."""
 
 
 @tournament.command("create")
@@ -179,3 +181,25 @@ def verify(tournament_id: str, as_json: bool) -> None:
         click.echo("sound" if report.ok else f"DIVERGES: {report.divergence}")
     if not report.ok:
         raise SystemExit(1)
+
+
+@tournament.command("export")
+@click.argument("tournament_id")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@reports_errors
+def export(tournament_id: str, file: str | None) -> None:
+    """Writes the tournament's archive (docs/tournaments.md, Exporting a tournament) to
+    FILE, or prints it (no FILE, or `-`): its events and each finished linked match's
+    public archive, for the standalone verifier. Anyone may export; nothing is recorded."""
+    document = Tournaments(matches()).export_archive(tournament_id)
+    if file in (None, "-"):
+        echo_json(document)
+        return
+    with open(str(file), "w", encoding="utf-8") as out:
+        json.dump(document, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    click.echo(
+        f"tournament {document['tournament_id']}: {len(document['events'])} events, "
+        f"{len(document['matches'])} match archive(s), {len(document['unfinished'])} "
+        f"unfinished match(es) left out, written to {file}"
+    )

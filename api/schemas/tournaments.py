@@ -1,12 +1,14 @@
 """The schemas of tournaments (api/tournaments.py, issue 45): create one, register a
 player, the organiser's acts (withdraw a player, pause, pair), a tournament's view, its
-standing and its audit."""
+standing, its audit and its archive."""
 
 from __future__ import annotations
 
 import marshmallow as ma
 
 from api.fields import PlayerName, StrictBoolean, recorded_reason
+from api.schemas.audit import ArchiveHeadSchema, ArchiveSchema
+from api.schemas.events import EventSchema
 from domain.tournament import FORMATS, TIE_BREAKS
 from service import limits
 
@@ -157,3 +159,41 @@ class VerificationSchema(ma.Schema):
     rounds = ma.fields.Integer(required=True)
     results = ma.fields.Integer(required=True)
     notes = ma.fields.List(ma.fields.String(), required=True)
+
+
+class UnfinishedMatchSchema(ma.Schema):
+    match_id = ma.fields.String(required=True)
+    round = ma.fields.Integer(required=True)
+    table = ma.fields.Integer(required=True)
+    attempt = ma.fields.Integer(required=True)
+
+
+class TournamentArchiveSchema(ma.Schema):
+    """A tournament archive (docs/tournaments.md, Exporting a tournament)."""
+
+    format = ma.fields.String(required=True, metadata={"description": '"drts-tournament-archive"'})
+    format_version = ma.fields.Integer(required=True, metadata={"description": "1"})
+    tournament_id = ma.fields.UUID(required=True)
+    name = ma.fields.String(required=True)
+    ruleset = ma.fields.String(required=True)
+    ruleset_version = ma.fields.Integer(required=True)
+    exported_at = ma.fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
+    finished = ma.fields.Boolean(required=True)
+    head = ma.fields.Nested(
+        ArchiveHeadSchema, required=True, metadata={"description": "the tournament's last event"}
+    )
+    events = ma.fields.List(
+        ma.fields.Nested(EventSchema),
+        required=True,
+        metadata={"description": "every tournament event; Created's seed sealed until revealed"},
+    )
+    matches = ma.fields.List(
+        ma.fields.Nested(ArchiveSchema),
+        required=True,
+        metadata={"description": "each finished linked match's public archive, in link order"},
+    )
+    unfinished = ma.fields.List(
+        ma.fields.Nested(UnfinishedMatchSchema),
+        required=True,
+        metadata={"description": "the linked matches not finished: not in the archive"},
+    )

@@ -1,6 +1,6 @@
 """The Tournaments facade (issue 45), beside Matches: creating a tournament, registering
 and withdrawing players (proven by their keys), pausing, the running steps
-(service/tournaments/running.py), standings, seat tokens and the audit.
+(service/tournaments/running.py), standings, seat tokens, the audit and the export.
 
 A tournament is an aggregate saved in the same event store as the matches and players,
 through the store's `save`; every write is optimistic: a step that loses a race to
@@ -27,7 +27,8 @@ from service.errors import ConcurrentWriteError, MissingTokenError
 from service.maps import expand_map
 from service.pairing import PAIRING_VERSIONS, standings_of
 from service.pairing.tiebreaks import Standing
-from service.tournaments import running
+from service.results import Document
+from service.tournaments import export, running
 from service.tournaments.audit import Verification, verify
 from service.tournaments.cache import cache_of, replayed
 
@@ -250,6 +251,13 @@ class Tournaments:
         ident = self.get(tournament_id).id
         stored = list(self.store.events.get(ident))
         return verify(self.matches, replayed(None, stored), stored)
+
+    def export_archive(self, tournament_id: UUID | str) -> Document:
+        """Returns the tournament's archive (service/tournaments/export.py): its events and
+        each finished linked match's public archive; to anyone, nothing recorded."""
+        tournament = self.get(tournament_id)
+        stored = list(self.store.events.get(tournament.id))
+        return export.document(self.matches, tournament, stored, self.store.clock())
 
     # -- private ----------------------------------------------------------------------------
 
