@@ -1,18 +1,20 @@
 """The audit of a tournament (issue 45, docs/tournaments.md The audit): the chain of its
 events and its seed against the commitment; once the seed is revealed, every round
-re-derived under the recorded pairing version from the events before it; each
-recorded result against its match in the store (the match's chain verifies, its event
-at the recorded head has the recorded chain, and its result at that head is the
-recorded one). The first divergence is reported."""
+re-derived under the recorded pairing version from the events before it, and so are
+each elimination round's `advancing` and the final standing; each recorded result
+against its match in the store (the match's chain verifies, its event at the recorded
+head has the recorded chain, and its result at that head is the recorded one). The
+first divergence is reported."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from domain.tournament import Tournament
 from domain.tournament.chain import first_broken_link, public_item
-from service.pairing import pair_next
+from service.pairing import elimination, pair_next, standings_of
 from service.pairing.history import history_before
 from service.tournaments.outcome import result_of
 
@@ -67,6 +69,10 @@ def verify(matches: Any, tournament: Tournament, stored: list[Any]) -> Verificat
         problem = _result_problem(matches, match_id, data)
         if problem is not None:
             return _failed(problem)
+    for index, item in enumerate(public if revealed is not None else []):
+        problem = _outcome_problem(tournament, public[:index], item, str(revealed))
+        if problem is not None:
+            return _failed(problem)
     return Verification(True, None, revealed is not None, rounds, len(latest), notes)
 
 
@@ -90,6 +96,37 @@ def _pairing_problem(
     if derived != recorded:
         return f"round {number} was recorded as {recorded}, the pairing re-derives {derived}"
     return None
+
+
+def _outcome_problem(
+    tournament: Tournament, before: list[dict[str, Any]], item: dict[str, Any], seed: str
+) -> str | None:
+    """Returns how an elimination round's `advancing`, or the final standing, differs
+    from what the events before it re-derive (None when they agree, or for any other
+    event). Both are folded from exactly what was recorded before them: a result
+    corrected after the finish leaves the recorded standing as it was."""
+    history = history_before(before, len(before) + 1, seed)  # every round before it
+    if item["type"] == "RoundCompleted" and tournament.format == "elimination":
+        number = item["data"]["round"]
+        derived = elimination.advancing(history, number, tournament.options["max_replays"])
+        recorded = item["data"]["advancing"]
+        if _as_json(derived) != recorded:
+            return f"round {number} recorded {recorded} advancing, the results give {derived}"
+    if item["type"] == "Finished":
+        order = tournament.tie_breaks
+        standing = standings_of(tournament.format, history, order, tournament.options)
+        derived_standing = _as_json([entry.to_json() for entry in standing])
+        if derived_standing != item["data"]["standing"]:
+            return (
+                f"the final standing was recorded as {item['data']['standing']}, "
+                f"the results and tie-breaks give {derived_standing}"
+            )
+    return None
+
+
+def _as_json(value: Any) -> Any:
+    """Returns `value` as it reads back from the store's JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
 
 
 def _result_problem(matches: Any, match_id: str, data: dict[str, Any]) -> str | None:

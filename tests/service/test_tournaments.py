@@ -267,3 +267,51 @@ def test_a_match_corrected_later_gives_its_new_result_on_the_later_timeline(app,
     assert tournaments.verify(tid).ok
     winner = next(p for p, pts in second["points"].items() if pts == 2)
     assert tournaments.standings(tid)[0].player_id == winner
+
+
+def test_verify_catches_a_final_standing_changed_and_rechained_in_the_store(app, database_url):  # type: ignore[no-untyped-def]
+    tournaments, tid = finished_tournament(app)
+    version = _version_of(tournaments, tid, "Finished")
+
+    def reorder(data):  # type: ignore[no-untyped-def]
+        first, second = data["standing"][0], data["standing"][1]
+        first["player_id"], second["player_id"] = second["player_id"], first["player_id"]
+
+    rewrite(database_url, tid, version, reorder)
+    report = _audit(database_url, tid)
+    assert not report.ok
+    assert "the final standing was recorded as" in str(report.divergence), report.divergence
+
+
+def finished_elimination(app: Matches):  # type: ignore[no-untyped-def]
+    tournaments = Tournaments(app)
+    new = tournaments.create("Knockout", "elimination", "district_war")
+    for name in ("ada", "bo", "cy", "di"):
+        player = app.players.create(f"ko-{name}")
+        tournaments.register(new.tournament_id, player.name, player.key)
+    for _ in range(6):
+        tournaments.advance(new.tournament_id)
+        for match_id in current_matches(tournaments, new.tournament_id):
+            if not app.get_match(match_id).finished:
+                app.act(match_id, OPERATOR, "forfeit", {"seat": 2}, "test")
+    assert tournaments.get(new.tournament_id).seed_revealed
+    assert tournaments.verify(new.tournament_id).ok
+    return tournaments, new.tournament_id
+
+
+def test_verify_catches_an_elimination_advance_changed_and_rechained(app, database_url):  # type: ignore[no-untyped-def]
+    tournaments, tid = finished_elimination(app)
+    version = _version_of(tournaments, tid, "RoundCompleted")
+    loser = next(
+        player
+        for table in tournaments.get(tid).rounds[0]["tables"]
+        for player in table[1:]  # the second seat was forfeited
+    )
+
+    def promote(data):  # type: ignore[no-untyped-def]
+        data["advancing"][0]["player_id"] = loser
+
+    rewrite(database_url, tid, version, promote)
+    report = _audit(database_url, tid)
+    assert not report.ok
+    assert "round 1 recorded" in str(report.divergence), report.divergence
