@@ -1,4 +1,4 @@
-"""GET /standings: wins, draws, losses and points per player name and ruleset."""
+"""GET /standings: wins, draws, losses and points per player (or seat name) and ruleset."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ class Standings(MethodView):
     @blp.doc(operationId="listStandings")
     def get(self, args: dict[str, Any]) -> Any:
         """Lists the standings, best first within each ruleset, by page (`next` is the cursor
-        of the next page). A seat among a finished match's winners wins (or draws a shared
-        draw), every other seat loses; a win is worth 3 points, a draw 1.
+        of the next page). A row counts a player identity (`player_id`) over every seat
+        that named it, or, for seats that named none, a seat name (`player_id` null). A seat
+        among a finished match's winners wins (or draws a shared draw), every other seat
+        loses; a win is worth 3 points, a draw 1.
         """
         return matches().standings(**args)

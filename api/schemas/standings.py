@@ -23,7 +23,22 @@ class StandingsArgsSchema(ma.Schema):
 
 class StandingSchema(ma.Schema):
     ruleset = ma.fields.String(required=True)
-    player = ma.fields.String(required=True, metadata={"description": "the name seats joined with"})
+    player = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "the player's name where the seats named a player identity, "
+            "else the name the seats joined with"
+        },
+    )
+    player_id = ma.fields.UUID(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the player identity this row counts (issue 45): every seat that "
+            "named it, whatever its seat name; null: a row of seats that named no player, "
+            "counted by their name"
+        },
+    )
     played = ma.fields.Integer(required=True, metadata={"description": "finished matches"})
     wins = ma.fields.Integer(required=True)
     draws = ma.fields.Integer(required=True)

@@ -50,8 +50,9 @@ class Listings:
     def standings(
         self, ruleset: str | None = None, limit: int = 100, cursor: str | None = None
     ) -> Page:
-        """Returns a page of standings (wins, draws, losses, points per player name and
-        ruleset over finished matches), best first within each ruleset.
+        """Returns a page of standings (wins, draws, losses, points per player, or seat
+        name where a seat named no player, and ruleset over finished matches), best first
+        within each ruleset.
         """
         items, offset = queries.standing_rows(
             self.store.read_models, ruleset, limit, cursor_position(cursor)

@@ -6,11 +6,13 @@ can be rebuilt alone. Every handler turns one event into statements for its
 view (service/readmodels/recorders.py), which runs them with the tracking row
 in one transaction. Handlers use only what the event carries: no rules run.
 
-Standings count a finished match once per seat, by player name and ruleset:
-a seat among the outcome's winners wins (or draws, when the result is a
-draw shared by several); every other seat loses; a draw with no winners is a
-draw for every seat; a match with no winner is a loss for every seat. A win
-is worth WIN_POINTS, a draw DRAW_POINTS, a loss nothing.
+Standings count a finished match once per seat and ruleset, for the seat's entrant:
+the player identity it named (issue 45), else the name it joined with; a player's row
+shows the player's name (from its `Player.Created`). A seat among the outcome's
+winners wins (or draws, when the result is a draw shared by several); every other
+seat loses; a draw with no winners is a draw for every seat; a match with no winner
+is a loss for every seat. A win is worth WIN_POINTS, a draw DRAW_POINTS, a loss
+nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
 from domain.match import Match
+from domain.player import Player
 from domain.rules.contract import asks_rematch
 from service.readmodels import heads
 from service.readmodels.recorders import Statement, View
@@ -448,9 +451,23 @@ def _forget_scores(e: Match.Corrected, tracking: Tracking) -> list[Statement]:
 
 
 class Standings(ReadModel):
-    """Wins, draws, losses and points per player name and ruleset, over finished matches."""
+    """Wins, draws, losses and points per entrant (a player, else a seat name) and
+    ruleset, over finished matches."""
 
     name = "standings"
+
+    @handles(Player.Created)
+    def player_created(self, e: Player.Created, tracking: Tracking) -> list[Statement]:
+        """Keeps the player's name, which its rows show (rows counted before take it too)."""
+        key = {"player_id": str(e.originator_id), "name": e.name}
+        return [
+            (
+                "INSERT INTO {standings_players} (player_id, name) VALUES (:player_id, :name) "
+                "ON CONFLICT (player_id) DO UPDATE SET name = excluded.name",
+                key,
+            ),
+            ("UPDATE {standings} SET player = :name WHERE player_id = :player_id", key),
+        ]
 
     @handles(Match.Created)
     def created(self, e: Match.Created, tracking: Tracking) -> list[Statement]:
@@ -463,11 +480,18 @@ class Standings(ReadModel):
 
     @handles(Match.SeatJoined)
     def seat_joined(self, e: Match.SeatJoined, tracking: Tracking) -> list[Statement]:
+        player_id = e.player_id  # None: a name only (or a seat stored before players)
         return [
             (
-                "INSERT INTO {standings_seats} (match_id, seat, player) "
-                "VALUES (:match_id, :seat, :player)",
-                {"match_id": e.originator_id, "seat": e.seat, "player": e.name},
+                "INSERT INTO {standings_seats} (match_id, seat, player, player_id, entrant) "
+                "VALUES (:match_id, :seat, :player, :player_id, :entrant)",
+                {
+                    "match_id": e.originator_id,
+                    "seat": e.seat,
+                    "player": e.name,
+                    "player_id": player_id,
+                    "entrant": entrant(e.name, player_id),
+                },
             )
         ]
 
@@ -542,17 +566,26 @@ EXTEND = (
     "WHERE match_id = :match_id AND movement = :movement"
 )
 POINTS = {"win": WIN_POINTS, "draw": DRAW_POINTS, "loss": 0}
+# a player's row shows its name (the seat's name if the log holds no such player)
 ADD_RESULT = (
-    "INSERT INTO {standings} AS s (ruleset, player, played, wins, draws, losses, points) "
-    "SELECT m.ruleset, p.player, :played, :wins, :draws, :losses, :points "
+    "INSERT INTO {standings} AS s "
+    "(ruleset, entrant, player, player_id, played, wins, draws, losses, points) "
+    "SELECT m.ruleset, p.entrant, COALESCE(n.name, p.player), p.player_id, "
+    ":played, :wins, :draws, :losses, :points "
     "FROM {standings_seats} p JOIN {standings_matches} m ON m.match_id = p.match_id "
+    "LEFT JOIN {standings_players} n ON n.player_id = p.player_id "
     "WHERE p.match_id = :match_id AND p.seat = :seat "
-    "ON CONFLICT (ruleset, player) DO UPDATE SET played = s.played + excluded.played, "
+    "ON CONFLICT (ruleset, entrant) DO UPDATE SET played = s.played + excluded.played, "
     "wins = s.wins + excluded.wins, draws = s.draws + excluded.draws, "
     "losses = s.losses + excluded.losses, points = s.points + excluded.points"
 )
 
 PROJECTIONS: tuple[type[ReadModel], ...] = (MatchList, Deadlines, Scoreboards, Standings)
+
+
+def entrant(name: str, player_id: str | None) -> str:
+    """Returns the standings key of a seat: its player's id if it named one, else its name."""
+    return f"name:{name}" if player_id is None else f"player:{player_id}"
 
 
 def seat_result(outcome: dict[str, Any], seat: int) -> str:

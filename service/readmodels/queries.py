@@ -184,15 +184,17 @@ def standing_rows(
     models: ReadModels, ruleset: str | None, limit: int, offset: int
 ) -> tuple[list[dict[str, JSON]], int | None]:
     """Returns up to `limit` standings from `offset`, best first within each ruleset, and
-    the offset of the next page (None at the end).
+    the offset of the next page (None at the end). A row counts a player (`player_id`,
+    `player` its name) or, for seats naming none, a seat name (`player_id` None).
     """
     if ruleset is not None:
         limits.check_ruleset_name(ruleset)
     models.catch_up(["standings"])
     where = "WHERE ruleset = :ruleset " if ruleset is not None else ""
     rows = models.view("standings").query(
-        "SELECT ruleset, player, played, wins, draws, losses, points FROM {standings} "
-        f"{where}ORDER BY ruleset, points DESC, wins DESC, draws DESC, player "
+        "SELECT ruleset, player, player_id, played, wins, draws, losses, points "
+        f"FROM {{standings}} {where}"
+        "ORDER BY ruleset, points DESC, wins DESC, draws DESC, player, entrant "
         "LIMIT :limit OFFSET :offset",
         {"ruleset": ruleset, "limit": limit + 1, "offset": offset},
     )

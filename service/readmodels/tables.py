@@ -11,6 +11,11 @@ the fixed-width text `YYYY-MM-DD HH:MM:SS.ffffff` in UTC, which sorts as time).
 Match ids are `uuid` on PostgreSQL and 32 hexadecimal digits on SQLite, as
 eventsourcing stores them.
 
+The standings count an entrant per ruleset (issue 45): a player identity where the
+seat named one (`player:<player id>`, shown with the player's name), else the name the
+seat joined with (`name:<seat name>`), so two players seated under one name are two rows
+and one player seated under several names is one.
+
 `projection_quarantine` belongs to no one projection: it lists, per
 projection, the matches it leaves out because applying one of their events
 failed (service/readmodels/recorders.py).
@@ -212,7 +217,14 @@ standings = sa.Table(
     "standings",
     metadata,
     Column("ruleset", String(64), primary_key=True),
-    Column("player", String(200), primary_key=True),
+    Column(
+        "entrant",
+        String(240),
+        primary_key=True,
+        comment="player:<player id> for seats naming a player, name:<seat name> for the others",
+    ),
+    Column("player", String(200), nullable=False, comment="the player's name, or the seat name"),
+    Column("player_id", String(36), nullable=True, comment="the player identity; NULL: a name"),
     Column("played", Integer, nullable=False),
     Column("wins", Integer, nullable=False),
     Column("draws", Integer, nullable=False),
@@ -233,8 +245,18 @@ standings_seats = sa.Table(
     metadata,
     Column("match_id", Uuid, primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
-    Column("player", String(200), nullable=False),
+    Column("player", String(200), nullable=False, comment="the name the seat joined with"),
+    Column("player_id", String(36), nullable=True, comment="the player it named; NULL: none"),
+    Column("entrant", String(240), nullable=False, comment="the standings row it counts for"),
     Column("result", String(8), nullable=True, comment="win, draw or loss once finished"),
+)
+
+standings_players = sa.Table(
+    "standings_players",
+    metadata,
+    Column("player_id", String(36), primary_key=True),
+    Column("name", String(200), nullable=False),
+    comment="the players' names, for the standings rows of seats naming them",
 )
 
 projection_quarantine = sa.Table(
@@ -455,7 +477,7 @@ PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {
     "match_list": (match_list, match_seats),
     "deadlines": (deadlines,),
     "scoreboards": (scoreboard_seats, scoreboard_teams),
-    "standings": (standings, standings_matches, standings_seats),
+    "standings": (standings, standings_matches, standings_seats, standings_players),
     "mail_outbox": (),  # its notices are shared: a rebuild must not send them again
 }
 

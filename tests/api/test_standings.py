@@ -7,7 +7,7 @@ from typing import Any
 from api.app import create_app
 from api.context import EXTENSION
 from service.readmodels.runner import Timer
-from tests.api.conftest import HttpMatch, assert_error
+from tests.api.conftest import HttpMatch, assert_error, bearer
 
 
 def finish(client: Any, names: tuple[str, str], picks: tuple[str, str]) -> HttpMatch:
@@ -62,3 +62,31 @@ def test_an_app_on_its_own_store_keeps_its_read_models_up_to_date(tmp_path):
         assert app.test_client().get("/standings").get_json() == {"items": [], "next": None}
     finally:
         service.close()
+
+
+def test_a_row_counts_a_player_by_its_id_and_a_seat_naming_none_by_its_name(client):
+    """Issue 45: `player_id` is the player a row counts (its name in `player`, not the
+    seat's), null for a row of seats that named no player."""
+    ann = client.post("/players", json={"name": "Ann"}).get_json()
+    body = client.post("/matches", json={"ruleset": "toy"}).get_json()
+    match, referee = body["match_id"], body["referee_token"]
+    seats = f"/matches/{match}/seats"
+    joined = client.post(seats, json={"name": "w", "player": "ann", "player_key": ann["key"]})
+    assert joined.status_code == 201, joined.get_json()
+    assert client.post(seats, json={"name": "l"}).status_code == 201
+    assert client.post(f"/matches/{match}/start", headers=bearer(referee)).status_code == 200
+    forfeit = {"action": "forfeit", "args": {"seat": 2}, "reason": "test"}
+    acted = client.post(f"/matches/{match}/actions", json=forfeit, headers=bearer(referee))
+    assert acted.status_code == 201, acted.get_json()
+    counts = {"draws": 0, "ruleset": "toy", "played": 1}
+    assert client.get("/standings?ruleset=toy").get_json()["items"] == [
+        {
+            **counts,
+            "player": "Ann",
+            "player_id": ann["player_id"],
+            "wins": 1,
+            "losses": 0,
+            "points": 3,
+        },
+        {**counts, "player": "l", "player_id": None, "wins": 0, "losses": 1, "points": 0},
+    ]

@@ -167,6 +167,23 @@ def test_the_list_filters_and_the_standings_answer(client, games):
     assert "Standings" in client.get("/ui/standings?ruleset=shades").text
 
 
+def test_the_standings_page_links_a_player_with_its_id_and_marks_a_seat_name(client, service):
+    """Issue 45: a row of a player shows its name, linked to its page, and its id; a row
+    of seats that named no player says so."""
+    pat = service.players.create("Pat")
+    new = service.create_match("district_war", seed="standings")
+    service.join(new.match_id, "p1", player="pat", player_key=pat.key)
+    service.join(new.match_id, "someone")
+    service.start(new.match_id, new.referee_token)
+    service.act(new.match_id, new.referee_token, "forfeit", {"seat": 2}, "test")
+    text = client.get("/ui/standings?ruleset=district_war").text
+    ident = str(pat.player_id)
+    assert f'<a href="/ui/players/{ident}" data-player="{ident}">Pat</a>' in text
+    assert f'<small class="quiet player-id">{ident}</small>' in text
+    assert 'someone <small class="quiet name-only">(seat name, no player)</small>' in text
+    assert ">p1<" not in text  # the seat's name is not the player's
+
+
 def test_a_drawn_match_links_to_its_rematch_and_back(client, service):
     """DW-5: a drawn District War match is played again in a new match."""
     new, _, _ = play_to_a_draw(service)
