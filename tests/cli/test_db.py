@@ -61,5 +61,6 @@ def test_projections_rebuild_catch_up_and_status(drts, empty_url):
         "scoreboards: rebuilt from 0 event(s)",
         "standings: rebuilt from 2 event(s)",
         "mail_outbox: rebuilt from 0 event(s)",
+        "rated_matches: rebuilt from 2 event(s)",
     ]
     assert "Invalid value" in drts("projections", "rebuild", "leaderboard", ok=False).output
