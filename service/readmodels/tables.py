@@ -11,6 +11,10 @@ the fixed-width text `YYYY-MM-DD HH:MM:SS.ffffff` in UTC, which sorts as time).
 Match ids are `uuid` on PostgreSQL and 32 hexadecimal digits on SQLite, as
 eventsourcing stores them.
 
+`rated_matches` is what the ratings fold (service/readmodels/ratings.py): one row per
+finished rated match whose seats all name players; `rating_matches` and `rating_seats`
+are the same projection's record of the matches created rated, on the way there.
+
 `projection_quarantine` belongs to no one projection: it lists, per
 projection, the matches it leaves out because applying one of their events
 failed (service/readmodels/recorders.py).

@@ -1,11 +1,12 @@
 """The rated matches read model and the ratings folded from it (issue 45), on SQLite and
 PostgreSQL: the tables equal a rebuild from the matches loaded from the log
 (tests/support/ratings_oracle.py), a corrected match moves to where it finished again,
-matches that do not count have no row, a read with nothing new folds nothing, and an
-upgraded database rates the matches finished before the upgrade."""
+a voided rematch and matches that do not count have no row, a read with nothing new
+folds nothing, and an upgraded database rates the matches finished before the upgrade."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
@@ -18,6 +19,7 @@ from service.queries import ratings
 from service.settings import Settings
 from service.usecases.players import NewPlayer
 from tests.support.corrections import TEAMS
+from tests.support.draws import DRAW, draw_orders
 from tests.support.ratings_oracle import finish_order, rebuilt_tables
 
 OPERATOR = "operator-secret"
@@ -122,6 +124,28 @@ def test_a_correction_that_unfinishes_a_match_takes_it_out(app):
     app.correct(first, referee, 1, [{"seat": 2, "order": None}], "bo's order was not his")
     assert not app.get_match(first).finished
     assert [row["match_id"] for row in rows(app)] == [later]
+    assert app.players.rating_tables.tables() == rebuilt_tables(app)
+
+
+def test_a_voided_rematch_takes_its_result_out(app):
+    """DW-5: a rated draw's rematch finished (a forfeit), then a correction of the drawn
+    match makes it a win and voids the rematch: only the corrected match still counts."""
+    ann, bo = app.players.create("Ann"), app.players.create("Bo")
+    new = app.create_match("district_war", seed=json.loads(DRAW.read_text())["seed"], rated=True)
+    tokens = {
+        1: app.join(new.match_id, "ada", player=ann.name, player_key=ann.key).token,
+        2: app.join(new.match_id, "bo", player=bo.name, player_key=bo.key).token,
+    }
+    app.start(new.match_id, new.referee_token)
+    for seat, order in draw_orders():
+        app.submit_order(new.match_id, tokens[seat], order)  # type: ignore[arg-type]
+    rematch = app.get_match(new.match_id).rematch_id
+    assert rematch is not None
+    app.act(rematch, OPERATOR, "forfeit", {"seat": 2}, "test")
+    assert {row["match_id"] for row in rows(app)} == {new.match_id, UUID(str(rematch))}
+    app.correct(new.match_id, new.referee_token, 23, [{"seat": 2, "order": "c4"}], "c4")
+    assert app.get_match(rematch).voided is not None
+    assert [row["match_id"] for row in rows(app)] == [new.match_id]
     assert app.players.rating_tables.tables() == rebuilt_tables(app)
 
 
