@@ -126,16 +126,18 @@ class RatingStore(Protocol):
     def read_models(self) -> ReadModels: ...
 
 
-Mark = tuple[int, int]  # a table's rated matches: how many, and the newest position
+Mark = tuple[int, int, int]  # a table's rated matches: how many, the newest position, the sum
 
 
 class MatchRatings:
     """The rating tables, folded from the `rated_matches` read model; each table is kept
-    with the mark of the rows it was folded from (their count and newest position) and
-    folded again only when the mark moves (a read with nothing new folds nothing).
+    with the mark of the rows it was folded from (their count, newest position and sum of
+    positions) and folded again only when the mark moves (a read with nothing new folds
+    nothing).
 
     The mark moves whenever the rows change: a new row (a finish) has a position past
-    every row's, and a row taken out (a correction, a voided rematch) lowers the count.
+    every row's, and a row taken out (a correction, a voided rematch) lowers the count;
+    the sum tells a rebuild that leaves out one match and takes back another.
     """
 
     def __init__(self, store: RatingStore) -> None:
@@ -180,7 +182,8 @@ class MatchRatings:
         found = _rated(view, WHERE_KEY, {"ruleset": key[0], "version": key[1]})
         table = rate(match for _, match in found).get(key, RatingTable(key[0], key[1], ()))
         if found:
-            self._folded[key] = ((len(found), found[-1][0]), table)
+            positions = [position for position, _ in found]
+            self._folded[key] = ((len(positions), positions[-1], sum(positions)), table)
         return table
 
 
@@ -192,12 +195,14 @@ WHERE_KEY = "ruleset = :ruleset AND ruleset_version = :version"
 def _marks(view: View, where: str, params: Mapping[str, Any]) -> dict[tuple[str, int], Mark]:
     """Returns the mark of each ruleset version's rows that the condition keeps."""
     rows = view.query(
-        "SELECT ruleset, ruleset_version, COUNT(*) AS n, MAX(position) AS newest "
+        "SELECT ruleset, ruleset_version, COUNT(*) AS n, MAX(position) AS newest, "
+        "SUM(position) AS total "
         f"FROM {{rated_matches}} WHERE {where} GROUP BY ruleset, ruleset_version",
         params,
     )
     return {
-        (r["ruleset"], int(r["ruleset_version"])): (int(r["n"]), int(r["newest"])) for r in rows
+        (r["ruleset"], int(r["ruleset_version"])): (int(r["n"]), int(r["newest"]), int(r["total"]))
+        for r in rows
     }
 
 
