@@ -2,8 +2,9 @@
 from the store's log of `SeatJoined` and `SeatAdded` events (each records the player id
 its seat named, or None), in the log's order.
 
-Like the ratings (service/queries/ratings.py), this is rebuilt on demand from the log,
-not kept in a read model: a page asks for one player at a time.
+This is read on demand from the log, not kept in a read model: a page asks for one
+player at a time (the ratings, which fold every rated match, have one:
+service/readmodels/ratings.py).
 """
 
 from __future__ import annotations

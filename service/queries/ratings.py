@@ -10,43 +10,44 @@ rounded to 6 places after each match, so a rebuild gives the same table on any
 machine. A match counts only if it was created rated, has finished, and every seat
 names a player.
 
-Who is ranked where (`placement`): a game with teams (DRTS Team 23, whose outcome has
-team scores) is rated by its final teams (each seat's team in the final state), ranked
-by team score, a seat left teamless being a team of its own below every team (by its
-own score); other games seat by seat, the winners first, then by score. A draw with no
-winners ties every seat. Equal keys share a rank.
+Who is ranked where is `placement`'s (service/readmodels/ratings.py, which the
+projection applies at each finish).
 
-`MatchRatings` rebuilds the tables on demand from the store (not a projection of the
-read-model runner: a rebuild loads each finished match, checked).
+`MatchRatings` folds the rows of the `rated_matches` read model (one per finished rated
+match, with its fold position, its sides and ranks: service/readmodels/ratings.py) and
+keeps each folded table until its rows change, so that a read with nothing new folds
+nothing; the tables are the ones a fold of the matches loaded from the log gives.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
 
-from eventsourcing.utils import get_topic
 from openskill.models import PlackettLuce
 
-from domain.match import Match
-from domain.rules.contract import JSON
+from service.readmodels.ratings import RatedMatch, placement
+from service.readmodels.recorders import View
+from service.readmodels.runner import ReadModels
+
+__all__ = [
+    "MODEL",
+    "PLACES",
+    "MatchRatings",
+    "PlayerRating",
+    "RatedMatch",
+    "RatingChange",
+    "RatingStore",
+    "RatingTable",
+    "placement",
+    "rate",
+]
 
 PLACES = 6  # mu and sigma are rounded to this many places after each match
 MODEL = "openskill PlackettLuce (Weng-Lin), default mu 25, sigma 25/3"
-
-
-@dataclass(frozen=True)
-class RatedMatch:
-    """A finished rated match as ratings see it: its ruleset, its sides (the player ids
-    of each team, a team of one in a game without teams) and each side's rank (1 best)."""
-
-    match_id: UUID
-    ruleset: str
-    version: int
-    teams: tuple[tuple[str, ...], ...]
-    ranks: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -84,56 +85,6 @@ class RatingTable:
         return next((p for p in self.players if p.player_id == player_id), None)
 
 
-def rated_match(match: Match) -> RatedMatch | None:
-    """Returns the match as ratings see it, or None if it does not count (not rated, not
-    finished, or a seat that names no player)."""
-    if not match.rated or not match.finished or match.outcome is None:
-        return None
-    players = {seat.number: seat.player_id for seat in match.seats}
-    if not players or None in players.values():
-        return None
-    sides = placement(match.outcome, match.state, sorted(players))
-    teams = tuple(tuple(str(players[s]) for s in seats) for seats, _ in sides)
-    return RatedMatch(
-        match.id, match.ruleset, match.ruleset_version, teams, tuple(r for _, r in sides)
-    )
-
-
-def placement(outcome: Any, state: JSON, seats: Sequence[int]) -> list[tuple[list[int], int]]:
-    """Returns the sides of a finished match (their seats) with their ranks (1 best)."""
-    scores = {int(s): int(v) for s, v in (outcome.get("scores") or {}).items()}
-    winners = set(outcome.get("winners") or ())
-    team_scores: Mapping[str, int] = outcome.get("team_scores") or {}
-    if team_scores:
-        return _team_sides(state, seats, team_scores, scores)
-    if outcome.get("result") == "draw" and not winners:
-        return [([seat], 1) for seat in seats]
-    return _ranked([([s], (s not in winners, -scores.get(s, 0))) for s in seats])
-
-
-def _team_sides(
-    state: JSON, seats: Sequence[int], team_scores: Mapping[str, int], scores: Mapping[int, int]
-) -> list[tuple[list[int], int]]:
-    """Returns the final teams as sides ranked by team score, teamless seats below them."""
-    seat_states = state.get("seats", {}) if isinstance(state, dict) else {}
-    members: dict[str, list[int]] = {}
-    alone: list[int] = []
-    for seat in seats:
-        team = (seat_states.get(str(seat)) or {}).get("team")
-        (members.setdefault(team, []) if team else alone).append(seat)
-    keyed: list[tuple[list[int], tuple[int, int]]] = [
-        (held, (0, -int(team_scores.get(team, 0)))) for team, held in sorted(members.items())
-    ]
-    keyed += [([seat], (1, -scores.get(seat, 0))) for seat in alone]
-    return _ranked(keyed)
-
-
-def _ranked(keyed: list[tuple[list[int], tuple[int, int]]]) -> list[tuple[list[int], int]]:
-    """Returns the sides with dense ranks from their keys (lower key, better rank)."""
-    order = sorted({key for _, key in keyed})
-    return [(seats, order.index(key) + 1) for seats, key in keyed]
-
-
 def rate(matches: Iterable[RatedMatch]) -> dict[tuple[str, int], RatingTable]:
     """Returns the rating tables of the matches, folded in the order given."""
     model = PlackettLuce()
@@ -169,27 +120,41 @@ def _table(
 
 
 class RatingStore(Protocol):
-    """What MatchRatings needs of the store: its log and its checked loads."""
+    """What MatchRatings needs of the store: its read models."""
 
     @property
-    def recorder(self) -> Any: ...
-    def get_match(self, match_id: UUID | str, version: int | None = None) -> Match: ...
+    def read_models(self) -> ReadModels: ...
+
+
+Mark = tuple[int, int, int]  # a table's rated matches: how many, the newest position, the sum
 
 
 class MatchRatings:
-    """Rebuilds the rating tables from the finished matches in the store, on demand."""
+    """The rating tables, folded from the `rated_matches` read model; each table is kept
+    with the mark of the rows it was folded from (their count, newest position and sum of
+    positions) and folded again only when the mark moves (a read with nothing new folds
+    nothing).
+
+    The mark moves whenever the rows change: a new row (a finish) has a position past
+    every row's, and a row taken out (a correction, a voided rematch) lowers the count;
+    the sum tells a rebuild that leaves out one match and takes back another.
+    """
 
     def __init__(self, store: RatingStore) -> None:
         self.store = store
+        self._folded: dict[tuple[str, int], tuple[Mark, RatingTable]] = {}
 
     def tables(self) -> dict[tuple[str, int], RatingTable]:
-        """Returns every ruleset version's table, rebuilt from the log."""
-        found = (rated_match(self.store.get_match(m)) for m in self.finish_order())
-        return rate(m for m in found if m is not None)
+        """Returns every ruleset version's table, from the rated matches."""
+        view = self._view()
+        marks = _marks(view, WHERE_ANY, {})
+        return {key: self._table(view, key, mark) for key, mark in sorted(marks.items())}
 
     def table(self, ruleset: str, version: int) -> RatingTable:
         """Returns the table of one ruleset version (empty if no rated match finished)."""
-        return self.tables().get((ruleset, version), RatingTable(ruleset, version, ()))
+        view, key = self._view(), (ruleset, version)
+        mark = _marks(view, WHERE_KEY, {"ruleset": ruleset, "version": version}).get(key)
+        return RatingTable(ruleset, version, ()) if mark is None else self._table(view, key, mark)
 
     def of_player(self, player_id: str) -> list[tuple[RatingTable, PlayerRating]]:
         """Returns the player's rating under each ruleset version it has played rated."""
@@ -197,18 +162,66 @@ class MatchRatings:
         return [(table, rating) for table, rating in found if rating is not None]
 
     def finish_order(self) -> list[UUID]:
-        """Returns the ids of the matches that finished, by the log position of each one's
-        last Finished event (the order `rate` folds them in)."""
-        last: dict[UUID, int] = {}
-        for position, match_id in self._finishes():
-            last[match_id] = position
-        return sorted(last, key=lambda m: (last[m], str(m)))
+        """Returns the ids of the rated matches, by the log position of each one's last
+        Finished event, then id (the order `rate` folds them in)."""
+        return [match.match_id for _, match in _rated(self._view(), WHERE_ANY, {})]
 
-    def _finishes(self) -> Iterator[tuple[int, UUID]]:
-        topic, start = get_topic(Match.Finished), 1
-        while True:
-            notes = self.store.recorder.select_notifications(start=start, limit=500, topics=[topic])
-            yield from ((note.id, UUID(str(note.originator_id))) for note in notes)
-            if len(notes) < 500:
-                return
-            start = notes[-1].id + 1
+    # -- private ----------------------------------------------------------------------------
+
+    def _view(self) -> View:
+        models = self.store.read_models
+        models.catch_up([PROJECTION])
+        return models.view(PROJECTION)
+
+    def _table(self, view: View, key: tuple[str, int], mark: Mark) -> RatingTable:
+        """Returns the key's table: the one kept if its mark has not moved, else folded
+        (and kept with the mark of the rows it was folded from)."""
+        kept = self._folded.get(key)
+        if kept is not None and kept[0] == mark:
+            return kept[1]
+        found = _rated(view, WHERE_KEY, {"ruleset": key[0], "version": key[1]})
+        table = rate(match for _, match in found).get(key, RatingTable(key[0], key[1], ()))
+        if found:
+            positions = [position for position, _ in found]
+            self._folded[key] = ((len(positions), positions[-1], sum(positions)), table)
+        return table
+
+
+PROJECTION = "rated_matches"
+WHERE_ANY = "1 = 1"
+WHERE_KEY = "ruleset = :ruleset AND ruleset_version = :version"
+
+
+def _marks(view: View, where: str, params: Mapping[str, Any]) -> dict[tuple[str, int], Mark]:
+    """Returns the mark of each ruleset version's rows that the condition keeps."""
+    rows = view.query(
+        "SELECT ruleset, ruleset_version, COUNT(*) AS n, MAX(position) AS newest, "
+        "SUM(position) AS total "
+        f"FROM {{rated_matches}} WHERE {where} GROUP BY ruleset, ruleset_version",
+        params,
+    )
+    return {
+        (r["ruleset"], int(r["ruleset_version"])): (int(r["n"]), int(r["newest"]), int(r["total"]))
+        for r in rows
+    }
+
+
+def _rated(view: View, where: str, params: Mapping[str, Any]) -> list[tuple[int, RatedMatch]]:
+    """Returns the rated matches the condition keeps with their positions, in the fold
+    order (position, then id)."""
+    rows = view.query(
+        "SELECT match_id, ruleset, ruleset_version, position, teams, ranks "
+        f"FROM {{rated_matches}} WHERE {where} ORDER BY position",
+        params,
+    )
+    rows.sort(key=lambda r: (int(r["position"]), str(r["match_id"])))
+    return [(int(row["position"]), _rated_match(row)) for row in rows]
+
+
+def _rated_match(row: Mapping[str, Any]) -> RatedMatch:
+    """Returns a row of `rated_matches` as the RatedMatch it records."""
+    teams = tuple(tuple(str(player) for player in team) for team in json.loads(row["teams"]))
+    ranks = tuple(int(rank) for rank in json.loads(row["ranks"]))
+    match_id = row["match_id"]
+    match_id = match_id if isinstance(match_id, UUID) else UUID(str(match_id))
+    return RatedMatch(match_id, row["ruleset"], int(row["ruleset_version"]), teams, ranks)

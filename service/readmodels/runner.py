@@ -35,14 +35,16 @@ from psycopg.sql import SQL, Identifier
 
 from service.readmodels.mailout import MailOutbox
 from service.readmodels.projections import PROJECTIONS, ReadModel
+from service.readmodels.ratings import RatedMatches
 from service.readmodels.recorders import QUARANTINE, PostgresView, Quarantined, SQLiteView, View
 from service.readmodels.tables import PROJECTION_NAMES
 from service.schema import MemoryDatabase
 
 BATCH = 500  # events per catch-up transaction
 DECODED_KEPT = 2 * BATCH  # decoded events a catch-up keeps for its other projections
-# the read models, then the mail outbox (its own module: it reads the mail tables)
-ALL_PROJECTIONS: tuple[type[ReadModel], ...] = (*PROJECTIONS, MailOutbox)
+# the read models, then the mail outbox (its own module: it reads the mail tables) and
+# the rated matches (their own module: what the ratings fold, issue 45)
+ALL_PROJECTIONS: tuple[type[ReadModel], ...] = (*PROJECTIONS, MailOutbox, RatedMatches)
 logger = logging.getLogger(__name__)
 
 

@@ -16,6 +16,10 @@ seat named one (`player:<player id>`, shown with the player's name), else the na
 seat joined with (`name:<seat name>`), so two players seated under one name are two rows
 and one player seated under several names is one.
 
+`rated_matches` is what the ratings fold (service/readmodels/ratings.py): one row per
+finished rated match whose seats all name players; `rating_matches` and `rating_seats`
+are the same projection's record of the matches created rated, on the way there.
+
 `projection_quarantine` belongs to no one projection: it lists, per
 projection, the matches it leaves out because applying one of their events
 failed (service/readmodels/recorders.py).
@@ -81,7 +85,14 @@ EVENT_STORE_TABLES = frozenset(
         "tracking",  # SQLite: eventsourcing's fixed names
     }
 )
-PROJECTION_NAMES = ("match_list", "deadlines", "scoreboards", "standings", "mail_outbox")
+PROJECTION_NAMES = (
+    "match_list",
+    "deadlines",
+    "scoreboards",
+    "standings",
+    "mail_outbox",
+    "rated_matches",
+)
 TRACKING_TABLES = frozenset(f"{name}_tracking" for name in PROJECTION_NAMES)
 
 metadata = MetaData()
@@ -257,6 +268,48 @@ standings_players = sa.Table(
     Column("player_id", String(36), primary_key=True),
     Column("name", String(200), nullable=False),
     comment="the players' names, for the standings rows of seats naming them",
+)
+
+rated_matches = sa.Table(
+    "rated_matches",
+    metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("ruleset", String(64), nullable=False),
+    Column("ruleset_version", Integer, nullable=False),
+    Column(
+        "position",
+        BigInteger,
+        nullable=False,
+        unique=True,
+        comment="log position of its last Finished event: the ratings' fold order",
+    ),
+    Column("teams", sa.Text(), nullable=False, comment="the sides' player ids, as JSON"),
+    Column("ranks", sa.Text(), nullable=False, comment="each side's rank (1 best), as JSON"),
+    comment="the finished rated matches whose seats all name players (issue 45)",
+)
+
+rating_matches = sa.Table(
+    "rating_matches",
+    metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("ruleset", String(64), nullable=False),
+    Column("ruleset_version", Integer, nullable=False),
+    Column(
+        "seat_teams",
+        sa.Text(),
+        nullable=False,
+        comment="each seat's team in the latest state, as JSON (seats without one left out)",
+    ),
+    comment="the matches created rated, as the rated_matches projection follows them",
+)
+
+rating_seats = sa.Table(
+    "rating_seats",
+    metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", String(64), nullable=True, comment="the player it names; NULL: none"),
+    comment="the seats of the matches created rated, with the player each names",
 )
 
 projection_quarantine = sa.Table(
@@ -479,6 +532,7 @@ PROJECTION_TABLES: dict[str, tuple[sa.Table, ...]] = {
     "scoreboards": (scoreboard_seats, scoreboard_teams),
     "standings": (standings, standings_matches, standings_seats, standings_players),
     "mail_outbox": (),  # its notices are shared: a rebuild must not send them again
+    "rated_matches": (rated_matches, rating_matches, rating_seats),
 }
 
 

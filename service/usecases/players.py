@@ -92,6 +92,8 @@ class PlayerStore(RatingStore, Protocol):
     def repository(self) -> Repository[UUID]: ...
     @property
     def tokens(self) -> Tokens: ...
+    @property
+    def recorder(self) -> Any: ...
     def save(self, *objs: Any, **kwargs: Any) -> object: ...
 
 
@@ -109,6 +111,7 @@ class Players:
 
     def __init__(self, store: PlayerStore, mail: PlayerMail) -> None:
         self.store, self.mail = store, mail
+        self.rating_tables = MatchRatings(store)  # keeps its folded tables between reads
 
     def create(self, name: str) -> NewPlayer:
         """Creates a player named `name` and returns it with its key (shown once).
@@ -202,16 +205,16 @@ class Players:
         return address
 
     def ratings_of(self, player: UUID | str) -> PlayerRatings:
-        """Returns the player's ratings per ruleset version, rebuilt from the log."""
+        """Returns the player's ratings per ruleset version, from the rated matches."""
         found = self.get(player)
-        rated = MatchRatings(self.store).of_player(str(found.id))
+        rated = self.rating_tables.of_player(str(found.id))
         return PlayerRatings(found.id, found.name, tuple(rated))
 
     def ratings(self, ruleset: str, version: int | None = None) -> NamedRatings:
         """Returns the rating table of a ruleset's version (the latest installed for None),
-        rebuilt from the log; raises UnknownRulesetError (UnknownRulesetVersionError)."""
+        from the rated matches; raises UnknownRulesetError (UnknownRulesetVersionError)."""
         info = get_ruleset(ruleset, version).info
-        table = MatchRatings(self.store).table(info.name, info.version)
+        table = self.rating_tables.table(info.name, info.version)
         return NamedRatings(table, {p.player_id: self._name(p.player_id) for p in table.players})
 
     def _is_player(self, ident: UUID) -> bool:

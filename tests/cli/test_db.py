@@ -29,18 +29,18 @@ def drts(empty_url: str, monkeypatch: pytest.MonkeyPatch) -> Any:
 
 def test_db_upgrade_and_current_say_where_the_database_stands(drts):
     assert (
-        "empty (never migrated); latest is 0014: run `drts db upgrade`"
+        "empty (never migrated); latest is 0015: run `drts db upgrade`"
         in drts("db", "current", ok=False).output
     )
-    assert drts("db", "upgrade").output == "database at 0014 (was empty)\n"
-    assert drts("db", "current").output == "0014 (latest)\n"
+    assert drts("db", "upgrade").output == "database at 0015 (was empty)\n"
+    assert drts("db", "current").output == "0015 (latest)\n"
     assert drts("db", "downgrade", "0001").output == "database at 0001\n"
-    assert "0001; latest is 0014" in drts("db", "current", ok=False).output
+    assert "0001; latest is 0015" in drts("db", "current", ok=False).output
     assert (
         "refusing to downgrade below revision 0001"
         in drts("db", "downgrade", "base", ok=False).output
     )
-    assert drts("db", "upgrade").output == "database at 0014 (was 0001)\n"
+    assert drts("db", "upgrade").output == "database at 0015 (was 0001)\n"
 
 
 def test_projections_rebuild_catch_up_and_status(drts, empty_url):
@@ -61,5 +61,6 @@ def test_projections_rebuild_catch_up_and_status(drts, empty_url):
         "scoreboards: rebuilt from 0 event(s)",
         "standings: rebuilt from 2 event(s)",
         "mail_outbox: rebuilt from 0 event(s)",
+        "rated_matches: rebuilt from 2 event(s)",
     ]
     assert "Invalid value" in drts("projections", "rebuild", "leaderboard", ok=False).output
