@@ -340,7 +340,7 @@ def lettered(client, service, tmp_path):
     (row,) = service.read_models.view("mail_outbox").query(
         "SELECT secret FROM {mail_notices} WHERE kind = 'seat'", {}
     )
-    kept = json.loads(row["secret"])
+    kept = {**json.loads(row["secret"]), "player_id": str(alice.player_id)}
     return tid, match_id, kept, "alice-letter@example.org"
 
 
@@ -356,6 +356,8 @@ def test_no_endpoint_shows_a_players_address_nor_the_token_mailed_to_it(client, 
         "/players/alice-letter",
         "/players/alice-letter/ratings",
         f"/ui/matches/{match_id}",
+        f"/matches/{kept['player_id']}/events",  # the player's own log is served nowhere
+        f"/matches/{kept['player_id']}/archive",
     ]
     texts = [text for _, _, text, _ in responses(client, table, None)]
     texts += [client.get(url).get_data(as_text=True) for url in extra]
