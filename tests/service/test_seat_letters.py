@@ -10,9 +10,11 @@ import email
 import email.policy
 import re
 from collections.abc import Iterator
+from email.message import EmailMessage
 from typing import Any
 
 import pytest
+from aiosmtpd.controller import Controller
 
 from domain.match import Match
 from service.channels.mail import seatletters
@@ -22,18 +24,33 @@ from service.clock import ManualClock
 from service.matches import Matches
 from service.tournaments import Tournaments
 from service.usecases.players import NewPlayer
-from tests.service.test_mail_outbox import Postbox
+from tests.mail.conftest import Relay, free_port
 from tests.support.mail import body
 
 ADDRESS = "ada@players.test"
 
 
+class Postbox:
+    """The relay of one test, capturing what it is given."""
+
+    def __init__(self) -> None:
+        self.port, self.capture = free_port(), Relay()
+        self.controller = Controller(self.capture, hostname="127.0.0.1", port=self.port)
+
+    @property
+    def url(self) -> str:
+        return f"smtp://127.0.0.1:{self.port}"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return self.capture.to(address)
+
+
 @pytest.fixture
 def relay() -> Iterator[Postbox]:
     postbox = Postbox()
-    postbox.up()
+    postbox.controller.start()
     yield postbox
-    postbox.down()
+    postbox.controller.stop()
 
 
 @pytest.fixture
