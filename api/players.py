@@ -57,7 +57,7 @@ class PlayerById(MethodView):
     @documents_errors(blp, 404)
     @blp.doc(operationId="getPlayer")
     def get(self, player: str) -> Any:
-        """Returns a player (by id or name): its name and its address once confirmed."""
+        """Returns a player (by id or name): its id and name (never its e-mail address)."""
         return players().show(player)
 
 

@@ -1,7 +1,7 @@
 """`drts player ...`: player identities and their ratings (issue 45).
 
 `create NAME` prints the player's id and its key (shown only once); `show ID|NAME`
-prints its name, its confirmed address if any, and its ratings per ruleset version
+prints its name (never its address) and its ratings per ruleset version
 with each rated match's effect; `reissue` gives a new key (the operator token); `address`
 and `confirm-address` set and confirm its e-mail address (its key).
 """
@@ -32,11 +32,10 @@ def create(name: str) -> None:
 @click.argument("player_ref", metavar="ID|NAME")
 @reports_errors
 def show(player_ref: str) -> None:
-    """Shows a player: name, confirmed address, ratings per ruleset version with history."""
+    """Shows a player: name, ratings per ruleset version with history."""
     players = matches().players
     found = players.show(player_ref)
     click.echo(f"player {found.player_id} {found.name}")
-    click.echo(f"address {found.address or '(none confirmed)'}")
     rated = players.ratings_of(found.player_id).ratings
     if not rated:
         click.echo("ratings (no rated match yet)")

@@ -34,11 +34,6 @@ class PlayerKeySchema(ma.Schema):
 class PlayerSchema(ma.Schema):
     player_id = ma.fields.UUID(required=True)
     name = ma.fields.String(required=True)
-    address = ma.fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "its e-mail address once confirmed, else null"},
-    )
 
 
 class ReissuePlayerKeySchema(ma.Schema):

@@ -40,7 +40,8 @@ The `mail_*` tables are no projections either: they are the mail desk's (service
 docs/mail.md): the seats' order addresses known by the SHA-256 of their secret, the
 result addresses with their confirmation codes (hashed too), the messages received
 with the first answer to each, the dead letters, and the outbox of notices
-(`mail_notices`: results, reminders, dispute notices, each sent once). The projection
+(`mail_notices`: results, reminders, dispute notices and tournament seat letters, each
+sent once; a seat letter holds its token and order secret in `secret` until sent). The projection
 `mail_outbox` writes the notices, but a rebuild leaves them, like the other mail tables:
 a notice is recorded once per key (ON CONFLICT DO NOTHING), so replaying the log never
 records, nor sends, one again.
@@ -459,6 +460,12 @@ mail_notices = sa.Table(
     Column("next_attempt_at", utc(), nullable=True, comment="after a failure: not before"),
     Column("claimed_until", utc(), nullable=True, comment="a sender is sending it until then"),
     Column("last_error", String(1000), nullable=True),
+    Column(
+        "secret",
+        sa.Text(),
+        nullable=True,
+        comment="a seat letter's token and order secret (JSON) until it is sent; else NULL",
+    ),
     Index("ix_mail_notices_unsent", "sent_at", "failed_at", "recorded_at"),
     comment="the outbox of results, reminders and dispute notices (docs/mail.md)",
 )

@@ -8,7 +8,12 @@ tournament registered the player by its key, so the service vouches for it here,
 the operator does), and the match starts under its own referee hash. A retry finds the
 seats and the start already there and does nothing more.
 
-Seat tokens are not kept: a player gets one by its key (`Tournaments.seat_token`)."""
+Seat tokens are not kept: a player gets one by its key (`Tournaments.seat_token`). A
+player with a confirmed e-mail address is also mailed its seat's token and an order
+address (service/channels/mail/seatletters.py): the letter, with that token, is recorded
+in the outbox before the seat joins, and a retry joins with the token recorded, so a
+crash or a race anywhere between the pairing and the sending mails one letter whose
+token works, never two and never none."""
 
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.integrity import commitment
 from domain.tournament import Tournament
+from service.channels.mail import seatletters
 from service.errors import ConcurrentWriteError
 
 MAX_ATTEMPTS = 8
@@ -50,10 +56,13 @@ def table_match(
         version=tournament.ruleset_version,
         rated=tournament.rated,
     )
+    where = (str(tournament.id), number, table)
     for _ in range(MAX_ATTEMPTS):
         match = matches.get_match(new.match_id)
-        for player, name in list(zip(players, names, strict=True))[len(match.seats) :]:
-            match.join(name, commitment(secrets.token_urlsafe(32)), matches.clock(), player)
+        for seat, (player, name) in enumerate(zip(players, names, strict=True), 1):
+            if seat > len(match.seats):
+                token = seat_token(matches, match.id, seat, player, where)
+                match.join(name, commitment(token), matches.clock(), player)
         if not match.started:
             match.start(match.referee_token_hash, matches.clock())
         if not match.pending_events:
@@ -66,3 +75,15 @@ def table_match(
     else:
         raise ConcurrentWriteError(f"match {new.match_id} kept changing")
     return UUID(str(new.match_id))
+
+
+def seat_token(
+    matches: Any, match_id: UUID, seat: int, player: str, where: tuple[str, int, int]
+) -> str:
+    """Returns the token a seat joins with: for a player with a confirmed address, the one
+    its seat letter keeps (recorded now, or by an earlier try: seatletters.reserve), else
+    a fresh one no one is told (the player asks for one with its key)."""
+    address = matches.players.get(player).confirmed_address
+    if address is None:
+        return secrets.token_urlsafe(32)
+    return seatletters.reserve(matches.read_models, match_id, seat, address, where, matches.clock())

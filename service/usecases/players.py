@@ -58,11 +58,10 @@ class NewPlayer:
 
 @dataclass(frozen=True)
 class PlayerView:
-    """What anyone may see of a player: id, name, and its address once confirmed."""
+    """What anyone may see of a player: its id and name (never its key nor its address)."""
 
     player_id: UUID
     name: str
-    address: str | None
 
 
 @dataclass(frozen=True)
@@ -142,7 +141,7 @@ class Players:
     def show(self, player: UUID | str) -> PlayerView:
         """Returns the player's public view."""
         found = self.get(player)
-        return PlayerView(found.id, found.name, found.confirmed_address)
+        return PlayerView(found.id, found.name)
 
     def reissue(
         self, operator_token: str | None, player: UUID | str, reason: str | None = None

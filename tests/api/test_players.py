@@ -42,7 +42,7 @@ def test_a_player_is_created_with_its_key_once_and_shown_by_id_or_name(client):
     for ref in (new["player_id"], "alice", "ALICE"):
         shown = client.get(f"/players/{ref}")
         assert shown.status_code == 200
-        assert shown.get_json() == {"player_id": new["player_id"], "name": "Alice", "address": None}
+        assert shown.get_json() == {"player_id": new["player_id"], "name": "Alice"}
     assert "key" not in client.get("/players/alice").get_json()
 
 

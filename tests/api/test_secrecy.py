@@ -7,7 +7,11 @@ seat's, the referee's and the operator's.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
+import re
+from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
 
@@ -343,3 +347,50 @@ def test_the_organisers_acts_refuse_every_other_token_and_show_no_token(client, 
     texts = [event.act(act).get_data(as_text=True) for act in ORGANISER_ACTS]
     texts.append(client.get(f"/tournaments/{event.id}").get_data(as_text=True))
     assert not any(event.token in text or seat in text for text in texts)
+
+
+@pytest.fixture
+def lettered(client, service, tmp_path):
+    """A toy round robin whose round 1 is paired: alice has a confirmed address, so her
+    seat's letter (its token, its order address) waits in the outbox (issue 45)."""
+    alice = service.players.create("alice-letter")
+    service.players.set_address(alice.name, alice.key, "alice-letter@example.org")
+    (sent,) = (tmp_path / "outbox" / "new").iterdir()
+    letter = email.message_from_bytes(sent.read_bytes(), policy=email.policy.default)
+    (code,) = re.findall(r"\b[a-z2-7]{32}\b", letter.get_body().get_content())
+    service.players.confirm_address(alice.name, alice.key, code)
+    bob = service.players.create("bob-letter")
+    tournaments = Tournaments(service)
+    tid = tournaments.create("Letters", "round_robin", "toy").tournament_id
+    for one in (alice, bob):
+        tournaments.register(tid, one.name, one.key)
+    tournaments.advance(tid)
+    (match_id,) = tournaments.get(tid).rounds[0]["links"][0]
+    (row,) = service.read_models.view("mail_outbox").query(
+        "SELECT secret FROM {mail_notices} WHERE kind = 'seat'", {}
+    )
+    kept = {**json.loads(row["secret"]), "player_id": str(alice.player_id)}
+    return tid, match_id, kept, "alice-letter@example.org"
+
+
+def test_no_endpoint_shows_a_players_address_nor_the_token_mailed_to_it(client, lettered):
+    tid, match_id, kept, address = lettered
+    table = SimpleNamespace(id=match_id)  # the probes need only the match's id
+    extra = [
+        f"/tournaments/{tid}",
+        f"/tournaments/{tid}/standings",
+        f"/tournaments/{tid}/verify",
+        f"/ui/tournaments/{tid}",
+        "/ui/players/alice-letter",
+        "/players/alice-letter",
+        "/players/alice-letter/ratings",
+        f"/ui/matches/{match_id}",
+        f"/matches/{kept['player_id']}/events",  # the player's own log is served nowhere
+        f"/matches/{kept['player_id']}/archive",
+    ]
+    texts = [text for _, _, text, _ in responses(client, table, None)]
+    texts += [client.get(url).get_data(as_text=True) for url in extra]
+    for text in texts:
+        for secret in (address, "example.org", kept["token"], kept["order_secret"]):
+            assert secret not in text
+    assert client.get("/players/alice-letter").get_json().keys() == {"player_id", "name"}

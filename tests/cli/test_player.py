@@ -41,7 +41,7 @@ def test_a_player_is_created_once_per_name_and_shown_by_name_or_id(drts_player):
     assert len(key) >= 40
     shown = drts_player("player", "show", "ALICE").output
     assert f"player {ident} Alice" in shown and key not in shown
-    assert "address (none confirmed)" in shown and "no rated match yet" in shown
+    assert "address" not in shown and "no rated match yet" in shown
     assert ident in drts_player("player", "show", ident).output
     taken = drts_player("player", "create", "alice", ok=False).output
     assert "player_name_taken" in taken
@@ -94,6 +94,7 @@ def test_a_player_sets_its_address_with_its_key_and_confirms_it_with_the_mailed_
     (mail,) = (tmp_path / "outbox" / "new").iterdir()
     letter = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
     (code,) = re.findall(r"\b[a-z2-7]{32}\b", letter.get_body().get_content())
-    assert "address (none confirmed)" in drts_player("player", "show", "alice").output
-    drts_player("player", "confirm-address", "alice", code, "--key", key)
-    assert "address a@example.org" in drts_player("player", "show", "alice").output
+    assert "a@example.org" not in drts_player("player", "show", "alice").output
+    confirmed = drts_player("player", "confirm-address", "alice", code, "--key", key).output
+    assert "address a@example.org confirmed" in confirmed
+    assert "a@example.org" not in drts_player("player", "show", "alice").output  # never shown

@@ -37,6 +37,7 @@ from service.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = "postal.test"
+STARTUP_SECONDS = 180
 
 
 def free_port() -> int:
@@ -212,8 +213,9 @@ def postal_service(directory: Path, relay: bool) -> Iterator[Postal]:
     env["PYTHONPATH"] = str(ROOT)
     try:
         with process(server, env, postal.logs["mail"]), process(worker, env, postal.logs["worker"]):
-            wait_for(lambda: smtp_ready(postal.port), what="drts mail serve")
-            wait_for(lambda: "ready." in postal.log("worker"), what="the worker")
+            # starting takes seconds, or a minute on a loaded machine (imports alone)
+            wait_for(lambda: smtp_ready(postal.port), STARTUP_SECONDS, "drts mail serve")
+            wait_for(lambda: "ready." in postal.log("worker"), STARTUP_SECONDS, "the worker")
             yield postal
     finally:
         if controller is not None:

@@ -296,7 +296,7 @@ def test_a_player_page_shows_no_key_and_no_address(base, played, service, tmp_pa
     letter = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
     (code,) = re.findall(r"\b[a-z2-7]{32}\b", letter.get_body().get_content())
     service.players.confirm_address("rr2", player.key, code)
-    assert service.players.show("rr2").address == "rr2@example.org"
+    assert service.players.get("rr2").confirmed_address == "rr2@example.org"
     text = ok(base, f"/ui/players/{player.player_id}")
     found = service.players.get("rr2")
     for secret in (player.key, found.key_hash, "rr2@example.org", "example.org", code):

@@ -97,11 +97,12 @@ def test_an_address_is_set_with_the_key_mailed_a_code_and_confirmed_by_it(operat
     body = letter.get_body()
     assert body is not None
     (code,) = re.findall(r"\b[a-z2-7]{32}\b", body.get_content())
-    assert players.show("alice").address is None
+    assert players.get("alice").confirmed_address is None
     with pytest.raises(WrongConfirmationCodeError):
         players.confirm_address("alice", new.key, "a" * 32)
     assert players.confirm_address("alice", new.key, code) == "alice@example.org"
-    assert players.show("alice").address == "alice@example.org"
+    assert players.get("alice").confirmed_address == "alice@example.org"
+    assert "alice@example.org" not in repr(players.show("alice"))  # the public view
 
 
 def test_a_seat_names_its_player_only_with_its_key(operated):

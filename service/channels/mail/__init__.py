@@ -6,4 +6,6 @@ secret order address, stored, and answered by mail.
 - desk.py: one message received: stored (order, refusal or dead letter), then answered;
 - letters.py: the answers, threaded;
 - outbox.py: where answers go: a relay through a Celery task, or a maildir folder.
+- notices.py, bulletins.py: the outbox of notices (results, reminders, disputes), sent once;
+- seatletters.py: a tournament seat's token and order address, mailed to its player.
 """

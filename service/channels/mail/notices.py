@@ -1,4 +1,5 @@
-"""Mailing the outbox: results, reminders and dispute notices, each once (docs/mail.md).
+"""Mailing the outbox: results, reminders, dispute notices and tournament seat letters
+(service/channels/mail/seatletters.py), each once (docs/mail.md).
 
 The projection `mail_outbox` (service/readmodels/mailout.py) records a row per notice and
 recipient in `mail_notices`, with its tracking row, in one transaction. A pass of the
@@ -6,8 +7,9 @@ sender (the worker's task `workers.send_notices`, on beat's schedule) catches th
 projection up, records the reminders now due, then sends every notice not sent yet:
 
 1. it claims the row for a lease (`claimed_until`), so that two senders never both take it;
-2. it composes the message from the stored events, with a Message-ID made of the notice's
-   id, so that composing it again gives the same message;
+2. it composes the message from the stored events (a seat letter: and the token and order
+   secret its row keeps until sent), with a Message-ID made of the notice's id, so that
+   composing it again gives the same message;
 3. it hands it to the relay (DRTS_SMTP_URL, waiting for its 250) or the maildir;
 4. it marks the row sent. A relay that is down or says 4xx leaves the row for later
    (`next_attempt_at`, doubling from BACKOFF_SECONDS to MAX_BACKOFF_SECONDS); a 5xx
@@ -31,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
 from domain.match import Match
-from service.channels.mail import bulletins, letters
+from service.channels.mail import bulletins, letters, seatletters
 from service.channels.mail.outbox import Outbox, RefusedByRelayError
 from service.readmodels.mailout import REMINDER, RESULT, notice_prefix
 from service.readmodels.recorders import error_text
@@ -136,8 +138,8 @@ class NoticeSender:
             return "failed"
         try:
             self.transport.send(compose(self.matches, row))
-        except RefusedByRelayError as error:
-            self._mark(row, "failed_at = :now, last_error = :error", error)
+        except (RefusedByRelayError, seatletters.StaleLetterError) as error:
+            self._mark(row, "failed_at = :now, secret = NULL, last_error = :error", error)
             return "failed"
         except Exception as error:  # TemporaryRelayError, OSError, a store down: later
             logger.warning("notice %s not sent, tried again later: %s", row["notice_id"], error)
@@ -145,7 +147,7 @@ class NoticeSender:
             when = self.matches.clock() + timedelta(seconds=delay)
             self._mark(row, "next_attempt_at = :when, last_error = :error", error, when=when)
             return "deferred"
-        self._mark(row, "sent_at = :now, last_error = NULL", None)
+        self._mark(row, "sent_at = :now, secret = NULL, last_error = NULL", None)
         return "sent"
 
     def _mark(self, row: dict[str, Any], what: str, error: Exception | None, **more: Any) -> None:
@@ -164,6 +166,9 @@ class NoticeSender:
 def compose(matches: NoticeSource, row: dict[str, Any]) -> EmailMessage:
     """Returns the message of a notice row: the same every time it is composed."""
     match_id, kind = row["match_id"], row["kind"]
+    if kind == seatletters.SEAT:  # a tournament seat's token and order address (issue 45)
+        match = matches.get_match(match_id)
+        return seatletters.compose(match, matches.events.get(match_id), row, matches.mail_domain)
     if kind == REMINDER:
         subject = bulletins.reminder_subject(match_id, row["movement"])
         body = bulletins.reminder_text(match_id, row["movement"], row["seat"], row["due_at"])

@@ -1,7 +1,7 @@
 """Rated matches: the read model the ratings fold (issue 45), and its tracking table.
 
 Revision ID: 0015
-Revises: 0012
+Revises: 0014
 Create Date: 2026-12-02
 
 `rated_matches` (service/readmodels/ratings.py): one row per finished rated match whose
