@@ -83,6 +83,8 @@ PROBES: list[tuple[str, str, Any]] = [
     ("post", "/tournaments/{id}/pause", {"reason": "probe"}),
     ("post", "/tournaments/{id}/resume", None),
     ("post", "/tournaments/{id}/pair", None),
+    ("post", "/tournaments/{id}/seat", {"player": "probe"}),  # a player's key only
+    ("get", "/tournaments/{id}/archive", None),
     ("get", "/tournaments/{id}/standings", None),
     ("get", "/tournaments/{id}/verify", None),
     # the pages of tournaments and players (issue 45): no match's secrets either

@@ -145,7 +145,7 @@ def test_upgrading_from_0012_rebuilds_the_stored_matches_standings_by_player(
     finally:
         engine.dispose()
     schema.upgrade(settings)
-    assert schema.current(settings) == "0014"
+    assert schema.current(settings) == schema.head()  # 0014 and every later one
     reopened = Matches(env=settings.event_store_env(), clock=clock)
     try:
         assert reopened.read_models.view("standings").position(name) == 0
