@@ -34,7 +34,7 @@ from domain.tournament import Tournament
 from service.pairing import elimination, pair_next, standings_of, swiss
 from service.pairing.history import History, history_before
 from service.tournaments.outcome import result_of
-from service.tournaments.tables import table_match
+from service.tournaments.tables import letter_seated, table_match
 
 Step = str
 
@@ -163,5 +163,6 @@ def _link_rematch(
     rematch_id = matches.create_rematch_if_due(drawn)
     if rematch_id is None:
         return None
+    letter_seated(matches, tournament, number, table, rematch_id)
     tournament.link_match(number, table, rematch_id, matches.clock())
     return f"rematch {rematch_id} of match {drawn} linked to table {table} of round {number}"

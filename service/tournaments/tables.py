@@ -13,7 +13,9 @@ player with a confirmed e-mail address is also mailed its seat's token and an or
 address (service/channels/mail/seatletters.py): the letter, with that token, is recorded
 in the outbox before the seat joins, and a retry joins with the token recorded, so a
 crash or a race anywhere between the pairing and the sending mails one letter whose
-token works, never two and never none."""
+token works, never two and never none. A District War rematch comes seated by its drawn
+match (DW-5): its letters are recorded, and its seats' tokens reissued to theirs, before
+the tournament links it (`letter_seated`)."""
 
 from __future__ import annotations
 
@@ -75,6 +77,44 @@ def table_match(
     else:
         raise ConcurrentWriteError(f"match {new.match_id} kept changing")
     return UUID(str(new.match_id))
+
+
+def letter_seated(
+    matches: Any, tournament: Tournament, number: int, table: int, match_id: Any
+) -> None:
+    """Gives each seat of an already seated match (a District War rematch, seated by its
+    drawn match with the same tokens: DW-5) whose player has a confirmed address its
+    letter: the letter's token is recorded first (seatletters.reserve), then the seat's
+    token is reissued to it unless the seat holds it already, so a retry (the step runs
+    again until the rematch is linked) finds both done and mails one letter."""
+    where = (str(tournament.id), number, table)
+    for _ in range(MAX_ATTEMPTS):
+        match = matches.get_match(match_id)
+        for holder in match.seats:
+            address = None
+            if holder.player_id is not None:
+                address = matches.players.get(holder.player_id).confirmed_address
+            if address is None:
+                continue
+            token = seatletters.reserve(
+                matches.read_models, match.id, holder.number, address, where, matches.clock()
+            )
+            if holder.token_hash != commitment(token):
+                match.reissue_seat_token(
+                    match.referee_token_hash,
+                    holder.number,
+                    commitment(token),
+                    matches.clock(),
+                    "the tournament mailed the seat its letter",
+                )
+        if not match.pending_events:
+            return
+        try:
+            matches.store.save(match)
+        except IntegrityError:
+            continue
+        return
+    raise ConcurrentWriteError(f"match {match_id} kept changing")
 
 
 def seat_token(

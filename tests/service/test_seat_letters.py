@@ -26,6 +26,7 @@ from service.tournaments import Tournaments
 from service.usecases.players import NewPlayer
 from tests.mail.conftest import Relay, free_port
 from tests.support.mail import body
+from tests.support.tournament_games import play_draw
 
 ADDRESS = "ada@players.test"
 
@@ -139,3 +140,70 @@ def test_a_token_reissued_before_the_letter_went_makes_it_fail_for_good(
     (row,) = letter_rows(app)
     assert row["failed_at"] is not None and row["secret"] is None
     assert "reissued" in row["last_error"]
+
+
+def drawn_final(app: Matches, tmp_path: Any) -> tuple[Tournaments, Any, NewPlayer, str]:
+    """A District War final of ada (confirmed address) and bo whose match was drawn
+    (DW-5): the tournament has not linked its rematch yet."""
+    ada = confirmed_player(app, tmp_path, "ada", ADDRESS)
+    bo = app.players.create("bo")
+    tournaments = Tournaments(app)
+    tid = tournaments.create("Final", "elimination", "district_war").tournament_id
+    for one in (ada, bo):
+        tournaments.register(tid, one.name, one.key)
+    tournaments.advance(tid)
+    (drawn,) = tournaments.get(tid).rounds[0]["links"][0]
+    play_draw(tournaments, tid, drawn, {str(p.player_id): p for p in (ada, bo)})
+    return tournaments, tid, ada, drawn
+
+
+def test_a_rematch_linked_as_the_replay_mails_its_seat_a_letter(
+    app: Matches, relay: Postbox, tmp_path: Any
+) -> None:
+    tournaments, tid, ada, drawn = drawn_final(app, tmp_path)
+    tournaments.advance(tid)
+    links = tournaments.get(tid).rounds[0]["links"][0]
+    assert links[0] == drawn and len(links) == 2
+    rematch = links[1]
+
+    done = NoticeSender(app, RelayTransport(relay.url), 0).run()
+
+    letters = [m for m in relay.to(ADDRESS) if rematch in str(m["Subject"])]
+    assert done.sent >= 1 and len(letters) == 1
+    token = re.search(r"Seat token: +(\S+)", body(letters[0])).group(1)  # type: ignore[union-attr]
+    seat = app.store.seat_of(rematch, token)
+    assert app.get_match(rematch).seats[seat - 1].player_id == str(ada.player_id)
+
+
+def test_a_rematch_letter_waits_for_its_seats_token_and_is_mailed_once(
+    app: Matches,
+    clock: ManualClock,
+    relay: Postbox,
+    tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tournaments, tid, _, drawn = drawn_final(app, tmp_path)
+    rematch = str(app.get_match(drawn).rematch_id)
+    saving = app.store.save
+
+    def dying(*objs: Any, **kwargs: Any) -> Any:
+        if any(isinstance(e, Match.SeatTokenReissued) for o in objs for e in o.pending_events):
+            raise ConnectionError("the process died before the rematch's token was saved")
+        return saving(*objs, **kwargs)
+
+    monkeypatch.setattr(app.store, "save", dying)
+    with pytest.raises(ConnectionError):
+        tournaments.advance(tid)
+    sender = NoticeSender(app, RelayTransport(relay.url), 0)
+    sender.run()
+    (row,) = [r for r in letter_rows(app) if str(r["match_id"]) == rematch]
+    assert row["failed_at"] is None and "awaits" in row["last_error"]  # not stale: waiting
+    monkeypatch.setattr(app.store, "save", saving)
+    tournaments.advance(tid)
+    assert tournaments.get(tid).rounds[0]["links"][0] == [drawn, rematch]
+    clock.advance(BACKOFF_SECONDS)
+    sender.run()
+    letters = [m for m in relay.to(ADDRESS) if rematch in str(m["Subject"])]
+    assert len(letters) == 1
+    token = re.search(r"Seat token: +(\S+)", body(letters[0])).group(1)  # type: ignore[union-attr]
+    assert app.store.seat_of(rematch, token) in (1, 2)

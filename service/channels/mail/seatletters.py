@@ -13,8 +13,9 @@ that secret and the player's address as the seat's result address, already confi
 The sender (service/channels/mail/notices.py) composes the letter from the row and the
 stored events: the match, the seat, the token, the order address and the first deadline.
 It waits (SeatNotReadyError, tried again later) while the seat has not joined with that
-token, and gives up (StaleLetterError, failed for good) when the seat's token was
-reissued meanwhile: the player then already holds a newer one. The secret is cleared
+token (or, a rematch's seat, not been given it yet), and gives up (StaleLetterError,
+failed for good) when the seat's token was reissued after it held the letter's: the
+player then already holds a newer one. The secret is cleared
 once the relay took the letter. No event ever holds the token or the address.
 """
 
@@ -116,7 +117,12 @@ def compose(match: Match, events: Iterable[Any], row: dict[str, Any], domain: st
     joined = next((s for s in match.seats if s.number == seat), None)
     if joined is None or not match.started:
         raise SeatNotReadyError(f"seat {seat} of match {match.id} is not seated and started yet")
+    events = list(events)
     if joined.token_hash != commitment(kept.token):
+        if not _ever_held(events, seat, commitment(kept.token)):
+            # a rematch's seat, seated with its drawn match's token, whose reissue to the
+            # letter's token is not saved yet (service/tournaments/tables.py letter_seated)
+            raise SeatNotReadyError(f"seat {seat} of match {match.id} awaits its letter's token")
         raise StaleLetterError(f"the token of seat {seat} was reissued before the letter went")
     deadline = _first_deadline(events)
     subject = f"drts: your seat {seat} in match {match.id} (tournament round {kept.round})"
@@ -168,6 +174,15 @@ def _register(
             "code_hash": addresses.hashed(addresses.new_secret()),  # no code will come back
             "now": now,
         },
+    )
+
+
+def _ever_held(events: list[Any], seat: int, token_hash: str) -> bool:
+    """Returns whether the seat ever held `token_hash` (joined with it, or got it)."""
+    kinds = (Match.SeatJoined, Match.SeatAdded, Match.SeatTokenReissued)
+    return any(
+        isinstance(event, kinds) and event.seat == seat and event.token_hash == token_hash
+        for event in events
     )
 
 
