@@ -76,11 +76,12 @@ def open_drts(matches: Matches, clock: ManualClock) -> Desk:
     return desk
 
 
-def rechained(archive: dict[str, Any]) -> dict[str, Any]:
+def rechained(archive: dict[str, Any], id_field: str = "match_id") -> dict[str, Any]:
     """Returns the archive with every chain link computed again from its (edited) events,
-    and its head moved to its last event: a forgery that verifies on its own."""
+    and its head moved to its last event: a forgery that verifies on its own. `id_field`
+    names its aggregate's id (a tournament's archive: "tournament_id")."""
     forged = copy.deepcopy(archive)
-    chain = genesis(archive["match_id"])
+    chain = genesis(archive[id_field])
     for event in forged["events"]:
         body = {key: event[key] for key in ("type", "version", "timestamp", "data")}
         chain = event["chain"] = next_chain(chain, body)

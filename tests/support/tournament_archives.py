@@ -5,7 +5,6 @@ events re-chained after an edit."""
 
 from __future__ import annotations
 
-import copy
 import re
 import subprocess
 import sys
@@ -13,9 +12,9 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from domain.integrity import genesis, next_chain
 from service.matches import Matches
 from service.tournaments import Tournaments
+from tests.support import archives
 
 DOCS = Path(__file__).parents[2] / "docs"
 NAMES = ("ada", "bo", "cy", "di")
@@ -80,14 +79,7 @@ def round_robin(app: Matches, operator: str, rounds_played: int = 3) -> UUID:
 def rechained(archive: dict[str, Any]) -> dict[str, Any]:
     """Returns the tournament archive with its events' chain computed again after an
     edit, and its head moved to its last event: a forgery whose own chain verifies."""
-    forged = copy.deepcopy(archive)
-    chain = genesis(forged["tournament_id"])
-    for event in forged["events"]:
-        body = {key: event[key] for key in ("type", "version", "timestamp", "data")}
-        chain = event["chain"] = next_chain(chain, body)
-    last = forged["events"][-1]
-    forged["head"] = {"version": last["version"], "chain": last["chain"]}
-    return forged
+    return archives.rechained(archive, "tournament_id")
 
 
 def recorded(archive: dict[str, Any], nth: int = 0) -> dict[str, Any]:
