@@ -203,3 +203,20 @@ def test_sqlite_is_written_by_the_library(sqlite_template, tmp_path):
         assert app.store.recorder.insert_events(events(uuid4(), range(1, 3))) == [1, 2]
     finally:
         app.close()
+
+
+@pytest.mark.postgres
+def test_a_long_batch_with_large_versions_is_stored_in_its_order(pg_matches):
+    """Each batch size has its own call text; versions past int4 bind as bigint."""
+    recorder = pg_matches.store.recorder
+    originator = uuid4()
+    versions = range(2**33, 2**33 + 25)
+    ids = recorder.insert_events(events(originator, versions))
+    assert ids is not None and list(ids) == list(range(ids[0], ids[0] + 25))
+    stored = recorder.select_events(originator)
+    assert [(e.originator_version, e.state) for e in stored] == [
+        (v, f"state {v}".encode()) for v in versions
+    ]
+    assert [n.originator_version for n in recorder.select_notifications(ids[0], 25)] == list(
+        versions
+    )
