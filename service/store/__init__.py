@@ -4,6 +4,7 @@
   a store, loading a match checked, saving with retries, the match cache, read models, tokens;
 - loading.py: a match loaded from its stored rows and checked (snapshots it trusts, a
   tampered or truncated log named);
+- eventwrite.py: the log's write in one statement on PostgreSQL (migration 0017's function);
 - fastforward.py: the events stored after several kept matches, read in one query;
 - matchcache.py: the matches a process keeps between commands;
 - logguard.py: the write's guard against a log cut short;

@@ -20,7 +20,12 @@ from uuid import UUID
 
 from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.domain import Snapshot
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, Recording
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    IntegrityError,
+    JSONTranscoder,
+    Recording,
+)
 from eventsourcing.utils import get_topic
 
 from domain.errors import DrtsError
@@ -31,7 +36,7 @@ from service.readmodels.recorders import OUTAGES
 from service.readmodels.runner import ReadModels, read_models_for
 from service.results import Head
 from service.scheduling import NoScheduler, Scheduler
-from service.store import fastforward, imported, loading
+from service.store import eventwrite, fastforward, imported, loading
 from service.store.fastforward import ReadAhead
 from service.store.logguard import LogGuard
 from service.store.matchcache import MatchCache, cache_size
@@ -82,6 +87,11 @@ class MatchStore(Application[UUID]):
         """Registers eventsourcing's transcodings and those of the Match's typed values."""
         super().register_transcodings(transcoder)
         register_values(transcoder)
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        """Returns the log's recorder: on PostgreSQL one that writes events in one
+        statement (service/store/eventwrite.py), elsewhere eventsourcing's."""
+        return eventwrite.application_recorder(self.factory) or super().construct_recorder()
 
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
         """Saves matches as eventsourcing's `save` does (record, snapshot, notify), but
