@@ -59,7 +59,9 @@ def observer(database_url: str) -> Iterator[Matches]:
 def positions(observer: Matches) -> dict[str, int]:
     """Returns each projection's tracked log position, as stored (no catch-up)."""
     models = observer.read_models
-    return {cls.name: models.view(cls.name).position(observer.store.name) for cls in ALL_PROJECTIONS}
+    return {
+        cls.name: models.view(cls.name).position(observer.store.name) for cls in ALL_PROJECTIONS
+    }
 
 
 def api_of(app: Flask) -> Matches:
