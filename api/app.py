@@ -158,6 +158,7 @@ def apply_settings(app: Flask, settings: Settings, config: Mapping[str, Any]) ->
         DRTS_RATE_LIMIT_PER_ADDRESS=settings.rate_limit_per_address,
         DRTS_RATE_LIMIT_PER_TOKEN=settings.rate_limit_per_token,
         DRTS_TRUSTED_PROXIES=settings.trusted_proxies,
+        DRTS_FOLLOW_LOG=settings.follow_log,
         **session_config(settings),
     )
     app.config.update(config)
@@ -174,17 +175,19 @@ def guard_requests(app: Flask) -> None:
 
 def attach_store(app: Flask, settings: Settings, matches: Matches | None) -> None:
     """Gives the app its one Matches application: `matches`, or one connected to the app's
-    DRTS_DATABASE_URL with its read models following the log; and the settings /health
-    reports."""
+    DRTS_DATABASE_URL, its read models following the log unless the workers do
+    (DRTS_FOLLOW_LOG=worker: this process then applies events only when a read of a read
+    model catches it up); and the settings /health reports."""
     if matches is None:
-        matches = connect(
-            replace(
-                settings,
-                database_url=app.config["DRTS_DATABASE_URL"],
-                operator_token=app.config["DRTS_OPERATOR_TOKEN"],
-            )
+        connected = replace(
+            settings,
+            database_url=app.config["DRTS_DATABASE_URL"],
+            operator_token=app.config["DRTS_OPERATOR_TOKEN"],
+            follow_log=app.config["DRTS_FOLLOW_LOG"],
         )
-        matches.read_models.start()  # follows the log: live on PostgreSQL, a timer on SQLite
+        matches = connect(connected)
+        if connected.log_follower == "api":
+            matches.read_models.start()  # live on PostgreSQL, a timer on SQLite
     app.extensions[EXTENSION] = matches
     app.extensions[health.SETTINGS] = replace(
         settings, database_url=app.config["DRTS_DATABASE_URL"]

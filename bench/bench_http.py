@@ -16,8 +16,15 @@ same client threads: a minimal Flask app with no database ("bare"), and the same
 doing one table-locked INSERT+COMMIT a request ("locked"), and drts's rate as a
 fraction of each: what any Flask app on this machine reaches, not PostgreSQL alone.
 
+`--follow-log api` (DRTS_FOLLOW_LOG=api): the gunicorn workers follow the log for the read
+models, so their CPU holds requests and catch-ups; `--follow-log worker`: a Celery worker
+process (solo pool, on an SQLite broker file of its own: no task is sent) follows it and
+the API applies no event. Each measure prints the CPU an order of the API processes and
+of the worker apart (from /proc), and how long after the last answer the read models had
+caught up with the log (the worker's lag).
+
 Run: .venv/bin/python bench/bench_http.py [--matches 16] [--rounds 3] [--clients 4,16]
-         [--workers 2] [--threads 8]
+         [--workers 2] [--threads 8] [--follow-log api|worker]
 Prints figures and never fails (a missing server is reported and skipped). The rate
 limits are off (every client sends from 127.0.0.1).
 Figures of record: bench/http.md.
@@ -26,9 +33,14 @@ Figures of record: bench/http.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -38,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 
 from service import schema  # noqa: E402
+from service.matches import Matches  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from tests.support.gunicorn import gunicorn  # noqa: E402
 from tests.support.http import call  # noqa: E402
@@ -64,6 +77,12 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument(
+        "--follow-log",
+        choices=("api", "worker"),
+        default="api",
+        help="who follows the log for the read models (DRTS_FOLLOW_LOG)",
+    )
     args = parser.parse_args()
     try:
         run(args)
@@ -83,18 +102,27 @@ def serve_and_measure(url: str, args: argparse.Namespace) -> None:
     schema.upgrade(Settings(url))
     # The clients all send from 127.0.0.1, far faster than a player: no rate limits here.
     no_limits = {"DRTS_RATE_LIMIT_PER_ADDRESS": "0", "DRTS_RATE_LIMIT_PER_TOKEN": "0"}
+    settings = {**no_limits, "DRTS_FOLLOW_LOG": args.follow_log}
     create_table(url)
     counts = [int(count) for count in args.clients.split(",")]
     rates: dict[int, float] = {}
-    with gunicorn(url, args.workers, args.threads, no_limits) as base:
+    reader = Matches(env=Settings(url).event_store_env())  # reads the projections' progress
+    with (
+        gunicorn(url, args.workers, args.threads, settings) as base,
+        following_worker(url, args.follow_log) as worker,
+    ):
         tables = [new_match(base) for _ in range(args.matches)]
         for clients in counts:
             print(
                 f"== gunicorn: {args.workers} workers x {args.threads} threads; {clients} client "
                 f"threads; {args.matches} DRTS Team 23 matches x {SEATS} seats; "
-                f"{args.rounds} rounds"
+                f"{args.rounds} rounds; the log followed by the {args.follow_log}"
             )
+            cpu = Cpu(base, worker)
             rates[clients] = measure(base, tables, clients, args.rounds)
+            lag = caught_up_after(reader)
+            cpu.report(args.matches * SEATS * args.rounds, lag)
+    reader.close()
     requests = max(FLOOR_REQUESTS, args.matches * SEATS * args.rounds)
     floors = {app: floor_rates(url, args, app, counts, requests) for app in FLOORS}
     for clients in counts:
@@ -176,6 +204,95 @@ def measure(base: str, tables: list[tuple[str, list[str]]], clients: int, rounds
             f"{ms(statistics.median(closing))}, p99 {ms(percentile(closing, 99))}"
         )
     return len(latencies) / elapsed
+
+
+@contextlib.contextmanager
+def following_worker(url: str, follow_log: str) -> Iterator[int | None]:
+    """Runs a Celery worker that follows the log (solo pool, DRTS_FOLLOW_LOG=worker, a
+    broker file of its own) while the block runs under `worker`; yields its pid (None
+    under `api`)."""
+    if follow_log != "worker":
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="drts-bench-worker-") as workdir:
+        env = {
+            **os.environ,
+            "DRTS_DATABASE_URL": url,
+            "DRTS_BROKER_URL": f"sqla+sqlite:///{workdir}/broker.sqlite",
+            "DRTS_FOLLOW_LOG": "worker",
+        }
+        command = [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "-P", "solo"]
+        log = Path(workdir) / "worker.log"
+        with log.open("wb") as out:
+            worker = subprocess.Popen(
+                [*command, "-l", "INFO"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+            )
+            try:
+                give_up = time.monotonic() + 120
+                while b"ready." not in log.read_bytes():
+                    if worker.poll() is not None or time.monotonic() > give_up:
+                        raise RuntimeError(f"the worker did not start: {log.read_text()}")
+                    time.sleep(0.2)
+                yield worker.pid
+            finally:
+                worker.terminate()
+                worker.wait(30)
+
+
+class Cpu:
+    """CPU seconds (user + system, from /proc) of the API's gunicorn processes and of the
+    following worker, from when it was made."""
+
+    def __init__(self, base: str, worker: int | None) -> None:
+        self.bind, self.worker = base.removeprefix("http://"), worker
+        self.api, self.follower = self._api(), self._worker()
+
+    def report(self, orders: int, lag: float) -> None:
+        """Prints the CPU an order of the API processes and of the worker, and the lag."""
+        api = (self._api() - self.api) / orders
+        follower = (self._worker() - self.follower) / orders
+        which = "requests and catch-ups" if self.worker is None else "requests"
+        print(f"CPU an order: API processes ({which}) {ms(api)}", end="")
+        if self.worker is not None:
+            print(f"; worker following the log (catch-ups) {ms(follower)}", end="")
+        print(f"; read models caught up {lag:.2f} s after the last answer")
+
+    def _api(self) -> float:
+        return sum(cpu_of(pid) for pid in pids_with(self.bind))
+
+    def _worker(self) -> float:
+        return 0.0 if self.worker is None else cpu_of(self.worker)
+
+
+def pids_with(text: str) -> list[int]:
+    """Returns the processes whose command line holds `text` (gunicorn's and its workers')."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if text.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+    return found
+
+
+def cpu_of(pid: int) -> float:
+    """Returns a process's user + system CPU seconds (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def caught_up_after(reader: Matches, limit: float = 120.0) -> float:
+    """Returns the seconds until no projection has an event waiting (reading the
+    progress only: the reader applies nothing); `limit` at most."""
+    began = time.perf_counter()
+    while any(p.pending for p in reader.read_models.progress()):
+        if time.perf_counter() - began > limit:
+            break
+        time.sleep(0.05)
+    return time.perf_counter() - began
 
 
 def new_match(base: str) -> tuple[str, list[str]]:

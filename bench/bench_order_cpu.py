@@ -3,16 +3,20 @@ on a throwaway PostgreSQL database, read models included.
 
 Sets up DRTS Team 23 matches (8 seats, `close_early`, so the eighth order of a movement
 also resolves it) through the test client, then plays rounds: every seat of a match sends
-`hold`, then the read models catch up (as the follower of a gunicorn worker does after a
-burst), match after match. Prints the CPU time (time.process_time, every thread of the
-process) per order, orders and catch-ups together, the least and the median of
-`--repeat` measures (other work on the machine inflates it), then the function calls an
-order under cProfile and the SQL statements an order (one more round, catch-ups
-included: tests/support/statements.py), counts that do not depend on the load; with
-`--profile`, the top functions too. Wall clock is not measured: the machine is shared.
+`hold`, then the read models catch up (as the follower does after a burst), match after
+match. `--follow-log api` (today's default on SQLite): the API's own follower catches up,
+so its catch-ups are the API's CPU; `--follow-log worker` (DRTS_FOLLOW_LOG=worker, the
+default on PostgreSQL): a second Matches application stands for the worker that follows
+the log, and the API process applies no event. Prints the CPU time (time.process_time)
+per order of the requests and of the catch-ups apart, and the API's (requests, plus the
+catch-ups under `api`), the least and the median of `--repeat` measures (other work on
+the machine inflates them), then the function calls an order under cProfile and the SQL
+statements an order of the requests and of the catch-ups (one more round:
+tests/support/statements.py), counts that do not depend on the load; with `--profile`,
+the top functions too. Wall clock is not measured: the machine is shared.
 
 Run: .venv/bin/python bench/bench_order_cpu.py [--matches 4] [--rounds 8] [--repeat 3]
-         [--profile]
+         [--follow-log api|worker] [--profile]
 Figures of record: bench/http.md (Issue 30: CPU per order). Never fails.
 """
 
@@ -20,10 +24,13 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import pstats
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +52,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8, help="movements played per match")
     parser.add_argument("--repeat", type=int, default=3, help="measures of `rounds` rounds each")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    parser.add_argument(
+        "--follow-log",
+        choices=("api", "worker"),
+        default="api",
+        help="who catches the read models up: the API process, or a worker (DRTS_FOLLOW_LOG)",
+    )
     args = parser.parse_args()
     try:
         with new_pg_database("drts_bench_order_cpu") as dbname:
@@ -53,68 +66,112 @@ def main() -> None:
         print(f"bench_order_cpu: skipped: {type(error).__name__}: {error}")
 
 
+@dataclass
+class Tally:
+    """CPU seconds and orders of the rounds played, the requests' and the catch-ups' apart."""
+
+    orders: int = 0
+    requests: float = 0.0
+    catch_ups: float = 0.0
+    timer: Callable[[], float] = field(default=time.process_time)
+
+    def timed(self, run: Callable[[], Any], into: str) -> Any:
+        began = self.timer()
+        try:
+            return run()
+        finally:
+            setattr(self, into, getattr(self, into) + self.timer() - began)
+
+
 def measure(url: str, args: argparse.Namespace) -> None:
     settings = Settings(url)
     schema.upgrade(settings)
     matches = Matches(env=settings.event_store_env())
+    # under `worker` the catch-ups are another process's: a Matches of its own stands for it
+    follower = matches if args.follow_log == "api" else Matches(env=settings.event_store_env())
     config = {"TESTING": True, "DRTS_RATE_LIMIT_PER_ADDRESS": 0, "DRTS_RATE_LIMIT_PER_TOKEN": 0}
     client = create_app(config, matches=matches).test_client()
     try:
         tables = [new_match(client) for _ in range(args.matches)]
-        matches.read_models.catch_up()
-        per_order = [
-            cpu_per_order(client, matches, tables, args.rounds) for _ in range(args.repeat)
-        ]
-        print(
-            f"{args.matches} matches x {SEATS} seats x {args.rounds} rounds, read models caught "
-            f"up after each match's round, {args.repeat} times: CPU an order "
-            f"min {ms(min(per_order))}, median {ms(statistics.median(per_order))}"
-        )
-        orders_played: list[int] = []
+        follower.read_models.catch_up()
+        tallies = [play(client, follower, tables, args.rounds) for _ in range(args.repeat)]
+        report(args, tallies)
         profile = cProfile.Profile(time.process_time)
         profile.enable()
-        orders = play(client, matches, tables, args.rounds)
+        orders = play(client, follower, tables, args.rounds).orders
         profile.disable()
         stats = pstats.Stats(profile)
         calls = stats.total_calls  # type: ignore[attr-defined]
-        print(f"under cProfile: {calls / orders:.0f} function calls an order")
-        with counting_postgres() as statements:
-            sent = statements.of(lambda: orders_played.append(play(client, matches, tables, 1)))
-        print(
-            f"SQL statements an order, catch-ups included (tests/support/statements.py): "
-            f"{len(sent) / orders_played[-1]:.1f}"
-        )
+        print(f"under cProfile: {calls / orders:.0f} function calls an order, catch-ups included")
+        count_statements(client, follower, tables)
         if args.profile:
             stats.sort_stats("cumulative").print_stats(45)
     finally:
         matches.close()
+        if follower is not matches:
+            follower.close()
 
 
-def cpu_per_order(
-    client: Any, matches: Matches, tables: list[tuple[str, list[str]]], rounds: int
-) -> float:
-    """Plays the rounds; returns the CPU seconds an order."""
-    began = time.process_time()
-    orders = play(client, matches, tables, rounds)
-    return (time.process_time() - began) / orders
+def report(args: argparse.Namespace, tallies: list[Tally]) -> None:
+    """Prints the CPU an order: requests, catch-ups, and the API process's share."""
+    requests = [t.requests / t.orders for t in tallies]
+    catch_ups = [t.catch_ups / t.orders for t in tallies]
+    api = [
+        (t.requests + (t.catch_ups if args.follow_log == "api" else 0.0)) / t.orders
+        for t in tallies
+    ]
+    print(
+        f"{args.matches} matches x {SEATS} seats x {args.rounds} rounds, read models caught "
+        f"up after each match's round by the {args.follow_log} (--follow-log), "
+        f"{args.repeat} times: CPU an order"
+    )
+    for name, values in (("requests", requests), ("catch-ups", catch_ups), ("API process", api)):
+        print(f"  {name}: min {ms(min(values))}, median {ms(statistics.median(values))}")
 
 
-def play(client: Any, matches: Matches, tables: list[tuple[str, list[str]]], rounds: int) -> int:
-    """Plays the rounds; returns the orders sent (each must be accepted)."""
-    orders = 0
+def count_statements(client: Any, follower: Matches, tables: list[tuple[str, list[str]]]) -> None:
+    """Prints the SQL statements an order of one more round: requests, catch-ups apart."""
+    with counting_postgres() as statements:
+        tally = Tally(timer=lambda: float(len(statements)))
+        statements.on = True
+        try:
+            play(client, follower, tables, 1, tally)
+        finally:
+            statements.on = False
+    print(
+        f"SQL statements an order (tests/support/statements.py): requests "
+        f"{tally.requests / tally.orders:.1f}, catch-ups {tally.catch_ups / tally.orders:.1f}"
+    )
+
+
+def play(
+    client: Any,
+    follower: Matches,
+    tables: list[tuple[str, list[str]]],
+    rounds: int,
+    tally: Tally | None = None,
+) -> Tally:
+    """Plays the rounds (each order must be accepted), `follower`'s read models catching
+    up after each match's round; returns the tally."""
+    tally = tally or Tally()
     for _ in range(rounds):
         for match_id, tokens in tables:
             for token in tokens:
-                response = client.post(
-                    f"/matches/{match_id}/orders",
-                    json={"order": "hold"},
-                    headers={"Authorization": f"Bearer {token}"},
-                )
-                if response.status_code != 201:
-                    raise RuntimeError(f"order refused: {response.get_json()}")
-                orders += 1
-            matches.read_models.catch_up()
-    return orders
+                tally.timed(functools.partial(send, client, match_id, token), "requests")
+                tally.orders += 1
+            tally.timed(follower.read_models.catch_up, "catch_ups")
+    return tally
+
+
+def send(client: Any, match_id: str, token: str) -> None:
+    """Sends `hold` for the seat; raises unless it is accepted."""
+    response = client.post(
+        f"/matches/{match_id}/orders",
+        json={"order": "hold"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    if response.status_code != 201:
+        raise RuntimeError(f"order refused: {response.get_json()}")
 
 
 def new_match(client: Any) -> tuple[str, list[str]]:

@@ -46,6 +46,11 @@ serve`, `DRTS_MAIL_MAX_BYTES` (default 1048576) the largest message it takes,
 `DRTS_MAIL_OUTBOX`, default `drts-outbox` in the working directory), and
 `DRTS_MAIL_REMINDER_SECONDS` (default 43200, 0: none) how long before a deadline the
 seats that owe orders get a reminder.
+`DRTS_FOLLOW_LOG` says which processes apply the log's events to the read models in the
+background: `api` (each API process runs the follower), or `worker` (the Celery workers
+run it; the API applies none in the background nor on an order's request path; a read of
+a read model still catches it up first). Unset: `api` (docs/operations.md, Who follows
+the log).
 Forum (docs/forum.md): `DRTS_FORUM_MAX_DELAY_SECONDS` (default 120) is how much earlier
 than its receipt a forum post's reported time may be taken as its received time.
 docs/operations.md lists every setting.
@@ -91,6 +96,8 @@ DEFAULT_MATCH_CACHE_SIZE = 1_000  # matches kept between commands (service/store
 DEFAULT_PAST_CACHE_SIZE = 500  # past versions kept for reads (service/store/pastreads.py)
 
 SMTP_URL_VARIABLE = "DRTS_SMTP_URL"
+FOLLOW_LOG_VARIABLE = "DRTS_FOLLOW_LOG"
+FOLLOWERS = ("api", "worker")  # who runs the read models' follower (DRTS_FOLLOW_LOG)
 
 
 class SettingsError(ValueError):
@@ -145,6 +152,14 @@ class Settings:
     mail_reminder_seconds: float = DEFAULT_MAIL_REMINDER_SECONDS
     match_cache_size: int = DEFAULT_MATCH_CACHE_SIZE  # DRTS_MATCH_CACHE_SIZE
     past_cache_size: int = DEFAULT_PAST_CACHE_SIZE  # DRTS_PAST_CACHE_SIZE
+    follow_log: str | None = None  # DRTS_FOLLOW_LOG: "api", "worker"; None: "api"
+
+    @property
+    def log_follower(self) -> str:
+        """Returns who follows the log for the read models, "api" or "worker": the one
+        DRTS_FOLLOW_LOG names, else "api" (as drts always did: `worker` is opt-in until
+        the whole suite has run under it, docs/operations.md)."""
+        return self.follow_log or "api"
 
     @property
     def broker_url(self) -> str:
@@ -247,7 +262,16 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         ),
         match_cache_size=_count(environ, "DRTS_MATCH_CACHE_SIZE", DEFAULT_MATCH_CACHE_SIZE),
         past_cache_size=_count(environ, "DRTS_PAST_CACHE_SIZE", DEFAULT_PAST_CACHE_SIZE),
+        follow_log=_follow_log(environ),
     )
+
+
+def _follow_log(environ: Mapping[str, str]) -> str | None:
+    """Returns DRTS_FOLLOW_LOG ("api" or "worker"), or None when unset."""
+    text = environ.get(FOLLOW_LOG_VARIABLE, "").strip().lower()
+    if text and text not in FOLLOWERS:
+        raise SettingsError(f"{FOLLOW_LOG_VARIABLE}={text!r}: give one of {', '.join(FOLLOWERS)}")
+    return text or None
 
 
 def _mail_domain(environ: Mapping[str, str]) -> str:

@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from celery import Celery
-from celery.signals import worker_ready
+from celery import Celery, current_app
+from celery.signals import worker_init, worker_process_init, worker_ready
 
 from service.channels.mail.notices import SEND_NOTICES
 from service.scheduling import QUEUE, SWEEP_DUE, transport_options
@@ -79,6 +79,38 @@ def announce_ready(**_: Any) -> None:
     path = os.environ.get(READY_FILE_VARIABLE)
     if path:
         Path(path).touch()
+
+
+_forking = {"prefork": False}  # set by worker_init in the main process; forked children see it
+
+
+@worker_init.connect
+def note_pool(sender: Any = None, **_: Any) -> None:
+    """Notes whether this worker's pool forks children that run its tasks (prefork)."""
+    pool = getattr(sender, "pool_cls", None) or "prefork"
+    _forking["prefork"] = "prefork" in (pool if isinstance(pool, str) else pool.__module__)
+
+
+@worker_ready.connect
+def follow_log_when_ready(sender: Any = None, **_: Any) -> None:
+    """Starts following the log for the read models (DRTS_FOLLOW_LOG=worker) in a worker
+    whose tasks run in its own process (solo, threads); a prefork worker's children do
+    it instead (`follow_log_in_child`: a psycopg pool must not cross a fork)."""
+    app = getattr(sender, "app", None)
+    if app is not None and "drts_settings" in app.conf and not _forking["prefork"]:
+        from workers.tasks import follow_log
+
+        follow_log(app)
+
+
+@worker_process_init.connect
+def follow_log_in_child(**_: Any) -> None:
+    """Starts following the log in a prefork child, whose app celery made current."""
+    app = current_app._get_current_object()
+    if _forking["prefork"] and "drts_settings" in app.conf:
+        from workers.tasks import follow_log
+
+        follow_log(app)
 
 
 app = create_app()

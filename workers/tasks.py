@@ -31,7 +31,10 @@ Matches application:
   reminders and dispute notices (service/channels/mail/notices.py), which keeps its own retries.
 
 One Matches application and one WorkPolicy per worker process and Celery app, made on
-first use after the fork (a psycopg pool must not cross a fork).
+first use after the fork (a psycopg pool must not cross a fork). With DRTS_FOLLOW_LOG=worker
+(the default on PostgreSQL) each worker process follows the log for the read models
+(`follow_log`, started by workers/app.py once the worker is ready; on PostgreSQL one
+process per database leads: service/readmodels/runner.py's Follower).
 """
 
 from __future__ import annotations
@@ -189,6 +192,17 @@ def service(app: Celery) -> Matches:
 def policy(app: Celery) -> WorkPolicy:
     """Returns this process's WorkPolicy for the Celery app (made after fork)."""
     return _process(app)[2]
+
+
+def follow_log(app: Celery) -> bool:
+    """Starts this process's follower of the log for the read models (`ReadModels.start`:
+    live on PostgreSQL, a timer on SQLite) when the settings give the workers that job
+    (DRTS_FOLLOW_LOG=worker); returns whether they do. Idempotent."""
+    settings: Settings = app.conf.drts_settings
+    if settings.log_follower != "worker":
+        return False
+    service(app).read_models.start()
+    return True
 
 
 def close_services(app: Celery) -> None:

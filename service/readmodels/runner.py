@@ -250,7 +250,8 @@ class Timer(threading.Thread):
 class Follower(threading.Thread):
     """Keeps the read models up to date on PostgreSQL, one process per database at a time.
 
-    Every API process starts one, but only the one holding the lead (a PostgreSQL
+    Every API process starts one (every Celery worker process instead under
+    DRTS_FOLLOW_LOG=worker: service/settings.py), but only the one holding the lead (a PostgreSQL
     advisory lock, held on its own connection for as long as it follows) does the
     work: woken by the event store's NOTIFY, it catches up every projection in
     batches (`catch_up`: one transaction per projection per batch), at most every

@@ -149,8 +149,9 @@ class Cluster:
             assert not any(thread.is_alive() for thread in threads), "a worker did not stop"
 
     @contextlib.contextmanager
-    def worker_processes(self, count: int = 2) -> Iterator[None]:
-        """Starts `count` worker processes (`celery worker -P solo`), as on separate machines."""
+    def worker_processes(self, count: int = 2, pool: str = "solo") -> Iterator[None]:
+        """Starts `count` worker processes (`celery worker -P solo`, or another `pool` of
+        one child), as on separate machines."""
         env = {
             **os.environ,
             "DRTS_DATABASE_URL": self.settings.database_url,
@@ -169,7 +170,8 @@ class Cluster:
                     "tests.workers.celery_app",
                     "worker",
                     "-P",
-                    "solo",
+                    pool,
+                    *([] if pool == "solo" else ["-c", "1"]),
                     "-l",
                     "INFO",
                     "-n",
@@ -187,7 +189,7 @@ class Cluster:
         ]
         try:
             for log in logs:
-                wait_for(lambda log=log: b"ready." in _read(log), timeout=30)
+                wait_for(lambda log=log: b"ready." in _read(log), timeout=90)  # a loaded machine
             yield
         finally:
             for process in processes:
