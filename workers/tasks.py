@@ -32,7 +32,7 @@ Matches application:
 
 One Matches application and one WorkPolicy per worker process and Celery app, made on
 first use after the fork (a psycopg pool must not cross a fork). With DRTS_FOLLOW_LOG=worker
-(the default on PostgreSQL) each worker process follows the log for the read models
+(opt-in; the default is api) each worker process follows the log for the read models
 (`follow_log`, started by workers/app.py once the worker is ready; on PostgreSQL one
 process per database leads: service/readmodels/runner.py's Follower).
 """
