@@ -117,10 +117,18 @@ def withdraw(tournament_id: str, player_ref: str, token: str, reason: str) -> No
 
 @tournament.command("pair")
 @click.argument("tournament_id")
+@click.option(
+    "--token",
+    envvar="DRTS_ORGANISER_TOKEN",
+    default=None,
+    help="the organiser's token: checked, as `POST /tournaments/{id}/pair` does (without "
+    "it, whoever holds the store takes the step, as the workers do)",
+)
 @reports_errors
-def pair(tournament_id: str) -> None:
+def pair(tournament_id: str, token: str | None) -> None:
     """Takes every step due (as the worker does): results, matches, the next round."""
-    steps = Tournaments(matches()).pair_next_round(tournament_id)
+    found = Tournaments(matches())
+    steps = found.pair(tournament_id, token) if token else found.pair_next_round(tournament_id)
     click.echo("\n".join(steps) if steps else "nothing due")
 
 

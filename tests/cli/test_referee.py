@@ -51,8 +51,15 @@ PLAYER_TOKEN_OPERATIONS = {
     "setPlayerAddress": ("address", "--key"),
     "confirmPlayerAddress": ("confirm-address", "--key"),
 }
-# operations under `drts tournament` taking a player's key (issue 45)
-TOURNAMENT_TOKEN_OPERATIONS = {"registerTournamentPlayer": ("register", "--key")}
+# operations under `drts tournament` taking a player's key or the organiser's token (issue 45)
+TOURNAMENT_TOKEN_OPERATIONS = {
+    "registerTournamentPlayer": ("register", "--key"),
+    "getTournamentSeatToken": ("seat", "--key"),
+    "withdrawTournamentPlayer": ("withdraw", "--token"),
+    "pauseTournament": ("pause", "--token"),
+    "resumeTournament": ("resume", "--token"),
+    "pairTournament": ("pair", "--token"),
+}
 
 
 @pytest.fixture

@@ -112,3 +112,15 @@ def test_a_player_gets_its_seat_token_by_its_key(drts):
     assert (
         "wrong_player_key" in drts("tournament", "seat", tid, "ada", "--key", "x", ok=False).output
     )
+
+
+def test_pair_with_a_token_checks_it_as_the_api_does(drts):
+    out = drts(
+        "tournament", "create", "Cup", "--format", "round_robin", "--ruleset", "district_war"
+    ).output
+    tid, token = _field(out, "tournament"), _field(out, "token")
+    for name in ("ada", "bo"):
+        key = _field(drts("player", "create", name).output, "key")
+        drts("tournament", "register", tid, name, "--key", key)
+    assert "not_organiser" in drts("tournament", "pair", tid, "--token", "x", ok=False).output
+    assert "round 1 paired" in drts("tournament", "pair", tid, "--token", token).output
