@@ -36,7 +36,8 @@ import schemathesis
 # may not be at drts's own mail domain and a confirmation code must be the one mailed
 # (setPlayerAddress, confirmPlayerAddress); listRatings' ruleset must be installed.
 # createTournament's ruleset must be installed and seat two for the two-player formats,
-# and registerTournamentPlayer's tournament must exist (both issue 45).
+# and registerTournamentPlayer's tournament must exist (both issue 45), as must
+# getTournamentSeatToken's, whose player is a player name too.
 # Every other operation is held to the default (a schema-valid request is never a 422).
 # ignored_auth is off in the stateful phase only: there the Authorization header comes from
 # a link (the token a create or join returned), which schemathesis counts as generated, so
@@ -53,7 +54,7 @@ include-operation-id = [
     "createMatch", "sendOrder", "startMatch", "joinMatch", "takeRefereeAction",
     "verifyWithEvidence", "fileDispute", "ruleDispute", "correctMovement", "mapForumUser",
     "createPlayer", "setPlayerAddress", "confirmPlayerAddress", "listRatings",
-    "createTournament", "registerTournamentPlayer",
+    "createTournament", "registerTournamentPlayer", "getTournamentSeatToken",
 ]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 

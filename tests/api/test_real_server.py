@@ -58,6 +58,22 @@ def test_serves_the_openapi_document_and_the_docs_page(base_url):
         assert css.status == 200
 
 
+STARTUP_SECONDS = 90  # imports and migrations; a loaded machine takes far longer than 10 s
+
+
+def answered(base_url: str, path: str, seconds: float) -> tuple[int, Any]:
+    """Returns the first answer to GET `path` once the server listens, asking again until
+    `seconds` have passed (then fails, saying so)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return call(base_url, "GET", path)
+        except urllib.error.URLError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"`drts api` did not answer within {seconds} s") from None
+            time.sleep(0.1)
+
+
 def test_drts_api_serves_the_app_on_the_configured_store(tmp_path):
     port = free_port()
     env = {**os.environ, "DRTS_DATABASE_URL": f"sqlite:///{tmp_path}/drts.sqlite"}
@@ -70,12 +86,7 @@ def test_drts_api_serves_the_app_on_the_configured_store(tmp_path):
     )
     try:
         base_url = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                status, rulesets = call(base_url, "GET", "/rulesets")
-                break
-            except urllib.error.URLError:
-                time.sleep(0.1)
+        status, rulesets = answered(base_url, "/rulesets", STARTUP_SECONDS)
         assert status == 200 and "district_war" in {r["name"] for r in rulesets}
         assert call(base_url, "POST", "/matches", {"ruleset": "district_war"})[0] == 201
         assert (tmp_path / "drts.sqlite").exists()
