@@ -21,6 +21,7 @@ from service.channels.mail.notices import SEND_NOTICES
 from service.scheduling import QUEUE, SWEEP_DUE, transport_options
 from service.settings import Settings, load_settings
 from workers.broker import RESILIENCE, install_outage_log
+from workers.prompt_loop import PromptLoop
 
 BEAT_SCHEDULE_FILE = "drts-beat-schedule"
 NOTICE_SECONDS = 10.0  # the outbox's passes: results and reminders need not be sooner
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Celery:
         worker_hijack_root_logger=False,
     )
     app.conf.update(overrides)
+    app.steps["consumer"].add(PromptLoop)  # no 10 s stalls on RabbitMQ: workers/prompt_loop.py
     install_outage_log()
     import workers.tasks  # noqa: F401  (registers the named tasks on every app)
 
