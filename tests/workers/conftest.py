@@ -116,9 +116,11 @@ class Cluster:
         once: its shutdown flag is global, so nested start_worker calls hang.
         """
         apps = [self.app() for _ in range(count)]
-        set_event_loop(None)  # kombu's loop is global: a stopped worker's would stall the next
         controllers = []
         for i, app in enumerate(apps):
+            # kombu's loop is global, and a worker takes the one set when it is made: each
+            # gets its own, as a process would (a shared one, or a stopped worker's, stalls)
+            set_event_loop(None)
             setup_app_for_worker(app, "WARNING", None)
             controllers.append(
                 TestWorkController(
