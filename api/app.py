@@ -49,7 +49,7 @@ from api import (
 from api import matches as matches_resource
 from api.capacity import Capacity
 from api.context import CAPACITY, EXTENSION, capacity, matches
-from api.pages import referee, seat, signin, tournament_seat
+from api.pages import referee, seat, signin, streams, tournament_seat
 from api.pages import tournaments as tournament_pages
 from api.pages.headers import protect_pages
 from api.pages.session import COOKIE_NAME, PageSessionInterface, session_token
@@ -219,6 +219,7 @@ def register_pages(app: Flask) -> None:
     """Registers the web pages under /ui/ (docs/pages.md): not API operations."""
     app.register_blueprint(pages)
     app.register_blueprint(tournament_pages.blueprint)  # issue 45: tournaments and players
+    app.register_blueprint(streams.blueprint)  # issue 47: the pages' own streams
     for signed_in_pages in (
         signin.blueprint,
         seat.blueprint,

@@ -71,21 +71,33 @@ class Stream(MethodView):
         too_many_streams_from_address, with Retry-After)."""
         after = headers["last_event_id"]
         after = args["after"] if after is None else after
-        give_back = capacity().streams.take(request.remote_addr or "unknown")
-        try:
-            watch = live_feed(render).watch(match_id, after)
-        except BaseException:
-            give_back()
-            raise
-        config = current_app.config
-        events = sse(
-            watch, config["DRTS_STREAM_HEARTBEAT_SECONDS"], config["DRTS_STREAM_MAX_SECONDS"]
-        )
-        response = Response(events, mimetype="text/event-stream")
-        response.headers["Cache-Control"] = "no-cache"
-        response.headers["X-Accel-Buffering"] = "no"  # a proxy must not hold it back
-        response.call_on_close(_closing(watch, give_back))
-        return response
+        return watched_stream(match_id, after, lambda watch: sse(watch, *stream_times()))
+
+
+def stream_times() -> tuple[float, float]:
+    """Returns the app's heartbeat and lifetime of a stream, in seconds."""
+    config = current_app.config
+    return config["DRTS_STREAM_HEARTBEAT_SECONDS"], config["DRTS_STREAM_MAX_SECONDS"]
+
+
+def watched_stream(
+    match_id: UUID, after: int, events: Callable[[Watch], Iterator[bytes]]
+) -> Response:
+    """Returns the streamed response of `events(watch)`, a watch of the match after
+    version `after` in the process's live feed, held within the stream limits of
+    api/capacity.py (raising their refusals, or MatchNotFoundError, before anything is
+    held); closing the response leaves the feed and gives the slot back."""
+    give_back = capacity().streams.take(request.remote_addr or "unknown")
+    try:
+        watch = live_feed(render).watch(match_id, after)
+    except BaseException:
+        give_back()
+        raise
+    response = Response(events(watch), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy must not hold it back
+    response.call_on_close(_closing(watch, give_back))
+    return response
 
 
 def render(item: Document) -> bytes:
@@ -95,14 +107,32 @@ def render(item: Document) -> bytes:
 
 
 def sse(
-    watch: Watch, heartbeat: float, lifetime: float, clock: Callable[[], float] = time.monotonic
+    watch: Watch,
+    heartbeat: float,
+    lifetime: float,
+    clock: Callable[[], float] = time.monotonic,
+    changed: Callable[[], bytes] | None = None,
 ) -> Iterator[bytes]:
     """Yields the stream: the reconnection delay, then the frames as they come, a comment
-    when none came for `heartbeat` seconds, until `lifetime` seconds have passed."""
+    when none came for `heartbeat` seconds, until `lifetime` seconds have passed. With
+    `changed`, what it returns is sent instead of the frames (at the start too): a page's
+    stream says what the new events change (api/pages/streams.py)."""
     yield f"retry: {random.randint(*RETRY_MS)}\n\n".encode()
+    if changed is not None:
+        yield changed() or HEARTBEAT
     end = clock() + lifetime
     while (left := end - clock()) > 0:
-        yield watch.next_frames(min(heartbeat, left)) or HEARTBEAT
+        frames = watch.next_frames(min(heartbeat, left))
+        if frames and changed is not None:
+            frames = changed()
+        yield frames or HEARTBEAT
+
+
+def message(version: int, event: str, data: str) -> bytes:
+    """Returns one SSE message of type `event` with id `version`: each line of `data` a
+    `data:` field (the client joins them again with newlines)."""
+    lines = "".join(f"data: {line}\n" for line in data.replace("\r", "").split("\n"))
+    return f"event: {event}\nid: {version}\n{lines}\n".encode()
 
 
 def _closing(watch: Watch, give_back: Callable[[], None]) -> Callable[[], None]:

@@ -15,18 +15,26 @@ of a movement resolves it), then for each scenario:
 - records, for every viewer and every MovementResolved it receives, the time from the
   event's timestamp (taken in the resolving command) to the moment the viewer read it.
 
+With `--page`, the viewers follow the match page's own stream instead
+(`/ui/matches/{id}/live/stream`, api/pages/streams.py), as the page does: each update is
+the live part's HTML, rendered once a version by the stream process, and a viewer's
+latency is from a MovementResolved event's timestamp to the first part it reads of that
+version or a later one (the resolutions are read from the events feed after the run).
+
 Prints, per scenario: the p50/p99 from resolution to viewer update, how many updates and
 viewers missed one (a gap in the ids), order POST p50/p99, and the CPU of the stream
 server's and the API's processes (from /proc: their user + system time over the run, in %
 of a core, and the stream server's per viewer). The first scenario has no viewers: the
 orders' figures without anyone watching. Targets (issue 47): 1,000 viewers of one match,
 p99 <= 500 ms and p50 <= 100 ms, order POST p99 within 1.5x of the run without viewers;
-100 matches x 10 viewers, the same p99. The per-address stream limit is off (every
-viewer is 127.0.0.1), as bench_http turns the rate limits off.
+100 matches x 10 viewers, the same p99. `--client-nice` runs the viewer clients at a
+lower priority, for the order POSTs' figures: on a deployment the viewers are not on the
+API's cores. The per-address stream limit is off (every viewer is 127.0.0.1), as
+bench_http turns the rate limits off.
 
 Run: .venv/bin/python bench/bench_stream.py [--viewers 0,10,100,1000] [--matches 1]
          [--seconds 60] [--interval 3] [--stream-workers 1] [--spread 100x10]
-         [--clients 2]
+         [--clients 2] [--page] [--client-nice 0]
 Prints figures and never fails (a missing server is reported and skipped).
 """
 
@@ -65,6 +73,7 @@ SETTINGS = {
     "DRTS_STREAM_HEARTBEAT_SECONDS": "5",  # a run's viewers are gone within 5 s of its end
 }
 HEAD = re.compile(rb'^data: \{"type":"(\w+)","version":(\d+),"timestamp":"([^"]+)"')
+PART_ID = re.compile(rb"(?m)^id: (\d+)$")  # a page stream's message: its part's version
 
 
 def main() -> None:
@@ -75,6 +84,13 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=3.0)
     parser.add_argument("--stream-workers", type=int, default=1)
     parser.add_argument("--clients", type=int, default=2, help="viewer client processes")
+    parser.add_argument("--page", action="store_true", help="follow the page's stream")
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=0,
+        help="the viewer clients' niceness (they share the API's cores)",
+    )
     args = parser.parse_args()
     try:
         with new_pg_database("drts_bench_stream") as name:
@@ -104,11 +120,13 @@ def run(url: str, args: argparse.Namespace) -> None:
                 options=connections,
             )
         )
-        print(f"load before: {os.getloadavg()}; API {api}, streams {feed}")
+        what = "the page's stream" if args.page else "the public stream"
+        print(f"load before: {os.getloadavg()}; API {api}, streams {feed}; viewers follow "
+              f"{what}, clients at nice {args.client_nice}")  # fmt: skip
         tables = [new_match(api) for _ in range(max(m for m, _ in scenarios))]
         for matches, viewers in scenarios:
             figures = scenario(api, feed, tables[:matches], viewers, args)
-            report(matches, viewers, figures)
+            report(matches, viewers, figures, args.page)
             time.sleep(6)  # the server sees the last run's viewers gone
         print(f"load after: {os.getloadavg()}")
 
@@ -126,7 +144,9 @@ def scenario(
     for share in range(args.clients):
         ready = multiprocessing.Event()
         mine = plan[share :: args.clients]
-        client = multiprocessing.Process(target=watch, args=(feed, mine, ready, stop, results))
+        client = multiprocessing.Process(
+            target=watch, args=(feed, mine, ready, stop, results, args.page, args.client_nice)
+        )
         client.start()
         clients.append((client, ready))
     for _, ready in clients:
@@ -145,6 +165,9 @@ def scenario(
         more, gapped, joined = results.get(timeout=120)
         latencies, gaps, connected = latencies + more, gaps + gapped, connected + joined
         client.join(30)
+    if args.page:
+        latencies, missed = part_latencies(api, heads, latencies)
+        gaps += missed
     return {"latencies": latencies, "gaps": gaps, "connected": connected, "posts": posts,
             "cpu": used, "load": os.getloadavg()[0]}  # fmt: skip
 
@@ -171,22 +194,36 @@ def drive(
     return posts
 
 
-def watch(feed: str, plan: list[tuple[str, int]], ready: Any, stop: Any, results: Any) -> None:
+def watch(
+    feed: str,
+    plan: list[tuple[str, int]],
+    ready: Any,
+    stop: Any,
+    results: Any,
+    page: bool,
+    niceness: int,
+) -> None:
     """The client process: one asyncio connection a viewer; puts (latencies, viewers with
-    a gap, viewers connected) once `stop` is set."""
-    latencies: list[float] = []
+    a gap, viewers connected) once `stop` is set (`page`: each viewer's parts instead of
+    latencies, (match, [(version, arrival, bytes)]))."""
+    os.nice(niceness)
+    latencies: list[Any] = []
     gaps = [0]
     connected = [0]
     host, port = feed.removeprefix("http://").split(":")
 
     async def viewer(match_id: str, after: int) -> None:
         reader, writer = await asyncio.open_connection(host, int(port), limit=2**22)
-        writer.write(f"GET /matches/{match_id}/stream?after={after} HTTP/1.0\r\n\r\n".encode())
+        path = f"/ui/matches/{match_id}/live/stream" if page else f"/matches/{match_id}/stream"
+        writer.write(f"GET {path}?after={after} HTTP/1.0\r\n\r\n".encode())
         status = await reader.readline()
         if b" 200 " not in status:
             print(f"viewer refused: {status!r}")
             return
         connected[0] += 1
+        if page:
+            await parts(reader, match_id, after)
+            return
         last, gap = after, False
         while line := await reader.readline():
             found = HEAD.match(line)
@@ -200,6 +237,25 @@ def watch(feed: str, plan: list[tuple[str, int]], ready: Any, stop: Any, results
                 stamp = datetime.fromisoformat(found.group(3).decode()).timestamp()
                 latencies.append(((match_id, version), got - stamp, len(line)))
         gaps[0] += gap
+
+    async def parts(reader: Any, match_id: str, after: int) -> None:
+        """Reads the page's stream in chunks (a part is many lines): a part is read once
+        the blank line ending it is."""
+        got: list[tuple[int, float, int]] = []
+        latencies.append((match_id, got))
+        last, pending = after, b""
+        while chunk := await reader.read(2**16):
+            pending += chunk
+            end = pending.rfind(b"\n\n")
+            if end < 0:
+                continue
+            done, pending = pending[: end + 2], pending[end + 2 :]
+            at = time.time()
+            for found in PART_ID.finditer(done):
+                version = int(found.group(1))
+                gaps[0] += version <= last  # parts come in rising versions
+                last = version
+                got.append((version, at, len(done)))
 
     async def everyone() -> None:
         tasks = []
@@ -221,6 +277,33 @@ def watch(feed: str, plan: list[tuple[str, int]], ready: Any, stop: Any, results
         ready.set()
         stop.wait()
     results.put((latencies, gaps[0], connected[0]))
+
+
+def part_latencies(api: str, heads: dict[str, int], viewers: list[Any]) -> tuple[list[Any], int]:
+    """Returns (resolution, seconds, bytes) for each viewer and each MovementResolved of
+    its match in the run: from the event's timestamp to the first part the viewer read of
+    its version or a later one; and how many resolutions a viewer read no part of."""
+    resolved: dict[str, list[tuple[int, float]]] = {}
+    for match_id, after in heads.items():
+        status, page = call(api, "GET", f"/matches/{match_id}/events?after={after}"
+                            "&type=MovementResolved&limit=1000")  # fmt: skip
+        resolved[match_id] = (
+            [
+                (int(e["version"]), datetime.fromisoformat(e["timestamp"]).timestamp())
+                for e in page["items"]
+            ]
+            if status == 200
+            else []
+        )
+    latencies, missed = [], 0
+    for match_id, got in viewers:
+        for version, stamp in resolved[match_id]:
+            first = next(((at, size) for v, at, size in got if v >= version), None)
+            if first is None:
+                missed += 1
+            else:
+                latencies.append(((match_id, version), first[0] - stamp, first[1]))
+    return latencies, missed
 
 
 def new_match(base: str) -> tuple[str, list[str]]:
@@ -258,7 +341,7 @@ def cpu_of(base: str) -> float:
     return total
 
 
-def report(matches: int, viewers: int, figures: dict[str, Any]) -> None:
+def report(matches: int, viewers: int, figures: dict[str, Any], page: bool = False) -> None:
     posts, cpu = figures["posts"], figures["cpu"]
     lat = [seconds for _, seconds, _ in figures["latencies"]]
     first: dict[Any, float] = {}
@@ -269,7 +352,8 @@ def report(matches: int, viewers: int, figures: dict[str, Any]) -> None:
         line += (f"resolution -> viewer p50 {ms(percentile(lat, 50))}, p99 "
                  f"{ms(percentile(lat, 99))}, max {ms(max(lat))} over {len(lat)} updates; "
                  f"viewers with a gap: {figures['gaps']}; the first viewer of each: p50 "
-                 f"{ms(percentile(list(first.values()), 50))}; MovementResolved "
+                 f"{ms(percentile(list(first.values()), 50))}; "
+                 f"{'a live part' if page else 'MovementResolved'} "
                  f"{figures['latencies'][0][2]} bytes; ")  # fmt: skip
     line += f"order POST p50 {ms(percentile(posts, 50))}, p99 {ms(percentile(posts, 99))} "
     line += f"({len(posts)} orders); CPU: streams {cpu['streams'] * 100:.1f} % of a core"

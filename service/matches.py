@@ -134,7 +134,7 @@ class Matches:
         self.holder, self.head = reads.holder, reads.head
         self.pending_orders, self.open_orders = reads.pending_orders, reads.open_orders
         self.legal_orders, self.note_secret_viewed = reads.legal_orders, reads.note_secret_viewed
-        self.replay = reads.replay
+        self.replay, self.desk_figures = reads.replay, reads.desk_figures
         self.movement, self.receipt = reads.movement, reads.receipt
         self.disputes, self.dispute_page, self.dispute = (
             reads.disputes,

@@ -72,7 +72,7 @@ class GameAction:
 @dataclass(frozen=True)
 class RefereeDesk:
     """The referee's page: open orders, disputes (those awaiting a ruling with their
-    events), corrections, the head."""
+    events), corrections, the head, and the figures its stream goes on from."""
 
     summary: MatchSummary
     title: str
@@ -81,6 +81,7 @@ class RefereeDesk:
     disputes: DeskDisputes
     corrections: Document
     actions: list[GameAction]
+    figures: Document
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,7 @@ def referee_desk(app: Matches, who: SignedIn) -> RefereeDesk:
         desk_disputes(app, who, None, cited=True),
         app.corrections(who.match_id),
         game_actions(summary),
+        app.desk_figures(who.match_id, who.token),
     )
 
 

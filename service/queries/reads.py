@@ -19,7 +19,7 @@ from uuid import UUID
 from domain.match import Match
 from service import limits
 from service.errors import MissingTokenError
-from service.queries import corrections, legal, movements, phases, replays, views
+from service.queries import corrections, desk, legal, movements, phases, replays, views
 from service.queries.disputes import (
     MAX_PAGE_SIZE,
     PAGE_SIZE,
@@ -272,6 +272,20 @@ class MatchReads:
         if viewer.referee and orders and not public:
             self.note_secret_viewed(match.id, "open orders", viewer.name)
         return {"items": orders, "standing": views.standing_orders(match, viewer.seat)}
+
+    def desk_figures(
+        self, match_id: UUID | str, token: str | None, opening: bool = False
+    ) -> Document:
+        """Returns the referee desk's figures (service/queries/desk.py) to the match's
+        referee or the operator (else raises MissingTokenError or NotRefereeError).
+        `opening` (a stream opening) records the look: one SecretViewed a stream."""
+        match = self.store.get_match(match_id)
+        viewer = self.store.tokens.viewer(match, token)
+        desk.check_referee(match, viewer, token)
+        if opening:
+            self.note_secret_viewed(match.id, desk.LOOK, viewer.name)
+            match = self.store.get_match(match.id)
+        return desk.figures(match)
 
     def note_secret_viewed(self, match_id: UUID | str, what: str, viewer: str = "referee") -> None:
         """Records that the referee (or the operator) looked at secret data of a match; an

@@ -19,6 +19,7 @@ import pytest
 
 from service.tournaments import Tournaments
 from tests.api.conftest import OPERATOR, HttpMatch, HttpTournament, bearer
+from tests.support.pages import sign_in
 
 ALICE_ORDER = {"pick": 3}
 PROBES: list[tuple[str, str, Any]] = [
@@ -42,6 +43,11 @@ PROBES: list[tuple[str, str, Any]] = [
     ("get", "/matches/{id}/events?type=OrderSubmitted&seat=2&after=3&limit=1", None),
     ("get", "/matches/{id}/stream", None),  # issue 47: the public stream, from the start
     ("get", "/matches/{id}/stream?after=6", None),
+    # the pages' own streams: the live part (public); a seat's and the referee's need
+    # their page's session, which no bearer token opens (401)
+    ("get", "/ui/matches/{id}/live/stream", None),
+    ("get", "/ui/matches/{id}/seat/stream", None),
+    ("get", "/ui/matches/{id}/referee/stream", None),
     ("get", "/matches/{id}/scoreboard", None),
     ("get", "/matches/{id}/replay", None),
     ("get", "/matches/{id}/audit", None),  # the referee's look is recorded
@@ -326,6 +332,42 @@ def test_the_public_stream_carries_only_the_public_feed_while_a_movement_is_open
     assert not shows(entries, ALICE_ORDER) and salt not in json.dumps(entries)
     assert not any("sealed" in entry for entry in entries)
     assert secret_looks(client, table) == []
+
+
+def page_stream(client, table: HttpMatch, path: str, token: str) -> str:
+    """Returns what a page's stream sends from the start to a session signed in with
+    `token` (read for as long as the app's streams last)."""
+    sign_in(client, SimpleNamespace(match_id=table.id), token)
+    return client.get(f"/ui/matches/{table.id}/{path}/stream").get_data(True)
+
+
+def test_a_seats_stream_carries_its_own_receipts_and_no_other_seats_order(client, open_movement):
+    """Issue 47: bob's stream has bob's receipt, with his order, and not alice's (nor her
+    salt); alice's has hers; neither is a look."""
+    table, salt = open_movement
+    bob = page_stream(client, table, "seat", table.seats[1])
+    assert "event: receipt" in bob and '"seat":2' in bob and '"seat":1' not in bob
+    assert salt not in bob and not shows(json.loads(receipt_of(bob)), ALICE_ORDER)
+    alice = page_stream(client, table, "seat", table.seats[0])
+    assert shows(json.loads(receipt_of(alice)), ALICE_ORDER)
+    live = page_stream(client, table, "live", table.seats[1])
+    assert salt not in live and "event: receipt" not in live
+    assert secret_looks(client, table) == []
+
+
+def test_the_referees_stream_is_one_recorded_look(client, open_movement):
+    """Issue 47: the referee's stream shows counts, not orders, and its opening is one
+    SecretViewed ("referee stream")."""
+    table, salt = open_movement
+    desk = page_stream(client, table, "referee", table.referee)
+    assert '"open_orders":2' in desk and '"seats_ordered":[1,2]' in desk and salt not in desk
+    assert [look["what"] for look in secret_looks(client, table)] == ["referee stream"]
+
+
+def receipt_of(text: str) -> str:
+    """Returns the data of the one receipt message in a stream's text."""
+    (data,) = re.findall(r"event: receipt\nid: \d+\ndata: (.*)\n", text)
+    return data
 
 
 ORGANISER_ACTS = ["withdrawal:di", "pause", "resume", "pair"]

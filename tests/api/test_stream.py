@@ -17,6 +17,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from werkzeug.serving import make_server
 from api.app import create_app
 from tests.support.gunicorn import gunicorn
 from tests.support.http import call
+from tests.support.pages import Client
 from tests.support.sse import open_stream, up_to
 
 # District War with 2 troops each: five orders end it (seat 2 wins)
@@ -80,7 +82,8 @@ def order(base: str, match_id: str, tokens: dict[int, str], seat: int, text: str
 @pytest.fixture
 def two_processes(database_url: str) -> Iterator[tuple[str, str]]:
     """(the API's base URL, the streams' base URL): two gunicorns on one store."""
-    settings = {"DRTS_STREAM_MAX_SECONDS": "120"}
+    # one session secret: a page's session signed in on the API opens its stream there too
+    settings = {"DRTS_STREAM_MAX_SECONDS": "120", "DRTS_SESSION_SECRET": "s" * 32}
     with (
         gunicorn(database_url, threads=4, settings=settings) as api,
         gunicorn(database_url, worker_class="gevent", settings=settings, options=QUICK) as streams,
@@ -130,6 +133,33 @@ def test_a_viewer_reconnecting_with_last_event_id_gets_exactly_what_it_missed(tw
     assert [m.id for m in seen + resumed] == list(range(1, len(feed) + 1))
     assert same_entries(seen + resumed, feed)
     again.close()
+
+
+def test_the_pages_streams_follow_the_match_from_the_stream_process(two_processes):
+    """The pages' own streams (api/pages/streams.py) in the gevent process, as in
+    production: the live part pushed as the API takes the orders, and a seat signed in on
+    the API's pages gets its receipts from the stream process."""
+    api, streams = two_processes
+    match_id, tokens = new_match(api)
+    head = len(public_feed(api, match_id))
+    live = open_stream(streams, match_id, after=head, path="/ui/matches/{}/live/stream")
+    client = Client(api)
+    assert client.sign_in(SimpleNamespace(match_id=match_id), tokens[2]).status == 303
+    seat = open_stream(streams, match_id, after=head, path="/ui/matches/{}/seat/stream",
+                       cookie=client.cookie)  # fmt: skip
+    assert (live.status, seat.status) == (200, 200)
+    for seat_number, text in ORDERS:
+        order(api, match_id, tokens, seat_number, text)
+    last = len(public_feed(api, match_id))
+    parts = live.read_until(up_to(last))
+    assert parts[-1].event == "live" and f'data-version="{last}" data-status="finished"' in (
+        parts[-1].data
+    )
+    seat.read_until(lambda got: len([m for m in got if m.event == "receipt"]) == 3)
+    receipts = [m.data["data"] for m in seat.messages if m.event == "receipt"]
+    assert [(r["seat"], r["movement"]) for r in receipts] == [(2, 1), (2, 3), (2, 5)]
+    live.close()
+    seat.close()
 
 
 @pytest.fixture

@@ -181,6 +181,12 @@ REFUSALS: tuple[Refusal, ...] = (
     Refusal("page:referee.desk_page", ("none", "seat"), 303, "sign_in", SIGN_IN),
     Refusal("page:referee.checks_page", ("none", "seat"), 303, "sign_in", SIGN_IN),
     Refusal("page:referee.archive", ("none", "seat"), 303, "sign_in", SIGN_IN),
+    # issue 47: a signed-in page's stream is its page's session's (an EventSource follows
+    # no sign-in form): 401 on the error page without it
+    Refusal("page:streams.seat_stream", ("none", "referee"), 401, "missing_token",
+            "a seat's stream needs the session of one of the match's seats"),
+    Refusal("page:streams.referee_stream", ("none", "seat"), 401, "missing_token",
+            "the referee's stream needs the session of the match's referee"),
     Refusal("cli:seed", ("seat",), 1, "not_referee", "the seed is the referee's"),
     Refusal("cli:pending", ("none",), 1, "missing_token",
             "open orders are a seat's own (or the referee's look)",

@@ -97,7 +97,12 @@ STREAM = "text/event-stream"
 
 
 def _stream_answer(
-    client: Any, url: str, query: dict[str, Any], headers: dict[str, str], what: str
+    client: Any,
+    url: str,
+    query: dict[str, Any],
+    headers: dict[str, str],
+    what: str,
+    api: bool = True,
 ) -> Answer:
     """Reads a stream's status and first chunk only (it may never end), then closes it."""
     response = client.get(url, query_string=query, headers=headers, buffered=False)
@@ -108,7 +113,7 @@ def _stream_answer(
     if response.status_code >= 500:
         raise CellFailure(f"{what}: {response.status_code}")
     if first is None:
-        return _http_answer(what, response, api=True, allowed=set())
+        return _http_answer(what, response, api=api, allowed=set())
     return Answer(what, response.status_code, None, first.decode("utf-8", "replace"))
 
 
@@ -127,8 +132,12 @@ def read_page(
     answers = []
     for ask in reads:
         url = rule.build({k: str(v) for k, v in ask.path.items()}, append_unknown=False)[1]
-        response = client.get(url, query_string={k: v for k, v in ask.query.items() if k != "seat"})
+        query = {k: v for k, v in ask.query.items() if k != "seat"}
         what = f"GET {url}?{_query_text(ask.query)}"
+        if rule.endpoint.startswith("streams."):  # the pages' own streams (issue 47)
+            answers.append(_stream_answer(client, url, query, {}, what, api=False))
+            continue
+        response = client.get(url, query_string=query)
         answers.append(_http_answer(what, response, api=False, allowed=set(ask.allowed)))
     return answers
 

@@ -21,7 +21,8 @@ from flask import Flask
 from tests.matrix.cells import STORE, TOKENS
 
 SERVICE = ("display:text", "mail:result", "forum:posts", "bot:protocol")
-# the token kinds that may open each blueprint's pages (a new blueprint: say which here)
+# the token kinds that may open each blueprint's pages (a new blueprint: say which here),
+# or one page's (by its endpoint) in a blueprint that mixes them
 PAGE_TOKENS = {
     "pages": ("none",),
     "tournament_pages": ("none",),  # issue 45: public, as the pages'
@@ -29,6 +30,10 @@ PAGE_TOKENS = {
     "tournament_seat": ("none",),  # issue 45: the form a player signs in to its seat by
     "seat": ("none", "seat", "referee"),
     "referee": ("none", "seat", "referee", "operator"),
+    # issue 47: the pages' own streams, opened as the pages they serve are
+    "streams.live_stream": ("none",),
+    "streams.seat_stream": ("none", "seat", "referee"),
+    "streams.referee_stream": ("none", "seat", "referee", "operator"),
 }
 
 
@@ -76,7 +81,7 @@ def page_surfaces(app: Flask) -> list[Surface]:
         ):
             continue
         blueprint = rule.endpoint.partition(".")[0]
-        tokens = PAGE_TOKENS.get(blueprint, ())
+        tokens = PAGE_TOKENS.get(rule.endpoint, PAGE_TOKENS.get(blueprint, ()))
         scope = (
             "match"
             if "match_id" in rule.arguments or rule.endpoint == "signin.sign_in_form"

@@ -124,12 +124,14 @@ def test_the_team_game_shows_teams_items_and_captured_pieces(tab, base_url, game
 
 
 def test_a_movement_resolving_updates_the_page_without_a_reload(tab, base_url, service, shoot):
-    """Issue 47: the page follows the match's public stream and, on its events, fetches
-    only its live part: neither the event feed nor the whole page again."""
+    """Issue 47: the page follows its own stream, which pushes its live part as the match
+    changes: the page swaps it in, fetching neither the part, the event feed nor the
+    whole page again."""
     played = played_match(service, "dris_et_tessa", 3, seed="live")
     asked: list[str] = []
     tab.on("request", lambda request: asked.append(request.url))
     tab.goto(f"{base_url}/ui/matches/{played.match_id}")
+    loaded = service.summary(played.match_id).version
     expect(tab.locator("#movement")).to_have_text("4")
     expect(tab.locator("#live-status")).to_contain_text("Live: following the match")
     pieces = tab.locator("#live g.piece").count()
@@ -142,14 +144,14 @@ def test_a_movement_resolving_updates_the_page_without_a_reload(tab, base_url, s
     assert tab.locator("#live g.piece").count() == pieces + 1  # a placement (DT-2)
     assert "the board at movement 5" in tab.locator("#live svg title").first.text_content()
     expect(tab.locator("#display-text")).to_have_text(service.display(played.match_id).strip())
-    taken = tab.evaluate("window.drtsLive")
-    assert taken["messages"] >= 3 and taken["parts"] >= 1  # the resolution's events, its part
-    page = f"{base_url}/ui/matches/{played.match_id}"
     version = service.summary(played.match_id).version
-    assert [url for url in asked if "/stream" in url] == [
-        f"{base_url}/matches/{played.match_id}/stream?after={version - taken['messages']}"
-    ]
-    assert asked.count(page) == 1 and f"{page}/live" in asked  # the part, not the page
+    expect(tab.locator("#live")).to_have_attribute("data-version", str(version))
+    taken = tab.evaluate("window.drtsLive")
+    assert taken["messages"] >= 1 and taken["parts"] == taken["messages"]
+    assert taken["fetched"] == 0  # pushed, not fetched
+    page = f"{base_url}/ui/matches/{played.match_id}"
+    assert [url for url in asked if "/stream" in url] == [f"{page}/live/stream?after={loaded}"]
+    assert asked.count(page) == 1 and f"{page}/live" not in asked
     assert not any("/events" in url for url in asked)  # no long poll
     shoot(tab, "live-after")
 
@@ -167,6 +169,7 @@ def test_a_busy_server_still_updates_the_page_by_reading_without_waiting(chromiu
         play_movement(service, played)
         expect(tab.locator("#movement")).to_have_text("4", timeout=STREAM_RETRY_SECONDS * 2000)
         expect(tab.locator("#live-status")).to_contain_text("Live: updated at")
+        assert tab.evaluate("window.drtsLive.fetched") >= 1  # the part, fetched
         shoot(tab, "live-busy-server")
         context.close()
 

@@ -152,6 +152,27 @@ def test_a_seat_signs_in_and_sees_the_receipt_of_a_legal_order_and_the_refusal_o
     assert_no_token(page.content(), played, "the seat's page")
 
 
+def test_a_seat_page_lists_the_orders_sent_elsewhere_and_says_when_the_movement_resolves(
+    browser, base_url, service, shoot
+):
+    """Issue 47: the seat's page follows its stream: an order the seat sent by mail shows
+    its receipt at once, and the movement it resolved is said, with a reload."""
+    played = new_match(service, "district_war", "seat live")
+    page = browser.page
+    sign_in(page, base_url, played, played.tokens[2], via_match_page=False)
+    expect(page.locator("#seat-live-status")).to_contain_text("Live: your receipts")
+    page.evaluate("window.loadedOnce = true")
+    by_mail = service.submit_order(played.match_id, played.tokens[2], "first 1", source="mail")
+    expect(page.locator("#seat-receipts li")).to_have_text(
+        f"Order received for movement 1 (mail, event {by_mail.version}): digest {by_mail.digest}"
+    )
+    expect(page.locator("#seat-live-status")).to_contain_text("Movement 1 was resolved")
+    assert page.evaluate("window.loadedOnce") is True  # the same page, not a reload
+    shoot(page, "seat-live-receipt")
+    page.click("#seat-reload")
+    expect(page.locator("#movement")).to_have_text("2")
+
+
 def test_a_referee_sees_the_open_orders_on_record_rules_on_a_dispute_and_extends_the_deadline(
     browser, base_url, service, shoot
 ):
@@ -166,11 +187,20 @@ def test_a_referee_sees_the_open_orders_on_record_rules_on_a_dispute_and_extends
     assert page.url == f"{base_url}/ui/matches/{played.match_id}/referee"
     expect(page.locator("table.orders tbody tr")).to_have_count(1)
     expect(page.locator("table.orders")).to_contain_text(digest[:12])
-    looks = events_of(service, played, "SecretViewed")
-    assert len(looks) == looks_before + 1, [e["data"] for e in looks]
-    assert looks[-1]["data"] == {"viewer": "referee", "what": "open orders"}
-    head = service.head(played.match_id)
-    expect(page.locator("#head")).to_have_text(f"{head.version}:{head.chain}")  # with the look
+    expect(page.locator("#desk-figures")).to_contain_text("1 open order (seats 1)")
+    looks = events_of(service, played, "SecretViewed")  # the page's look, then its stream's
+    assert [e["data"] for e in looks[looks_before:]] == [
+        {"viewer": "referee", "what": "open orders"},
+        {"viewer": "referee", "what": "referee stream"},  # issue 47: one look a stream
+    ]
+    head = looks[looks_before]["version"]
+    expect(page.locator("#head")).to_contain_text(f"{head}:")  # with the page's look
+    expect(page.locator("#desk-reload")).to_be_hidden()
+    play_movement(service, played, only=2)  # the stream brings seat 2's order
+    expect(page.locator("#desk-figures")).to_contain_text("2 open orders (seats 1, 2)")
+    expect(page.locator("#desk-live-status")).to_contain_text("changed since this page was loaded")
+    expect(page.locator("#desk-reload")).to_be_visible()
+    assert len(events_of(service, played, "SecretViewed")) == looks_before + 2
     dispute = page.locator("#dispute-1")
     expect(dispute).to_contain_text("seat 1 joined twice?")
     expect(dispute.locator("ol.cited li")).to_contain_text("SeatJoined")

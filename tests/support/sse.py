@@ -1,5 +1,6 @@
 """A small client of server-sent events (http.client only), for the tests of the public
-streams (GET /matches/{id}/stream): it reads messages and comments off a real socket."""
+streams (GET /matches/{id}/stream) and the pages' own (api/pages/streams.py): it reads
+messages and comments off a real socket."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from urllib.parse import urlsplit
 
 @dataclass
 class Message:
-    """One SSE message: its id and its data decoded from JSON."""
+    """One SSE message: its id, its data (decoded from JSON where it is JSON, else the
+    text, its lines joined with newlines) and its type."""
 
     id: int
     data: Any
+    event: str = "message"
 
 
 @dataclass
@@ -49,7 +52,9 @@ class Stream:
                 self.comments.append(text[1:].strip())
             elif text:
                 name, _, value = text.partition(":")
-                fields[name] = value.removeprefix(" ")
+                value = value.removeprefix(" ")
+                joined = name == "data" and "data" in fields
+                fields[name] = f"{fields[name]}\n{value}" if joined else value
             elif fields:
                 self._take(fields)
                 fields = {}
@@ -66,7 +71,12 @@ class Stream:
         if "retry" in fields:
             self.retry = int(fields["retry"])
         if "data" in fields:
-            self.messages.append(Message(int(fields["id"]), json.loads(fields["data"])))
+            try:
+                data = json.loads(fields["data"])
+            except json.JSONDecodeError:
+                data = fields["data"]
+            event = fields.get("event", "message")
+            self.messages.append(Message(int(fields["id"]), data, event))
 
 
 def open_stream(
@@ -76,15 +86,20 @@ def open_stream(
     last_event_id: int | None = None,
     timeout: float = 20,
     source: str | None = None,
+    path: str = "/matches/{}/stream",
+    cookie: str | None = None,
 ) -> Stream:
     """Opens the match's public stream (from `after`, or resuming after Last-Event-ID),
-    from the loopback address `source` if given (127.0.0.2: another client)."""
+    from the loopback address `source` if given (127.0.0.2: another client); `path`: another
+    stream of the match (its id in the braces), `cookie`: a page session's."""
     url = urlsplit(base)
     connection = http.client.HTTPConnection(
         url.hostname, url.port, timeout=timeout, source_address=(source, 0) if source else None
     )
-    path = f"/matches/{match_id}/stream" + ("" if after is None else f"?after={after}")
+    path = path.format(match_id) + ("" if after is None else f"?after={after}")
     headers = {} if last_event_id is None else {"Last-Event-ID": str(last_event_id)}
+    if cookie is not None:
+        headers["Cookie"] = f"drts_session={cookie}"
     connection.request("GET", path, headers={"Accept": "text/event-stream", **headers})
     return Stream(connection.getresponse(), connection)
 

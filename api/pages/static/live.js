@@ -1,11 +1,13 @@
-// The match page follows the match's public stream (server-sent events, GET
-// /matches/{id}/stream?after=<the version the page shows>): when events arrive, the
-// page fetches only its live part (/ui/matches/{id}/live: board, seats, scores,
-// deadline, Public Display) and swaps it in, once for a burst of events. A dropped
-// stream is resumed by the browser itself (Last-Event-ID). When the server refuses the
-// stream (it serves its most: 503, or this address holds its most: 429), the page reads
-// the event feed without waiting every RETRY seconds, and tries the stream again. The
-// deadline counts down every second ("in 12 min 5 s", "in 23 h 54 min", "in 3 days 4 h").
+// The match page follows its own stream (server-sent events, GET
+// /ui/matches/{id}/live/stream?after=<the version the page shows>, api/pages/streams.py):
+// each `live` message is the page's live part as the match now is (board, seats, scores,
+// deadline, Public Display), which the page swaps in without fetching anything. A dropped
+// stream is resumed by the browser itself (Last-Event-ID: the version of the part it
+// has). When the server refuses the stream (it serves its most: 503, or this address
+// holds its most: 429), the page reads the event feed without waiting every RETRY
+// seconds, fetches the live part (/ui/matches/{id}/live) when the match moved on, and
+// tries the stream again. The deadline counts down every second ("in 12 min 5 s", "in
+// 23 h 54 min", "in 3 days 4 h").
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -14,8 +16,8 @@
   var RETRY = 10; // seconds: the stream's Retry-After when the server is full
   var after = Number(live.dataset.version);
   var offset = Date.parse(live.dataset.now) - Date.now(); // the server's clock minus ours
-  var updated = "", pending = null, stream = null;
-  window.drtsLive = { messages: 0, parts: 0 }; // what the page took from the stream
+  var updated = "", stream = null;
+  window.drtsLive = { messages: 0, parts: 0, fetched: 0 }; // what the page took, and how
 
   function say(text) { if (status) { status.textContent = text; } }
   function sleep(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
@@ -39,14 +41,14 @@
     return (minutes ? minutes + " min " : "") + seconds + " s";
   }
 
-  // Fetches the live part and swaps it in (the part keeps the addresses it was made with).
-  async function refresh() {
-    var answer = await fetch(live.dataset.part, { headers: { Accept: "text/html" } });
-    if (!answer.ok) { throw new Error("the page answered " + answer.status); }
-    var fresh = new DOMParser().parseFromString(await answer.text(), "text/html").getElementById("live");
+  // Swaps in a live part (its HTML: the part keeps the addresses it was made with).
+  function show(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
+    if (!fresh) { throw new Error("the update held no live part"); }
     live.innerHTML = fresh.innerHTML;
     live.dataset.version = fresh.dataset.version;
     live.dataset.status = fresh.dataset.status;
+    after = Math.max(after, Number(fresh.dataset.version));
     offset = Date.parse(fresh.dataset.now) - Date.now();
     window.drtsLive.parts += 1;
     countdown();
@@ -54,13 +56,12 @@
     if (live.dataset.status === "finished") { stop("The match is over."); } else { say(updated); }
   }
 
-  // One refresh for a burst of events (a resolution stores its steps one event each).
-  function changed() {
-    if (pending) { return; }
-    pending = setTimeout(function () {
-      pending = null;
-      refresh().catch(function (error) { say("Live: " + error.message + "; at the next event."); });
-    }, 150);
+  // Fetches the live part (when the stream is refused) and swaps it in.
+  async function refresh() {
+    var answer = await fetch(live.dataset.part, { headers: { Accept: "text/html" } });
+    if (!answer.ok) { throw new Error("the page answered " + answer.status); }
+    window.drtsLive.fetched += 1;
+    show(await answer.text());
   }
 
   function stop(text) {
@@ -69,13 +70,14 @@
   }
 
   function listen() {
-    stream = new EventSource(live.dataset.stream + "?after=" + after);
+    var address = new URL(live.dataset.stream, window.location.href);
+    address.searchParams.set("after", after);
+    stream = new EventSource(address.href);
     stream.onopen = function () { say(following()); };
-    stream.onmessage = function (message) {
-      after = Math.max(after, Number(message.lastEventId));
+    stream.addEventListener("live", function (message) {
       window.drtsLive.messages += 1;
-      changed();
-    };
+      try { show(message.data); } catch (error) { say("Live: " + error.message + "."); }
+    });
     stream.onerror = function () {
       if (stream && stream.readyState === EventSource.CLOSED) { busy(); }
       else { say(following() + " Reconnecting…"); } // the browser resumes it (Last-Event-ID)
