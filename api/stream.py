@@ -114,18 +114,26 @@ def sse(
     changed: Callable[[], bytes] | None = None,
 ) -> Iterator[bytes]:
     """Yields the stream: the reconnection delay, then the frames as they come, a comment
-    when none came for `heartbeat` seconds, until `lifetime` seconds have passed. With
-    `changed`, what it returns is sent instead of the frames (at the start too): a page's
-    stream says what the new events change (api/pages/streams.py)."""
+    when nothing was sent for `heartbeat` seconds, until `lifetime` seconds have passed.
+    With `changed`, what it returns is sent instead of the frames (at the start too): a
+    page's stream says what the new events change (api/pages/streams.py), often nothing,
+    and then writes nothing until the next heartbeat is due."""
     yield f"retry: {random.randint(*RETRY_MS)}\n\n".encode()
-    if changed is not None:
-        yield changed() or HEARTBEAT
-    end = clock() + lifetime
+    end = quiet_since = clock()
+    end += lifetime
+    if changed is not None and (first := changed()):
+        yield first
     while (left := end - clock()) > 0:
-        frames = watch.next_frames(min(heartbeat, left))
+        wait = min(heartbeat - (clock() - quiet_since), left)
+        frames = watch.next_frames(wait) if wait > 0 else b""
         if frames and changed is not None:
             frames = changed()
-        yield frames or HEARTBEAT
+        if frames:
+            yield frames
+            quiet_since = clock()
+        elif clock() - quiet_since >= heartbeat:
+            yield HEARTBEAT
+            quiet_since = clock()
 
 
 def message(version: int, event: str, data: str) -> bytes:
