@@ -71,7 +71,7 @@ class Stream(MethodView):
         too_many_streams_from_address, with Retry-After)."""
         after = headers["last_event_id"]
         after = args["after"] if after is None else after
-        return watched_stream(match_id, after, lambda watch: sse(watch, *stream_times()))
+        return watched_stream(match_id, after, lambda w: sse(w.next_frames, *stream_times()))
 
 
 def stream_times() -> tuple[float, float]:
@@ -107,27 +107,25 @@ def render(item: Document) -> bytes:
 
 
 def sse(
-    watch: Watch,
+    next_frames: Callable[[float], bytes],
     heartbeat: float,
     lifetime: float,
     clock: Callable[[], float] = time.monotonic,
-    changed: Callable[[], bytes] | None = None,
+    first: Callable[[], bytes] | None = None,
 ) -> Iterator[bytes]:
-    """Yields the stream: the reconnection delay, then the frames as they come, a comment
-    when nothing was sent for `heartbeat` seconds, until `lifetime` seconds have passed.
-    With `changed`, what it returns is sent instead of the frames (at the start too): a
-    page's stream says what the new events change (api/pages/streams.py), often nothing,
-    and then writes nothing until the next heartbeat is due."""
+    """Yields the stream: the reconnection delay, what `first` returns (if given), then
+    what `next_frames(seconds)` returns as it comes (it waits up to `seconds` for
+    something to send; b"": nothing), a comment when nothing was sent for `heartbeat`
+    seconds, until `lifetime` seconds have passed. The public stream sends a watch's
+    frames; a page's stream what they change (api/pages/streams.py), often nothing."""
     yield f"retry: {random.randint(*RETRY_MS)}\n\n".encode()
     end = quiet_since = clock()
     end += lifetime
-    if changed is not None and (first := changed()):
-        yield first
+    if first is not None and (opening := first()):
+        yield opening
     while (left := end - clock()) > 0:
         wait = min(heartbeat - (clock() - quiet_since), left)
-        frames = watch.next_frames(wait) if wait > 0 else b""
-        if frames and changed is not None:
-            frames = changed()
+        frames = next_frames(wait) if wait > 0 else b""
         if frames:
             yield frames
             quiet_since = clock()

@@ -15,8 +15,10 @@ that tell a page what changed, so it applies that instead of fetching itself aga
   they change. Its opening records one look (SecretViewed, what "referee stream"), not
   one an event.
 
-Each is woken by the process's live feed (service/live/) as the public stream is, held
-within the same limits (api/capacity.py), and reads the store only when its match
+Each is held within the public stream's limits (api/capacity.py) and reads the store only
+when its match changed: the signed-in ones are woken by the process's live feed
+(service/live/) as the public stream is, the match page's viewers by the one follower of
+their match that renders its part (api/pages/live_parts.py), only when what it shows
 changed. A signed-in stream re-checks its token at each change and ends with `event:
 ended` once the token no longer holds (reissued, or the session ended).
 """
@@ -24,18 +26,17 @@ ended` once the token no longer holds (reissued, or the session ended).
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from flask import Blueprint, current_app, render_template, request, stream_with_context
+from flask import Blueprint, current_app, request, stream_with_context
 from werkzeug.wrappers import Response
 
 from api.context import matches
-from api.pages import model, session
+from api.pages import session
+from api.pages.live_parts import LiveParts, PartFeed
 from api.pages.query import TimelineArgsSchema, declares_query
 from api.pages.views import shows_errors
 from api.schemas.stream import StreamArgsSchema
@@ -48,9 +49,6 @@ from service.queries.eventfilter import EventFilter
 blueprint = Blueprint("streams", __name__, url_prefix="/ui/matches/<uuid:match_id>")
 shows_errors(blueprint)
 PARTS = "drts.live_parts"  # app.extensions: the live parts rendered, by match and timeline
-# what every event changes in a live part, not what it shows: its version, the server's time
-EVERY_EVENT_CHANGES = re.compile(r' data-(?:version|now)="[^"]*"')
-KEEP_PARTS = 10_000  # parts kept at most (one a watched match): then they are dropped
 NOT_SIGNED_IN = "this stream needs the page's session: sign in as {} of match {} first"
 
 
@@ -72,25 +70,42 @@ def live_stream(query: dict[str, Any], match_id: UUID) -> Response:
     parts = _live_parts()
 
     def events(watch: Watch) -> Iterator[bytes]:
-        sent, shows = after, None  # the version of the part the page has, what it shows
-
-        def changed() -> bytes:
-            nonlocal sent, shows
-            wanted = max(watch.last, watch.channel.version)
-            if wanted <= sent and shows is not None:
-                return b""  # the page has this version's part, or a later one
-            part = parts.part(match_id, timeline, max(wanted, sent))
-            if part.version <= sent:
-                shows = part.shows  # opened at the head: what the page shows
-                return b""
-            if part.shows == shows:
-                return b""  # a sealed order, a look: nothing the page shows changed
-            sent, shows = part.version, part.shows
-            return part.message
-
-        return sse(watch, *stream_times(), changed=changed)
+        feed = parts.join(match_id, timeline, watch)
+        try:
+            yield from _parts_of(parts, feed, after)
+        finally:
+            parts.leave(feed)
 
     return watched_stream(match_id, after, _in_request(events))
+
+
+def _parts_of(parts: LiveParts, feed: PartFeed, after: int) -> Iterator[bytes]:
+    """The page's stream from its version `after`: the part at the head at once if the
+    page is behind it (else what the page shows is noted), then each part that shows
+    something new, as the feed's follower renders it (api/pages/live_parts.py)."""
+    sent, shown = after, None  # the version of the part the page has, what it shows
+
+    def opening() -> bytes:
+        nonlocal sent, shown
+        part = parts.part(feed, after)
+        shown = part.shows
+        if part.version <= after:
+            return b""  # opened at the head: the page shows this part
+        sent = part.version
+        return part.message
+
+    def next_part(seconds: float) -> bytes:
+        nonlocal sent, shown
+        part = feed.next_part(shown, seconds)
+        if part is None:
+            return b""
+        shown = part.shows
+        if part.version <= sent:
+            return b""
+        sent = part.version
+        return part.message
+
+    return sse(next_part, *stream_times(), first=opening)
 
 
 @blueprint.get("/seat/stream")
@@ -143,49 +158,6 @@ def referee_stream(query: dict[str, Any], match_id: UUID) -> Response:
     return _signed_in(streamed)
 
 
-@dataclass(frozen=True)
-class Part:
-    """A live part as rendered: the version it shows, its `event: live` message, and what
-    it shows (its HTML without the version and the server's time, which every event
-    changes): a viewer is sent a part only when what it shows changed."""
-
-    version: int
-    message: bytes
-    shows: str
-
-
-class LiveParts:
-    """The live parts this process rendered: the latest of each match and timeline, shared
-    by every viewer at its version (one renders it while the others wait for it)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._rendering: dict[tuple[UUID, int | None], threading.Lock] = {}
-        self._latest: dict[tuple[UUID, int | None], Part] = {}
-
-    def part(self, match_id: UUID, timeline: int | None, version: int) -> Part:
-        """Returns the match's live part at `version` or later (rendered now unless a
-        viewer's rendering of it is kept; the rendering may be of a later version than
-        asked). Call in a request."""
-        key = (match_id, timeline)
-        with self._lock:
-            rendering = self._rendering.setdefault(key, threading.Lock())
-        with rendering:
-            kept = self._latest.get(key)
-            if kept is not None and kept.version >= version:
-                return kept
-            view = model.live_view(matches(), match_id, timeline)
-            html = render_template("_live.html", view=view).strip()
-            shown = int(view.summary.version)
-            part = Part(shown, message(shown, "live", html), EVERY_EVENT_CHANGES.sub("", html))
-            with self._lock:
-                if len(self._latest) > KEEP_PARTS:  # matches long gone keep no memory
-                    self._latest.clear()
-                    self._rendering = {key: rendering}
-                self._latest[key] = part
-            return part
-
-
 def _live_parts() -> LiveParts:
     with _parts_lock:
         parts: LiveParts | None = current_app.extensions.get(PARTS)
@@ -211,7 +183,15 @@ def _after(query: dict[str, Any]) -> int:
 
 
 def _changes(changed: Callable[[], bytes]) -> Callable[[Watch], Iterator[bytes]]:
-    return lambda watch: sse(watch, *stream_times(), changed=changed)
+    """A stream sending what `changed` returns at its start and after each new event."""
+
+    def events(watch: Watch) -> Iterator[bytes]:
+        def next_change(seconds: float) -> bytes:
+            return changed() if watch.next_frames(seconds) else b""
+
+        return sse(next_change, *stream_times(), first=changed)
+
+    return events
 
 
 def _in_request(events: Callable[[Watch], Iterator[bytes]]) -> Callable[[Watch], Iterator[bytes]]:

@@ -116,6 +116,12 @@ class LiveFeed:
     def watch(self, match_id: UUID | str, after: int) -> Watch:
         """Returns a viewer of the match's public events after version `after`; raises
         MatchNotFoundError (before anything is held)."""
+        if isinstance(match_id, UUID):
+            with self._lock:  # a watched match exists: no read (1,000 viewers arrive at once)
+                channel = self._channels.get(match_id)
+                if channel is not None:
+                    channel.viewers += 1
+                    return Watch(self, channel, after)
         head = self.matches.head(match_id)  # an unknown or malformed id is refused here
         match_uuid = match_id if isinstance(match_id, UUID) else UUID(match_id)
         return Watch(self, self._join(match_uuid, head.version), after)

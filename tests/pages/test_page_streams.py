@@ -14,12 +14,14 @@ store woken by its own writes, read by a bare SSE client (tests/support/sse.py).
 from __future__ import annotations
 
 import re
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from api.pages import streams
+from api.pages import live_parts
 from service.matches import Matches
 from tests.pages.conftest import pages_app, serving
 from tests.pages.games import Played, new_match, play_movement, played_match
@@ -115,14 +117,14 @@ def test_every_viewer_of_a_version_gets_one_rendering(base, service, monkeypatch
     (the head they open at too: what their page shows), and all three get the same
     messages."""
     rendered: list[int] = []
-    live_view = streams.model.live_view
+    live_view = live_parts.model.live_view
 
     def counted(*args: Any) -> Any:
         view = live_view(*args)
         rendered.append(int(view.summary.version))
         return view
 
-    monkeypatch.setattr(streams.model, "live_view", counted)
+    monkeypatch.setattr(live_parts.model, "live_view", counted)
     played = played_match(service, "district_war", 2, seed="shared")
     loaded = version_of(service, played)
     viewers = [open_stream(base, str(played.match_id), after=loaded, path=LIVE) for _ in "abc"]
@@ -254,3 +256,27 @@ def test_a_live_stream_of_a_timeline_the_match_lacks_is_refused_before_streaming
     body = stream.response.read().decode()
     stream.close()
     assert stream.status == 404 and "unknown_timeline" in body
+
+
+def followers(match_id: object) -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name == f"drts-part-{match_id}"]
+
+
+def test_one_follower_renders_a_match_for_all_its_viewers_and_ends_with_the_last(base, service):
+    """A watched match has one follower thread in the process however many viewers it has
+    (it renders the part; the viewers wait for it), gone once the last viewer left."""
+    played = played_match(service, "district_war", 1, seed="follower")
+    head = version_of(service, played)
+    viewers = [open_stream(base, str(played.match_id), after=head, path=LIVE) for _ in "ab"]
+    for viewer in viewers:
+        viewer.read_until(lambda _, v=viewer: len(v.comments) >= 1, seconds=10)
+    assert followers(played.match_id) == [f"drts-part-{played.match_id}"]
+    play_movement(service, played)
+    after = version_of(service, played)
+    for viewer in viewers:
+        viewer.read_until(lambda ms: bool(ms) and ms[-1].id >= after)
+        viewer.close()
+    deadline = time.monotonic() + 10
+    while followers(played.match_id) and time.monotonic() < deadline:
+        time.sleep(0.1)  # a closed viewer is seen at its next write: the heartbeat (1 s)
+    assert followers(played.match_id) == []

@@ -65,6 +65,7 @@ class Stream:
         return self.read_until(lambda _: False, seconds)
 
     def close(self) -> None:
+        self.response.close()  # the response holds the socket open as long as it is open
         self.connection.close()
 
     def _take(self, fields: dict[str, str]) -> None:

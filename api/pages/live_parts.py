@@ -1,0 +1,172 @@
+"""The match page's live parts in one process (issue 47): each version's part rendered
+once for all its viewers, and one follower a watched match and timeline that renders the
+part as the match's events arrive and wakes the page's viewers only when what the part
+shows changed.
+
+A sealed order, a referee's look or a rejected command is an event that changes nothing
+a viewer is shown: the follower renders it (once), sees the same part, and no viewer
+wakes. Before, every viewer woke for every event to ask for the part: with 1,000 viewers
+a DRTS movement's eight sealed orders woke 8,000 greenlets, and the resolution's part
+waited behind them.
+
+The follower is a thread of the process (a greenlet under gevent) with its own watch of
+the live feed (service/live/) and its own request context, built from the environ of the
+request that started it without its cookies (the part is public; the context gives the
+part's links the same script root). It ends once the feed has had no viewer for a wait.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from flask import Flask, current_app, render_template, request
+
+from api.context import matches
+from api.pages import model
+from api.stream import message
+from service.live.hub import Watch
+
+FOLLOW_WAIT = 1.0  # the follower's longest wait for events: it ends within this once unwatched
+RETRY_SECONDS = 1.0  # after a failed rendering (the database went away), the next try
+# what every event changes in a live part, not what it shows: its version, the server's time
+EVERY_EVENT_CHANGES = re.compile(r' data-(?:version|now)="[^"]*"')
+logger = logging.getLogger(__name__)
+Key = tuple[UUID, int | None]  # a match and the timeline its page shows
+
+
+@dataclass(frozen=True)
+class Part:
+    """A live part as rendered: the version it shows, its `event: live` message, and what
+    it shows (its HTML without the version and the server's time, which every event
+    changes): a viewer is sent a part only when what it shows changed."""
+
+    version: int
+    message: bytes
+    shows: str
+
+
+@dataclass
+class PartFeed:
+    """The live part of one match and timeline in this process: the latest rendered, the
+    event its viewers wait on (set once a part that shows something new is rendered, then
+    replaced), and how many viewers it has."""
+
+    key: Key
+    rendering: threading.Lock = field(default_factory=threading.Lock)
+    latest: Part | None = None
+    arrived: threading.Event = field(default_factory=threading.Event)
+    viewers: int = 0
+    follower: threading.Thread | None = None
+
+    def next_part(self, shown: str | None, seconds: float) -> Part | None:
+        """Returns the latest part when it shows something other than `shown`, waiting up
+        to `seconds` for one (else None)."""
+        arrived, latest = self.arrived, self.latest
+        if latest is not None and latest.shows != shown:
+            return latest
+        arrived.wait(seconds)  # a part rendered after the look above set it
+        latest = self.latest
+        return latest if latest is not None and latest.shows != shown else None
+
+    def publish(self, part: Part) -> None:
+        """Keeps `part` as the latest; wakes the viewers if it shows something new. Call
+        with `rendering` held."""
+        before, self.latest = self.latest, part
+        if before is None or before.shows != part.shows:
+            arrived, self.arrived = self.arrived, threading.Event()
+            arrived.set()
+
+
+class LiveParts:
+    """The part feeds of this process, by match and timeline."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._feeds: dict[Key, PartFeed] = {}
+
+    def join(self, match_id: UUID, timeline: int | None, watch: Watch) -> PartFeed:
+        """Returns the feed of the match's part with one more viewer, starting its follower
+        (from the version `watch`'s channel has reached) if it has none. Call in the
+        viewer's request; `leave` the feed when the viewer goes."""
+        key = (match_id, timeline)
+        with self._lock:
+            feed = self._feeds.setdefault(key, PartFeed(key))
+            feed.viewers += 1
+            if feed.follower is None:
+                follower = watch.feed.watch(match_id, watch.channel.version)
+                feed.follower = threading.Thread(
+                    target=self._follow,
+                    args=(feed, follower, current_app._get_current_object(), _public(request)),  # type: ignore[attr-defined]
+                    name=f"drts-part-{match_id}",
+                    daemon=True,
+                )
+                feed.follower.start()
+        return feed
+
+    def leave(self, feed: PartFeed) -> None:
+        """One viewer fewer (its follower ends once it has none for a wait)."""
+        with self._lock:
+            feed.viewers -= 1
+
+    def part(self, feed: PartFeed, version: int) -> Part:
+        """Returns the feed's part at `version` or later, rendered now unless one is kept
+        (a rendering may be of a later version than asked), and publishes it. Call in a
+        request."""
+        with feed.rendering:
+            kept = feed.latest
+            if kept is not None and kept.version >= version:
+                return kept
+            match_id, timeline = feed.key
+            view = model.live_view(matches(), match_id, timeline)
+            html = render_template("_live.html", view=view).strip()
+            shown = int(view.summary.version)
+            part = Part(shown, message(shown, "live", html), EVERY_EVENT_CHANGES.sub("", html))
+            feed.publish(part)
+            return part
+
+    def _follow(self, feed: PartFeed, watch: Watch, app: Flask, environ: dict[str, Any]) -> None:
+        """Renders the feed's part after each of the match's new events until the feed has
+        no viewer (then drops it)."""
+        behind = False  # a rendering failed: try again after a wait
+        try:
+            with app.request_context(environ):
+                while self._watched(feed):
+                    if watch.next_frames(RETRY_SECONDS if behind else FOLLOW_WAIT) or behind:
+                        behind = not self._rendered(feed, watch.last)
+        finally:
+            watch.close()
+
+    def _watched(self, feed: PartFeed) -> bool:
+        """Whether the feed still has viewers; if not, drops it (the next viewer starts a
+        new one)."""
+        with self._lock:
+            if feed.viewers > 0:
+                return True
+            feed.follower = None
+            if self._feeds.get(feed.key) is feed:
+                del self._feeds[feed.key]
+            return False
+
+    def _rendered(self, feed: PartFeed, version: int) -> bool:
+        try:
+            self.part(feed, version)
+            return True
+        except Exception:
+            logger.exception("rendering the live part of match %s failed; again", feed.key[0])
+            return False
+
+
+def _public(asked: Any) -> dict[str, Any]:
+    """The request's environ without what is the viewer's own (cookies, authorization,
+    the body): what the follower's renderings are made in."""
+    environ: dict[str, Any] = dict(asked.environ)
+    for own in ("HTTP_COOKIE", "HTTP_AUTHORIZATION", "werkzeug.request"):
+        environ.pop(own, None)
+    environ.update({"wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0", "REQUEST_METHOD": "GET"})
+    return environ
