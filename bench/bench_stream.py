@@ -16,10 +16,14 @@ of a movement resolves it), then for each scenario:
   event's timestamp (taken in the resolving command) to the moment the viewer read it.
 
 With `--page`, the viewers follow the match page's own stream instead
-(`/ui/matches/{id}/live/stream`, api/pages/streams.py), as the page does: each update is
-the live part's HTML, rendered once a version by the stream process, and a viewer's
-latency is from a MovementResolved event's timestamp to the first part it reads of that
-version or a later one (the resolutions are read from the events feed after the run).
+(`/ui/matches/{id}/live/stream`, api/pages/streams.py), as the page does: it opens with the
+live part's HTML, then each update is a patch of it, made once a version by the stream
+process, and a viewer's latency is from a MovementResolved event's timestamp to the first
+message it reads of that version or a later one (the resolutions are read from the events
+feed after the run). With `--orders moves`, each seat sends a random legal order of its
+`GET /matches/{id}/legal-orders` (seeded) instead of `hold`: pieces move, so the board's
+patch is as large as in a played match (the legal lists are fetched before the timed
+POSTs of a movement).
 
 Prints, per scenario: the p50/p99 from resolution to viewer update, how many updates and
 viewers missed one (a gap in the ids), order POST p50/p99, and the CPU of the stream
@@ -34,7 +38,7 @@ bench_http turns the rate limits off.
 
 Run: .venv/bin/python bench/bench_stream.py [--viewers 0,10,100,1000] [--matches 1]
          [--seconds 60] [--interval 3] [--stream-workers 1] [--spread 100x10]
-         [--clients 2] [--page] [--client-nice 0]
+         [--clients 2] [--page] [--client-nice 0] [--orders hold|moves]
 Prints figures and never fails (a missing server is reported and skipped).
 """
 
@@ -44,6 +48,7 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import random
 import re
 import sys
 import time
@@ -86,6 +91,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2, help="viewer client processes")
     parser.add_argument("--page", action="store_true", help="follow the page's stream")
     parser.add_argument(
+        "--orders", choices=("hold", "moves"), default="hold", help="what the seats send"
+    )
+    parser.add_argument(
         "--client-nice",
         type=int,
         default=0,
@@ -122,7 +130,8 @@ def run(url: str, args: argparse.Namespace) -> None:
         )
         what = "the page's stream" if args.page else "the public stream"
         print(f"load before: {os.getloadavg()}; API {api}, streams {feed}; viewers follow "
-              f"{what}, clients at nice {args.client_nice}")  # fmt: skip
+              f"{what}, clients at nice {args.client_nice}; "
+              f"the seats send {args.orders}")  # fmt: skip
         tables = [new_match(api) for _ in range(max(m for m, _ in scenarios))]
         for matches, viewers in scenarios:
             figures = scenario(api, feed, tables[:matches], viewers, args)
@@ -154,7 +163,7 @@ def scenario(
     time.sleep(1)
     cpu = {"streams": cpu_of(feed), "api": cpu_of(api)}
     began = time.monotonic()
-    posts = drive(api, tables, args.seconds, args.interval)
+    posts = drive(api, tables, args.seconds, args.interval, args.orders)
     took = time.monotonic() - began
     used = {k: (cpu_of(u) - v) / took for k, v, u in [("streams", cpu["streams"], feed),
                                                       ("api", cpu["api"], api)]}  # fmt: skip
@@ -173,17 +182,19 @@ def scenario(
 
 
 def drive(
-    api: str, tables: list[tuple[str, list[str]]], seconds: float, interval: float
+    api: str, tables: list[tuple[str, list[str]]], seconds: float, interval: float, sent: str
 ) -> list[float]:
     """Makes a movement resolve every `interval` seconds, the matches in turn; returns
     every order POST's latency."""
     posts: list[float] = []
+    chosen = random.Random(47)
     end, turn, due = time.monotonic() + seconds, 0, time.monotonic()
     while time.monotonic() < end:
         match_id, tokens = tables[turn % len(tables)]
-        for token in tokens:
+        orders = [orders_of(api, match_id, token, sent, chosen) for token in tokens]
+        for token, order in zip(tokens, orders, strict=True):
             began = time.perf_counter()
-            status, body = call(api, "POST", f"/matches/{match_id}/orders", {"order": "hold"},
+            status, body = call(api, "POST", f"/matches/{match_id}/orders", {"order": order},
                                 token, timeout=TIMEOUT)  # fmt: skip
             posts.append(time.perf_counter() - began)
             if status != 201:
@@ -253,7 +264,8 @@ def watch(
             at = time.time()
             for found in PART_ID.finditer(done):
                 version = int(found.group(1))
-                gaps[0] += version <= last  # parts come in rising versions
+                # messages come in rising versions (the first, the whole part, at `after`)
+                gaps[0] += version < last or (version == last and bool(got))
                 last = version
                 got.append((version, at, len(done)))
 
@@ -304,6 +316,21 @@ def part_latencies(api: str, heads: dict[str, int], viewers: list[Any]) -> tuple
             else:
                 latencies.append(((match_id, version), first[0] - stamp, first[1]))
     return latencies, missed
+
+
+def orders_of(api: str, match_id: str, token: str, sent: str, chosen: random.Random) -> Any:
+    """`hold`, or (`moves`) a legal order of the seat now, drawn by `chosen`: one of the
+    listed orders, or one piece's command (DRTS Team 23 lists each piece's commands, each
+    a one-command order)."""
+    if sent == "hold":
+        return "hold"
+    status, legal = call(api, "GET", f"/matches/{match_id}/legal-orders", token=token)
+    if status != 200:
+        return "hold"
+    if legal.get("orders"):
+        return chosen.choice(legal["orders"])["json"]
+    pieces = [piece for piece in legal.get("pieces") or [] if piece["commands"]]
+    return chosen.choice(chosen.choice(pieces)["commands"])["json"] if pieces else "hold"
 
 
 def new_match(base: str) -> tuple[str, list[str]]:

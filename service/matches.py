@@ -130,6 +130,7 @@ class Matches:
         # the reads
         self.summary, self.state, self.scores = reads.summary, reads.state, reads.scores
         self.display, self.timeline_match = reads.display, reads.timeline_match
+        self.live = reads.live
         self.event_log, self.event_page = reads.event_log, reads.event_page
         self.holder, self.head = reads.holder, reads.head
         self.pending_orders, self.open_orders = reads.pending_orders, reads.open_orders

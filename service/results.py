@@ -235,6 +235,19 @@ class StateView(Result):
 
 
 @dataclass(frozen=True)
+class LiveReading:
+    """What the match page shows of a match at one version (issue 47): its summary, the
+    summary of the timeline shown (itself unless an earlier timeline of a corrected match
+    is asked), and that timeline's spectator state, movement and Public Display."""
+
+    summary: MatchSummary
+    shown: MatchSummary
+    state: JSON
+    movement: int
+    display: str
+
+
+@dataclass(frozen=True)
 class Scores(Result):
     """The outcome (scores, ranking, result) when a movement was open, or now."""
 

@@ -102,11 +102,10 @@ def timeline_shown(summary: MatchSummary, timeline: int | None) -> TimelineShown
 def live_view(app: Matches, match_id: UUID, timeline: int | None = None) -> LiveView:
     """Returns the match page's content: the match as it stands now, or as an earlier
     `timeline` of a corrected match ended (UnknownTimelineError for one it lacks)."""
-    summary = app.summary(match_id)
+    now = app.live(match_id, timeline)  # one read, one version
+    summary = now.summary
     shown = timeline_shown(summary, timeline)
-    now = app.state(match_id, timeline=shown.asked)
-    ended = summary if shown.asked is None else app.summary(match_id, shown.asked)
-    outcome = ended.outcome
+    outcome = now.shown.outcome
     title = game_title(summary)
     caption = f"{title}: the board at movement {now.movement} ({summary.status})"
     if shown.asked is not None:
@@ -117,8 +116,8 @@ def live_view(app: Matches, match_id: UUID, timeline: int | None = None) -> Live
         summary,
         title,
         _board(summary.ruleset, now.state, caption),
-        app.display(match_id, timeline=shown.asked),
-        seat_rows(ended, now.state, shown.asked is None),
+        now.display,
+        seat_rows(now.shown, now.state, shown.asked is None),
         team_scores(outcome),
         outcome,
         app.clock().isoformat(),

@@ -3,9 +3,10 @@ that tell a page what changed, so it applies that instead of fetching itself aga
 
 - `/ui/matches/{id}/live/stream` (public): `event: live`, the match page's live part
   (board, seats, scores, deadline, Public Display: `_live.html`) as HTML, once when the
-  stream opens behind the match's head and then whenever what it shows changes (a sealed
-  order or a referee's look changes nothing it shows, and sends nothing). The part of a
-  version is rendered once a process for all its viewers.
+  stream opens; then, whenever what it shows changes, `event: patch`, the edits that turn
+  the part the page has into the new one (a sealed order or a referee's look changes
+  nothing it shows, and sends nothing). The part of a version and its patch are made once
+  a process for all its viewers.
 - `/ui/matches/{id}/seat/stream` (a seat's session): `event: receipt`, each order of the
   seat stored after the page's version, from any source (this page, the API, mail, the
   forum), its entry as the events feed gives it to the seat; `event: match`, the match's
@@ -80,18 +81,16 @@ def live_stream(query: dict[str, Any], match_id: UUID) -> Response:
 
 
 def _parts_of(parts: LiveParts, feed: PartFeed, after: int) -> Iterator[bytes]:
-    """The page's stream from its version `after`: the part at the head at once if the
-    page is behind it (else what the page shows is noted), then each part that shows
-    something new, as the feed's follower renders it (api/pages/live_parts.py)."""
+    """The page's stream: the part at the head at once (the page patches what it was
+    sent: the HTML it was served is not that), then each part that shows something new,
+    as the feed's follower renders it (api/pages/live_parts.py), as a patch of the part
+    before it."""
     sent, shown = after, None  # the version of the part the page has, what it shows
 
     def opening() -> bytes:
         nonlocal sent, shown
         part = parts.part(feed, after)
-        shown = part.shows
-        if part.version <= after:
-            return b""  # opened at the head: the page shows this part
-        sent = part.version
+        sent, shown = part.version, part.shows
         return part.message
 
     def next_part(seconds: float) -> bytes:
@@ -99,11 +98,11 @@ def _parts_of(parts: LiveParts, feed: PartFeed, after: int) -> Iterator[bytes]:
         part = feed.next_part(shown, seconds)
         if part is None:
             return b""
-        shown = part.shows
+        was, shown = shown, part.shows
         if part.version <= sent:
             return b""
         sent = part.version
-        return part.message
+        return part.sent_to(was)
 
     return sse(next_part, *stream_times(), first=opening)
 

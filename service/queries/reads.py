@@ -35,6 +35,7 @@ from service.results import (
     Document,
     EventPage,
     Head,
+    LiveReading,
     MatchSummary,
     MovementRecord,
     ReceiptCheck,
@@ -105,6 +106,23 @@ class MatchReads:
         outcome; of an earlier `timeline` of a corrected match: as it ended."""
         match = self.store.get_match(match_id)
         return views.summary(match if timeline is None else self._in_timeline(match, timeline))
+
+    def live(self, match_id: UUID | str, timeline: int | None = None) -> LiveReading:
+        """Returns what the match page shows (LiveReading): the match now, or as an earlier
+        `timeline` of a corrected match ended (UnknownTimelineError for one it lacks), all
+        at one version, from one read of the store (as `summary`, `state` and `display`
+        give them apart)."""
+        match = self._read_latest(match_id)
+        summary = views.summary(match)
+        line = self._in_timeline(match, None if timeline == summary.timeline else timeline)
+        opened = self._read_at(match, views.position_version(line))
+        return LiveReading(
+            summary,
+            summary if line is match else views.summary(line),
+            views.state_view(line, Viewer()),
+            line.movement,
+            views.display(line, None, self._head_of_write(opened, match)),
+        )
 
     def state(
         self,

@@ -1,13 +1,16 @@
 """The part feed of a watched match (api/pages/live_parts.py, issue 47): its viewers wake
-only for a part that shows something new, not for each event the follower renders."""
+only for a part that shows something new, not for each event the follower renders; and
+the patch a viewer holding the part before it is sent instead of the whole part."""
 
 from __future__ import annotations
 
+import io
 import threading
 import time
 from uuid import uuid4
 
-from api.pages.live_parts import Part, PartFeed
+from api.pages.live_parts import Part, PartFeed, pieces, rendered
+from tests.support.sse import Stream, page_parts
 
 
 def part(version: int, shows: str) -> Part:
@@ -55,3 +58,54 @@ def test_a_viewer_behind_the_latest_part_gets_it_without_waiting():
     started = time.monotonic()
     got = feed.next_part("board A", seconds=5.0)
     assert got is not None and got.version == 7 and time.monotonic() - started < 1
+
+
+def test_a_patch_turns_the_part_before_into_the_new_one():
+    """The edits of a patch, made from the last as live.js makes them, give the new
+    part; its size is the new part's length as JavaScript counts it (UTF-16: a seat
+    named with an emoji counts twice)."""
+    before = '<section id="live" data-version="4" data-now="t1"><p>seat 🦊 1</p><g>a</g>'
+    after = '<section id="live" data-version="9" data-now="t2"><p>seat 🦊 2</p><g>b</g><g>c</g>'
+    first = rendered(4, before, None)
+    part = rendered(9, after, first)
+    assert part.base == first.shows == '<section id="live"><p>seat 🦊 1</p><g>a</g>'
+    [whole], [message] = read(first.message), read(part.patch)
+    assert message.event == "patch" and message.id == 9 and message.data["now"] == "t2"
+    [_, (version, patched)] = page_parts([whole, message])
+    assert version == 9 and patched == part.shows
+    assert part.shows == '<section id="live"><p>seat 🦊 2</p><g>b</g><g>c</g>'
+    assert message.data["size"] == len(part.shows) + 1  # the fox is two UTF-16 units
+
+
+def test_a_part_that_shows_the_same_keeps_the_patch_before_it():
+    """A sealed order after a resolution: the new part shows what the last patched one
+    showed, so a viewer still on the part before that gets the same edits."""
+    first = rendered(4, '<s data-version="4"><b>1</b>', None)
+    moved = rendered(9, '<s data-version="9"><b>2</b>', first)
+    sealed = rendered(10, '<s data-version="10"><b>2</b>', moved)
+    assert sealed.base == moved.base == first.shows and sealed.edits == moved.edits
+    assert sealed.sent_to(first.shows) == sealed.patch and b"id: 10" in sealed.patch
+    assert sealed.sent_to(None) == sealed.message  # a viewer without that part: the whole
+
+
+def test_a_first_part_has_no_patch():
+    part = rendered(3, "<s><b>1</b>", None)
+    assert part.base is None and part.patch == b"" and part.sent_to(part.shows) == part.message
+
+
+def test_pieces_are_cut_as_javascript_splits():
+    """live.js cuts with `split(/(?=<)|(?<=\\n)/)`: before each tag and after each
+    newline, never an empty piece first or last (Python's split gives them)."""
+    assert pieces("<a><b>x</b>") == ["<a>", "<b>x", "</b>"]
+    assert pieces("text<a>") == ["text", "<a>"]
+    assert pieces("<pre>a\nb\n</pre>\n") == ["<pre>a\n", "b\n", "</pre>\n"]
+    assert pieces("<a>\n\n<b>") == ["<a>\n", "\n", "<b>"]
+    assert pieces("") == [""]
+    assert pieces("<<a") == ["<", "<a"]
+
+
+def read(raw: bytes) -> list:
+    """The messages of `raw` SSE bytes, parsed as tests/support/sse.py parses a stream."""
+    stream = Stream(response=io.BufferedReader(io.BytesIO(raw)), connection=None)  # type: ignore[arg-type]
+    stream.read_to_end()
+    return stream.messages

@@ -27,7 +27,7 @@ from api.app import create_app
 from tests.support.gunicorn import gunicorn
 from tests.support.http import call
 from tests.support.pages import Client
-from tests.support.sse import open_stream, up_to
+from tests.support.sse import EVERY_EVENT_CHANGES, open_stream, page_parts, up_to
 
 # District War with 2 troops each: five orders end it (seat 2 wins)
 QUICK = ("--graceful-timeout", "2")  # open streams do not hold a stop up
@@ -152,9 +152,10 @@ def test_the_pages_streams_follow_the_match_from_the_stream_process(two_processe
         order(api, match_id, tokens, seat_number, text)
     last = len(public_feed(api, match_id))
     parts = live.read_until(up_to(last))
-    assert parts[-1].event == "live" and f'data-version="{last}" data-status="finished"' in (
-        parts[-1].data
-    )
+    assert [m.event for m in parts] == ["live"] + ["patch"] * (len(parts) - 1)
+    served = Client(api).get(f"/ui/matches/{match_id}/live").body.strip()
+    assert 'data-status="finished"' in served and f'data-version="{last}"' in served
+    assert page_parts(parts)[-1] == (last, EVERY_EVENT_CHANGES.sub("", served))
     seat.read_until(lambda got: len([m for m in got if m.event == "receipt"]) == 3)
     receipts = [m.data["data"] for m in seat.messages if m.event == "receipt"]
     assert [(r["seat"], r["movement"]) for r in receipts] == [(2, 1), (2, 3), (2, 5)]

@@ -19,6 +19,12 @@ MOVEMENTS = 5
 # What each game's board shows, named by its pieces' <g> classes (api/pages/boards)
 # seconds under an hour, hours under 48, days past them (issue 40)
 COUNTDOWN = re.compile(r"^in (\d+ days \d+ h|\d+ h \d+ min|(\d+ min )?\d+ s)$")
+# the live part's HTML in the page, but for the countdown (each page counts on its own)
+LIVE_PART = """() => {
+  const part = document.getElementById("live").cloneNode(true);
+  part.querySelectorAll("#deadline").forEach((time) => { time.textContent = ""; });
+  return part.innerHTML;
+}"""
 PIECES = {
     "district_war": "g.troop",
     "drts_team23": "g.piece",
@@ -124,9 +130,9 @@ def test_the_team_game_shows_teams_items_and_captured_pieces(tab, base_url, game
 
 
 def test_a_movement_resolving_updates_the_page_without_a_reload(tab, base_url, service, shoot):
-    """Issue 47: the page follows its own stream, which pushes its live part as the match
-    changes: the page swaps it in, fetching neither the part, the event feed nor the
-    whole page again."""
+    """Issue 47: the page follows its own stream, which opens with its live part and then
+    pushes patches of it as the match changes: the page makes them and swaps the part in,
+    fetching neither the part, the event feed nor the whole page again."""
     played = played_match(service, "dris_et_tessa", 3, seed="live")
     asked: list[str] = []
     tab.on("request", lambda request: asked.append(request.url))
@@ -147,13 +153,37 @@ def test_a_movement_resolving_updates_the_page_without_a_reload(tab, base_url, s
     version = service.summary(played.match_id).version
     expect(tab.locator("#live")).to_have_attribute("data-version", str(version))
     taken = tab.evaluate("window.drtsLive")
-    assert taken["messages"] >= 1 and taken["parts"] == taken["messages"]
+    # the stream's whole part at the version the page shows (kept, not swapped in), then
+    # the patches, each swapped in
+    assert taken["patches"] >= 1 and taken["parts"] == taken["patches"]
+    assert taken["messages"] == taken["patches"] + 1
     assert taken["fetched"] == 0  # pushed, not fetched
     page = f"{base_url}/ui/matches/{played.match_id}"
     assert [url for url in asked if "/stream" in url] == [f"{page}/live/stream?after={loaded}"]
     assert asked.count(page) == 1 and f"{page}/live" not in asked
     assert not any("/events" in url for url in asked)  # no long poll
     shoot(tab, "live-after")
+
+
+def test_patched_parts_show_what_a_reload_shows(chromium, tab, base_url, service, shoot):
+    """Issue 47: a DRTS Team 23 page follows two movements of eight seats' orders by
+    patches alone (the pieces that moved, the scores, the display), and its live part
+    then reads as a freshly loaded page's, element for element."""
+    played = new_match(service, "drts_team23", seed="patched")
+    tab.goto(f"{base_url}/ui/matches/{played.match_id}")
+    expect(tab.locator("#live-status")).to_contain_text("Live: following the match")
+    for movement in (2, 3):
+        play_movement(service, played)
+        expect(tab.locator("#movement")).to_have_text(str(movement))
+    version = str(service.summary(played.match_id).version)
+    expect(tab.locator("#live")).to_have_attribute("data-version", version)
+    taken = tab.evaluate("window.drtsLive")
+    assert taken == {"messages": 3, "parts": 2, "patches": 2, "fetched": 0}
+    fresh = chromium.new_page()
+    fresh.goto(f"{base_url}/ui/matches/{played.match_id}")
+    assert tab.evaluate(LIVE_PART) == fresh.evaluate(LIVE_PART)
+    fresh.close()
+    shoot(tab, "live-patched")
 
 
 def test_a_busy_server_still_updates_the_page_by_reading_without_waiting(chromium, service, shoot):

@@ -2,8 +2,9 @@
 by werkzeug's threaded server on a loopback port (the embedded default's server), its
 store woken by its own writes, read by a bare SSE client (tests/support/sse.py).
 
-- The match page's stream pushes its live part as the match changes: the same HTML the
-  page's /live part serves, rendered once a version for all its viewers.
+- The match page's stream opens with its live part and then pushes what changes in it as
+  the match goes on, as patches of the part the page has: what the page then shows is the
+  HTML the page's /live part serves, rendered once a version for all its viewers.
 - A seat's stream pushes that seat's receipts, from any source, and no other seat's; it
   ends once the seat's token is reissued.
 - The referee's stream pushes the desk's figures; its opening records one look
@@ -13,6 +14,7 @@ store woken by its own writes, read by a bare SSE client (tests/support/sse.py).
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -26,7 +28,7 @@ from service.matches import Matches
 from tests.pages.conftest import pages_app, serving
 from tests.pages.games import Played, new_match, play_movement, played_match
 from tests.support.pages import Client
-from tests.support.sse import Message, Stream, open_stream
+from tests.support.sse import EVERY_EVENT_CHANGES, Message, Stream, open_stream, page_parts
 
 LIVE = "/ui/matches/{}/live/stream"
 SEAT = "/ui/matches/{}/seat/stream"
@@ -62,29 +64,57 @@ def signed_in(base: str, played: Played, token: str) -> str:
 
 
 def test_the_live_stream_pushes_the_live_part_the_page_serves(base, service):
-    """A movement resolving pushes the part at the new head: byte for byte what
-    /ui/matches/{id}/live serves then, so the page applies it without fetching."""
+    """The stream opens with the part at the head; a movement resolving sends a patch,
+    which makes that part byte for byte what /ui/matches/{id}/live serves then (but for
+    its version and the server's time, which the patch names), so the page applies it
+    without fetching."""
     played = played_match(service, "district_war", 2, seed="push")
     loaded = version_of(service, played)
     stream = open_stream(base, str(played.match_id), after=loaded, path=LIVE)
     assert stream.status == 200 and stream.response.getheader("Content-Type").startswith(
         "text/event-stream"
     )
+    [opened] = stream.read_until(of("live"))
+    assert opened.id == loaded and VERSION.search(opened.data).group(1) == str(loaded)
     play_movement(service, played)
     head = version_of(service, played)
-    stream.read_until(lambda ms: bool(ms) and ms[-1].id >= head)
+    stream.read_until(lambda ms: ms[-1].id >= head)
     stream.close()
-    last = stream.messages[-1]
-    assert last.event == "live" and VERSION.search(last.data).group(1) == str(head)
-    assert 'id="movement">4<' in last.data
     served = Client(base).get(f"/ui/matches/{played.match_id}/live")
-    assert served.status == 200 and last.data == served.body.strip()
-    assert all(m.event == "live" and m.id > loaded for m in stream.messages)
+    assert served.status == 200
+    last = stream.messages[-1]
+    assert last.event == "patch" and last.id == head
+    assert f'data-now="{last.data["now"]}"' in served.body
+    assert page_parts(stream.messages)[-1] == (
+        head,
+        EVERY_EVENT_CHANGES.sub("", served.body.strip()),
+    )
+    assert 'id="movement">4<' in page_parts(stream.messages)[-1][1]
+    assert [m.event for m in stream.messages] == ["live"] + ["patch"] * (len(stream.messages) - 1)
 
 
-def test_a_live_stream_behind_the_head_sends_the_part_at_once(base, service):
+def test_a_patch_is_smaller_than_the_part_it_changes(base, service):
+    """A DRTS Team 23 movement of eight seats' orders: its patch is a fraction of the
+    part (the board's pieces that moved, the scores, the display), which 1,000 viewers
+    would each be sent."""
+    played = new_match(service, "drts_team23", seed="small")
+    stream = open_stream(base, str(played.match_id), after=version_of(service, played), path=LIVE)
+    stream.read_until(of("live"))
+    play_movement(service, played)
+    head = version_of(service, played)
+    stream.read_until(lambda ms: ms[-1].id >= head)
+    stream.close()
+    whole, patch = stream.messages[0], stream.messages[-1]
+    assert patch.event == "patch" and patch.id == head
+    assert len(json.dumps(patch.data)) < len(whole.data) / 3
+    served = Client(base).get(f"/ui/matches/{played.match_id}/live").body.strip()
+    assert page_parts(stream.messages)[-1][1] == EVERY_EVENT_CHANGES.sub("", served)
+
+
+def test_a_live_stream_opens_with_the_part_at_the_head(base, service):
     """A page older than the match (or a reconnect with an older Last-Event-ID) gets the
-    part at the head first; one at the head gets nothing until the match changes."""
+    part at the head first; so does one at the head (the page patches the part it was
+    sent, not the HTML it was served), and then nothing until the match changes."""
     played = played_match(service, "district_war", 2, seed="behind")
     head = version_of(service, played)
     behind = open_stream(base, str(played.match_id), last_event_id=head - 3, path=LIVE)
@@ -94,22 +124,24 @@ def test_a_live_stream_behind_the_head_sends_the_part_at_once(base, service):
     current = open_stream(base, str(played.match_id), after=head, path=LIVE)
     current.read_until(lambda _: len(current.comments) >= 2, seconds=10)  # two heartbeats
     current.close()
-    assert current.messages == []
+    assert [(m.event, m.id) for m in current.messages] == [("live", head)]
 
 
 def test_an_event_that_changes_nothing_the_page_shows_sends_no_part(base, service):
-    """A sealed order and a referee's look change nothing the live part shows: no part
-    is sent for them (1,000 viewers would each get one); the resolution sends one."""
+    """A sealed order and a referee's look change nothing the live part shows: nothing
+    is sent for them (1,000 viewers would each get it); the resolution sends one patch."""
     played = played_match(service, "district_war", 2, seed="unchanged")
-    stream = open_stream(base, str(played.match_id), after=version_of(service, played), path=LIVE)
+    opened_at = version_of(service, played)
+    stream = open_stream(base, str(played.match_id), after=opened_at, path=LIVE)
+    stream.read_until(of("live"))
     service.note_secret_viewed(played.match_id, "a probe")
     stream.read_until(lambda _: len(stream.comments) >= 2, seconds=10)  # two heartbeats
-    assert stream.messages == []
+    assert [m.id for m in stream.messages] == [opened_at]
     play_movement(service, played)
     head = version_of(service, played)
-    stream.read_until(lambda ms: bool(ms) and ms[-1].id >= head)
+    stream.read_until(lambda ms: ms[-1].id >= head)
     stream.close()
-    assert [m.id for m in stream.messages] == [head]
+    assert [(m.event, m.id) for m in stream.messages] == [("live", opened_at), ("patch", head)]
 
 
 def test_every_viewer_of_a_version_gets_one_rendering(base, service, monkeypatch):
@@ -133,9 +165,9 @@ def test_every_viewer_of_a_version_gets_one_rendering(base, service, monkeypatch
     for viewer in viewers:
         viewer.read_until(lambda ms: bool(ms) and ms[-1].id >= head)
         viewer.close()
-    sent = [[(m.id, m.data) for m in viewer.messages] for viewer in viewers]
+    sent = [[(m.id, m.event, str(m.data)) for m in viewer.messages] for viewer in viewers]
     assert sent[0] == sent[1] == sent[2]
-    ids = [version for version, _ in sent[0]]
+    ids = [version for version, _, _ in sent[0]]
     assert ids == sorted(set(ids))  # rising: no part twice
     assert len(rendered) == len(set(rendered))  # each version once, for all three
     assert set(ids) <= set(rendered) and loaded in rendered  # and the head they opened at

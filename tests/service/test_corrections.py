@@ -247,3 +247,22 @@ def test_every_movement_and_phase_of_a_corrected_match_reads_in_each_timeline(ma
     assert matches.state(new.match_id, timeline=2) == matches.state(new.match_id)
     with pytest.raises(UnknownTimelineError):
         matches.state(new.match_id, timeline=3)
+
+
+def test_what_the_match_page_shows_is_each_read_at_one_version(matches, clock):
+    """Issue 47: `live` (the match page's one read) gives what `summary`, `state` and
+    `display` give apart, for the current timeline and an earlier one of a corrected
+    match, and refuses a timeline the match lacks as they do."""
+    new, _ = drts_match(matches, clock)
+    clock.advance(3600)
+    matches.correct(new.match_id, new.referee_token, 2, [{"seat": 4, "order": "hold"}], "hold")
+    for asked in (None, 1, 2):
+        page = matches.live(new.match_id, asked)
+        state = matches.state(new.match_id, timeline=asked)
+        assert page.summary == matches.summary(new.match_id)
+        assert page.shown == matches.summary(new.match_id, asked)
+        assert (page.state, page.movement) == (state.state, state.movement)
+        assert page.display == matches.display(new.match_id, timeline=asked)
+    assert matches.live(new.match_id, 1).state != matches.live(new.match_id).state
+    with pytest.raises(UnknownTimelineError):
+        matches.live(new.match_id, 3)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,3 +109,25 @@ def open_stream(
 def up_to(version: int) -> Any:
     """Returns a `done` for read_until: the messages reach `version`."""
     return lambda messages: bool(messages) and messages[-1].id >= version
+
+
+EVERY_EVENT_CHANGES = re.compile(r' data-(?:version|now)="[^"]*"')
+
+
+def page_parts(messages: list[Message]) -> list[tuple[int, str]]:
+    """What a match page following its stream shows after each message, as live.js makes
+    it: a `live` message's part, or the last part with a `patch` message's edits made
+    (from the last edit), each without what every event changes (its version, the
+    server's time); (version, part)."""
+    shown: list[tuple[int, str]] = []
+    for message in messages:
+        if message.event == "live":
+            shown.append((message.id, EVERY_EVENT_CHANGES.sub("", message.data)))
+        elif message.event == "patch":
+            pieces = [p for p in re.split(r"(?=<)|(?<=\n)", shown[-1][1]) if p]  # JS's split
+            for first, removed, text in reversed(message.data["edits"]):
+                pieces[first : first + removed] = [text]
+            part = "".join(pieces)
+            assert len(part.encode("utf-16-le")) // 2 == message.data["size"]
+            shown.append((message.id, part))
+    return shown
