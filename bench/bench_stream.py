@@ -136,7 +136,9 @@ def run(url: str, args: argparse.Namespace) -> None:
         for matches, viewers in scenarios:
             figures = scenario(api, feed, tables[:matches], viewers, args)
             report(matches, viewers, figures, args.page)
-            time.sleep(6)  # the server sees the last run's viewers gone
+            # the server sees the last run's viewers gone at its second heartbeat to them
+            # (the first write to a closed socket still succeeds)
+            time.sleep(2 * float(SETTINGS["DRTS_STREAM_HEARTBEAT_SECONDS"]) + 1)
         print(f"load after: {os.getloadavg()}")
 
 

@@ -41,6 +41,9 @@ RETRY_SECONDS = 1.0  # after a failed rendering (the database went away), the ne
 # what every event changes in a live part, not what it shows: its version, the server's time
 EVERY_EVENT_CHANGES = re.compile(r' data-(?:version|now)="[^"]*"')
 NOW = re.compile(r' data-now="([^"]*)"')
+EVENT_TYPE = re.compile(rb'(?m)^data: \{"type":"(\w+)"')  # a public event's type in a frame
+# the public events that change nothing the live part shows (`shown_by_the_part`)
+CHANGE_NOTHING_SHOWN = frozenset({b"OrderSubmitted", b"OrderRejected", b"SecretViewed"})
 PIECE = re.compile(r"(?=<)|(?<=\n)")  # a patch edits pieces: a tag to the next, or a line
 logger = logging.getLogger(__name__)
 Key = tuple[UUID, int | None]  # a match and the timeline its page shows
@@ -145,13 +148,14 @@ class LiveParts:
             return part
 
     def _follow(self, feed: PartFeed, watch: Watch, app: Flask, environ: dict[str, Any]) -> None:
-        """Renders the feed's part after each of the match's new events until the feed has
-        no viewer (then drops it)."""
+        """Renders the feed's part after the match's new events (but those that change
+        nothing it shows) until the feed has no viewer (then drops it)."""
         behind = False  # a rendering failed: try again after a wait
         try:
             with app.request_context(environ):
                 while self._watched(feed):
-                    if watch.next_frames(RETRY_SECONDS if behind else FOLLOW_WAIT) or behind:
+                    frames = watch.next_frames(RETRY_SECONDS if behind else FOLLOW_WAIT)
+                    if behind or shown_by_the_part(frames):
                         behind = not self._rendered(feed, watch.last)
         finally:
             watch.close()
@@ -174,6 +178,16 @@ class LiveParts:
         except Exception:
             logger.exception("rendering the live part of match %s failed; again", feed.key[0])
             return False
+
+
+def shown_by_the_part(frames: bytes) -> bool:
+    """Whether the public events of `frames` (the live feed's SSE messages) may change
+    what the live part shows: any but an order's arrival (sealed until its movement
+    closes; the movement it readies resolves in the same write), a refused order and a
+    referee's look (tests/pages/test_live_part_events.py plays them in every game).
+    Frames whose types it cannot read may."""
+    kinds = EVENT_TYPE.findall(frames)
+    return bool(frames) and (not kinds or any(k not in CHANGE_NOTHING_SHOWN for k in kinds))
 
 
 def rendered(version: int, html: str, before: Part | None) -> Part:
