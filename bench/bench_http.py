@@ -16,12 +16,12 @@ same client threads: a minimal Flask app with no database ("bare"), and the same
 doing one table-locked INSERT+COMMIT a request ("locked"), and drts's rate as a
 fraction of each: what any Flask app on this machine reaches, not PostgreSQL alone.
 
-`--follow-log api` (DRTS_FOLLOW_LOG=api): the gunicorn workers follow the log for the read
-models, so their CPU holds requests and catch-ups; `--follow-log worker`: a Celery worker
-process (solo pool, on an SQLite broker file of its own: no task is sent) follows it and
-the API applies no event. Each measure prints the CPU an order of the API processes and
-of the worker apart (from /proc), and how long after the last answer the read models had
-caught up with the log (the worker's lag).
+`--follow-log worker` (the default on PostgreSQL, DRTS_FOLLOW_LOG): a Celery worker
+process (solo pool, on an SQLite broker file of its own: no task is sent) follows the log
+for the read models and the API applies no event; `--follow-log api`: the gunicorn
+workers follow it, so their CPU holds requests and catch-ups. Each measure prints the
+CPU an order of the API processes and of the worker apart (from /proc), and how long
+after the last answer the read models had caught up with the log (the worker's lag).
 
 Run: .venv/bin/python bench/bench_http.py [--matches 16] [--rounds 3] [--clients 4,16]
          [--workers 2] [--threads 8] [--follow-log api|worker]
@@ -80,7 +80,7 @@ def main() -> None:
     parser.add_argument(
         "--follow-log",
         choices=("api", "worker"),
-        default="api",
+        default="worker",  # what ships on PostgreSQL (service/settings.py)
         help="who follows the log for the read models (DRTS_FOLLOW_LOG)",
     )
     args = parser.parse_args()

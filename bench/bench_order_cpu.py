@@ -4,10 +4,10 @@ on a throwaway PostgreSQL database, read models included.
 Sets up DRTS Team 23 matches (8 seats, `close_early`, so the eighth order of a movement
 also resolves it) through the test client, then plays rounds: every seat of a match sends
 `hold`, then the read models catch up (as the follower does after a burst), match after
-match. `--follow-log api` (the default): the API's own follower catches up,
-so its catch-ups are the API's CPU; `--follow-log worker` (DRTS_FOLLOW_LOG=worker,
-opt-in): a second Matches application stands for the worker that follows
-the log, and the API process applies no event. Prints the CPU time (time.process_time)
+match. `--follow-log worker` (the default on PostgreSQL, DRTS_FOLLOW_LOG): a second
+Matches application stands for the worker that follows the log, and the API process
+applies no event; `--follow-log api`: the API's own follower catches up, so its
+catch-ups are the API's CPU. Prints the CPU time (time.process_time)
 per order of the requests and of the catch-ups apart, and the API's (requests, plus the
 catch-ups under `api`), the least and the median of `--repeat` measures (other work on
 the machine inflates them), then the function calls an order under cProfile and the SQL
@@ -55,7 +55,7 @@ def main() -> None:
     parser.add_argument(
         "--follow-log",
         choices=("api", "worker"),
-        default="api",
+        default="worker",  # what ships on PostgreSQL (service/settings.py)
         help="who catches the read models up: the API process, or a worker (DRTS_FOLLOW_LOG)",
     )
     args = parser.parse_args()

@@ -49,8 +49,8 @@ seats that owe orders get a reminder.
 `DRTS_FOLLOW_LOG` says which processes apply the log's events to the read models in the
 background: `api` (each API process runs the follower), or `worker` (the Celery workers
 run it; the API applies none in the background nor on an order's request path; a read of
-a read model still catches it up first). Unset: `api` (docs/operations.md, Who follows
-the log).
+a read model still catches it up first). Unset: `worker` on PostgreSQL, `api` on SQLite
+and in memory (docs/operations.md, Who follows the log).
 Forum (docs/forum.md): `DRTS_FORUM_MAX_DELAY_SECONDS` (default 120) is how much earlier
 than its receipt a forum post's reported time may be taken as its received time.
 docs/operations.md lists every setting.
@@ -152,14 +152,16 @@ class Settings:
     mail_reminder_seconds: float = DEFAULT_MAIL_REMINDER_SECONDS
     match_cache_size: int = DEFAULT_MATCH_CACHE_SIZE  # DRTS_MATCH_CACHE_SIZE
     past_cache_size: int = DEFAULT_PAST_CACHE_SIZE  # DRTS_PAST_CACHE_SIZE
-    follow_log: str | None = None  # DRTS_FOLLOW_LOG: "api", "worker"; None: "api"
+    follow_log: str | None = None  # DRTS_FOLLOW_LOG: "api", "worker"; None: by backend
 
     @property
     def log_follower(self) -> str:
         """Returns who follows the log for the read models, "api" or "worker": the one
-        DRTS_FOLLOW_LOG names, else "api" (as drts always did: `worker` is opt-in until
-        the whole suite has run under it, docs/operations.md)."""
-        return self.follow_log or "api"
+        DRTS_FOLLOW_LOG names, else "worker" on PostgreSQL, where the workers always run
+        and the API's CPU is the intake's (issue 46), and "api" on SQLite and in memory,
+        where `drts run` and `drts api` alone keep their behaviour (docs/operations.md,
+        Who follows the log)."""
+        return self.follow_log or ("worker" if self.backend == "postgres" else "api")
 
     @property
     def broker_url(self) -> str:

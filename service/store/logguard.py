@@ -128,16 +128,11 @@ class LogGuard:
             return self._rows(cursor.fetchall(), recorder.convert_originator_id)
 
     def _postgres(self, recorder: PostgresAggregateRecorder, gt: int) -> list[StoredEvent]:
-        schema = recorder.datastore.schema
-        query = POSTGRES_QUERY.format(
-            list=Identifier(schema, "match_list"),
-            failures=Identifier(schema, "match_failures"),
-            events=Identifier(schema, recorder.events_table_name),
-        )
         # one statement on the pool's autocommit connection (a statement is its own
         # snapshot): no BEGIN, no ROLLBACK, and so no DEALLOCATE ALL of the prepared
         # statements that psycopg sends after a rollback (issue 46: statements an order)
         with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+            query = _postgres_query(recorder, conn)
             cursor.execute(query, (self.match_id, BROKEN_LOG, gt), prepare=True)
             return self._rows(cursor.fetchall(), lambda value: value)
 
@@ -154,6 +149,25 @@ class LogGuard:
             for row in rows
             if row["originator_version"] is not None
         ]
+
+
+_QUERIES: dict[tuple[str, str], str] = {}  # POSTGRES_QUERY's text, by schema and log table
+
+
+def _postgres_query(recorder: PostgresAggregateRecorder, conn: Any) -> str:
+    """Returns POSTGRES_QUERY's text for the recorder's schema and log table, composed
+    once a process, not at every command."""
+    key = (recorder.datastore.schema, recorder.events_table_name)
+    text = _QUERIES.get(key)
+    if text is None:
+        schema = recorder.datastore.schema
+        composed = POSTGRES_QUERY.format(
+            list=Identifier(schema, "match_list"),
+            failures=Identifier(schema, "match_failures"),
+            events=Identifier(schema, recorder.events_table_name),
+        )
+        text = _QUERIES[key] = composed.as_string(conn)
+    return text
 
 
 def quarantine_broken_log(app: StoreParts, match_id: UUID, movement: int, reason: str) -> None:

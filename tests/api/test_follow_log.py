@@ -136,8 +136,11 @@ def test_under_api_the_app_follows_the_log_itself(database_url, toy_rulesets, ob
         api_of(app).close()
 
 
-def test_the_setting_defaults_to_the_api_on_every_backend():
-    assert Settings("postgresql://u@h/db").log_follower == "api"
+def test_the_setting_defaults_to_the_workers_on_postgresql_and_the_api_elsewhere():
+    """Issue 46: on PostgreSQL the workers follow the log unless told otherwise (the API's
+    CPU is the intake's); the embedded default, SQLite, keeps its API follower."""
+    assert Settings("postgresql://u@h/db").log_follower == "worker"
+    assert Settings("postgresql://u@h/db", follow_log="api").log_follower == "api"
     assert Settings("sqlite:///x.sqlite").log_follower == "api"
     assert Settings("memory://").log_follower == "api"
     assert Settings("sqlite:///x.sqlite", follow_log="worker").log_follower == "worker"
