@@ -108,21 +108,12 @@ class MatchReads:
         return views.summary(match if timeline is None else self._in_timeline(match, timeline))
 
     def live(self, match_id: UUID | str, timeline: int | None = None) -> LiveReading:
-        """Returns what the match page shows (LiveReading): the match now, or as an earlier
-        `timeline` of a corrected match ended (UnknownTimelineError for one it lacks), all
-        at one version, from one read of the store (as `summary`, `state` and `display`
-        give them apart)."""
+        """Returns what the match page shows, at one version from one read of the store
+        (views.live_reading; UnknownTimelineError for a timeline the match lacks)."""
         match = self._read_latest(match_id)
-        summary = views.summary(match)
-        line = self._in_timeline(match, None if timeline == summary.timeline else timeline)
-        opened = self._read_at(match, views.position_version(line))
-        return LiveReading(
-            summary,
-            summary if line is match else views.summary(line),
-            views.state_view(line, Viewer()),
-            line.movement,
-            views.display(line, None, self._head_of_write(opened, match)),
-        )
+        line = self._in_timeline(match, None if timeline == match.timeline else timeline)
+        head = self._head_of_write(self._read_at(match, views.position_version(line)), match)
+        return views.live_reading(match, line, head)
 
     def state(
         self,
@@ -226,21 +217,14 @@ class MatchReads:
         ends when any event lands, so its page may be empty: go on from `after=version`.
         """
         match = self.store.get_match(match_id)
-        viewer = self.store.tokens.viewer(
-            match, token
-        )  # an unknown token is refused before any wait
+        viewer = self.store.tokens.viewer(match, token)  # refused before any wait if unknown
         waited = match.version <= after and wait > 0
         if waited and wait_for_events(self.store.recorder, match.id, after, wait):
             match = self.store.get_match(match.id)
         items = self._events(match, viewer, after, limit + 1, kept)
-        more = len(items) > limit
-        items = items[:limit]
-        return EventPage(
-            match.id,
-            items,
-            int(items[-1]["version"]) if more else None,
-            max([match.version, *(int(i["version"]) for i in items)]),
-        )
+        more, items = len(items) > limit, items[:limit]
+        head = max([match.version, *(int(i["version"]) for i in items)])
+        return EventPage(match.id, items, int(items[-1]["version"]) if more else None, head)
 
     def holder(self, match_id: UUID | str, token: str) -> Viewer:
         """Returns who holds `token` in the match: its referee (or the operator), or a seat;

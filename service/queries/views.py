@@ -28,6 +28,7 @@ from service.eventjson import public_item
 from service.queries.eventfilter import EVERY_EVENT, EventFilter
 from service.results import (
     Head,
+    LiveReading,
     MatchSummary,
     Viewer,
 )
@@ -154,6 +155,16 @@ def write_head(app: MatchStore, past: Match) -> Head:
         if opens or isinstance(event, Match.Finished):
             return Head(event.originator_version, event.chain)
     return Head(past.version, past.chain)
+
+
+def live_reading(match: Match, line: Match, head: Head) -> LiveReading:
+    """Returns what the match page shows of `match` (issue 47): its summary, and the
+    summary, spectator's state, movement and Public Display of `line`, the timeline shown
+    (the match itself, or an earlier timeline's end); `head` is the write's that gave
+    `line` its position, as `display` names it."""
+    now = summary(match)
+    shown, state = now if line is match else summary(line), state_view(line, Viewer())
+    return LiveReading(now, shown, state, line.movement, display(line, None, head))
 
 
 def position_version(match: Match) -> int:

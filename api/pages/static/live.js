@@ -4,10 +4,11 @@
 // scores, deadline, Public Display), which the page swaps in without fetching anything;
 // each later one, `patch`, the edits that turn that part into the new one
 // (api/pages/live_parts.py: the part cut before each "<" and after each newline, each
-// edit [first piece, pieces removed, text put in]). A patch that does not give the length it names is not shown:
-// the page opens the stream again, which sends the whole part. A dropped stream is
-// resumed by the browser itself (Last-Event-ID: the version of the part it has). When the server refuses the stream (it serves its most: 503, or this address
-// holds its most: 429), the page reads the event feed without waiting every RETRY
+// edit [first piece, pieces removed, text put in]). A patch that does not give the
+// length it names is not shown: the page opens the stream again, which sends the whole
+// part. A dropped stream is resumed by the browser itself (Last-Event-ID: the version of
+// the part it has). When the server refuses the stream (it serves its most: 503, or this
+// address holds its most: 429), the page reads the event feed without waiting every RETRY
 // seconds, fetches the live part (/ui/matches/{id}/live) when the match moved on, and
 // tries the stream again. The deadline counts down every second ("in 12 min 5 s", "in
 // 23 h 54 min", "in 3 days 4 h").
