@@ -26,7 +26,7 @@ import pytest
 from api.pages import live_parts
 from service.matches import Matches
 from tests.pages.conftest import pages_app, serving
-from tests.pages.games import Played, new_match, play_movement, played_match
+from tests.pages.games import GAMES, Played, new_match, play_movement, played_match
 from tests.support.pages import Client
 from tests.support.sse import EVERY_EVENT_CHANGES, Message, Stream, open_stream, page_parts
 
@@ -91,6 +91,24 @@ def test_the_live_stream_pushes_the_live_part_the_page_serves(base, service):
     )
     assert 'id="movement">4<' in page_parts(stream.messages)[-1][1]
     assert [m.event for m in stream.messages] == ["live"] + ["patch"] * (len(stream.messages) - 1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_in_every_game_the_patched_part_is_the_part_the_page_serves(base, service, game):
+    """Two movements of each game followed by patches alone: the part they make is what
+    /ui/matches/{id}/live serves at the head (but for its version and the server's time)."""
+    played = new_match(service, game, seed=f"patched {game}")
+    stream = open_stream(base, str(played.match_id), after=version_of(service, played), path=LIVE)
+    stream.read_until(of("live"))
+    for _ in range(2):
+        play_movement(service, played)
+        head = version_of(service, played)
+        stream.read_until(lambda ms, head=head: ms[-1].id >= head)
+    stream.close()
+    served = Client(base).get(f"/ui/matches/{played.match_id}/live").body.strip()
+    assert len(typed(stream, "live")) == 1 and len(typed(stream, "patch")) >= 2
+    assert stream.messages[-1].id == head
+    assert page_parts(stream.messages)[-1] == (head, EVERY_EVENT_CHANGES.sub("", served))
 
 
 def test_a_patch_is_smaller_than_the_part_it_changes(base, service):
