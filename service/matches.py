@@ -124,6 +124,7 @@ class Matches:
         # the resolution
         self.resolve, self.resolve_isolated = resolution.resolve, resolution.resolve_isolated
         self.resolve_batch, self.resolve_due = resolution.resolve_batch, resolution.resolve_due
+        self.offer_due, self.take_offered = resolution.offer_due, resolution.take_offered
         self.create_rematch_if_due = resolution.create_rematch_if_due
         self.create_missing_rematches = resolution.create_missing_rematches
         self.retry, self.quarantined_matches = resolution.retry, resolution.quarantined_matches

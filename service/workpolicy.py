@@ -5,12 +5,18 @@ object holding its state; workers/ only adapts Celery to it (issue 44). One
 `WorkPolicy` per worker process and Celery app, made after the fork, holds:
 
 - the movements this process took into a batch lately (`take`): the first countdown
-  task to run resolves every held countdown task whose deadline has passed too, in
-  batches of HELD_BATCH until none is left (`countdown`); those tasks, when their turn
-  comes, find their movement taken and do nothing. Why drain them all at once: a
-  worker runs the held tasks that fell due at most ten at a time, with up to a
-  second's wait between (kombu's Hub.fire_timers), so a task left for its own turn may
-  wait many seconds in a burst;
+  task to run takes every held countdown task whose deadline has passed too; it resolves
+  the first HELD_BATCH of them itself, offers the rest to every worker draining at that
+  moment (service/usecases/dueoffers.py), and then takes offers, its own first, HELD_BATCH
+  at a time, then another worker's, BATCH_SIZE at a time, until none is left
+  (`countdown`), its follower of the log waiting meanwhile (`ReadModels.deferring`);
+  the held tasks, when their turn comes, find their movement taken and do nothing. Why
+  drain them all at once: a worker runs the held tasks that fell due at most ten at a
+  time, with up to a second's wait between (kombu's Hub.fire_timers), so a task left
+  for its own turn may wait many seconds in a burst. Why offer them: the broker gives a
+  countdown task to whichever worker asks first, and one worker held 802 of 1,000
+  falling due together while the other, its 198 resolved, sat idle (issue 46,
+  bench/deadlines.md);
 - the movements its sweep queued lately (`claim`): queued again only after
   REQUEUE_AFTER_SECONDS, in batches of up to BATCH_SIZE (`sweep`);
 - when its sweep last looked for the rematches a crash left missing (DW-5): when it
@@ -34,6 +40,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -73,11 +81,14 @@ class Due:
 
 @dataclass(frozen=True)
 class Drained:
-    """What a countdown task resolved: its own movement (`closing`, None: nothing due) and,
-    of the `held` countdown tasks due too that it took, how many `resolved`."""
+    """What a countdown task resolved: its own movement (`closing`, None: nothing due); the
+    `held` countdown tasks due too that it took, and how many of them it `offered` to every
+    draining worker; how many movements besides its own it `resolved`, the offers it took
+    (its own or another worker's) included."""
 
     closing: Closing | None
     held: int
+    offered: int
     resolved: int
 
 
@@ -85,14 +96,17 @@ class WorkPolicy:
     """One worker process's pacing of its work, and the state it keeps (module docstring).
 
     `held()` yields (task id, Due) of each countdown task the process holds; `monotonic`
-    is the clock of its pacing (time.monotonic unless a test gives another)."""
+    is the clock of its pacing (time.monotonic unless a test gives another); `name` signs
+    its offers (host/pid unless given: made after the fork, one a process)."""
 
     def __init__(
         self,
         held: Callable[[], Iterable[tuple[str, Due]]],
         monotonic: Callable[[], float] = time.monotonic,
+        name: str | None = None,
     ) -> None:
         self.held, self.monotonic = held, monotonic
+        self.name = name or f"{socket.gethostname()}/{os.getpid()}"  # its offers' signature
         self._lock = threading.Lock()
         self._queued: dict[Key, float] = {}
         self._batched: dict[Key, float] = {}
@@ -108,9 +122,10 @@ class WorkPolicy:
             return "nothing due: taken into an earlier batch"
         drained = self.resolve_with_held(matches, mine, task_id)
         account = describe(drained.closing)
-        if drained.held:  # where the held tasks' resolutions show in the log: here
+        if drained.held or drained.resolved:  # where the held tasks' resolutions show: here
             account += (
-                f"; with it {drained.resolved} of {drained.held} held due movement(s) resolved"
+                f"; with it {drained.held} held due movement(s) taken, {drained.offered} of"
+                f" them offered; {drained.resolved} other movement(s) resolved here"
             )
         return account
 
@@ -145,18 +160,41 @@ class WorkPolicy:
     # -- the policy -----------------------------------------------------------------------
 
     def resolve_with_held(self, matches: Matches, mine: Due, current: str) -> Drained:
-        """Resolves the current task's movement with the held countdown tasks due too, then
-        the rest of those in batches of HELD_BATCH until none is left."""
-        with matches.countdowns_held():  # the next movements' tasks once every batch is saved
-            closings = matches.resolve_batch([mine, *self.held_due(current, datetime.now(UTC))])
-            while fellows := self.held_due(current, datetime.now(UTC), HELD_BATCH):
-                closings += matches.resolve_batch(fellows)
+        """Resolves the current task's movement with the first HELD_BATCH - 1 held countdown
+        tasks due too, having offered the rest of those to every draining worker; then
+        takes offers (the held ones falling due meanwhile offered too) and resolves them,
+        HELD_BATCH at a time, until none is left."""
+        now = datetime.now(UTC)
+        first = [mine, *self.held_due(current, now, HELD_BATCH - 1)]
+        offered = self.offer_held(matches, current, now)
+        # the next movements' tasks once every batch is saved; the follower of the log waits
+        with matches.countdowns_held(), matches.read_models.deferring():
+            closings = matches.resolve_batch(first)
+            while True:
+                offered += self.offer_held(matches, current, datetime.now(UTC))
+                batch = self.take_offered(matches)
+                if not batch:
+                    break
+                closings += matches.resolve_batch(batch)
         others = closings[1:]
-        return Drained(closings[0], len(others), sum(c is not None for c in others))
+        held = len(first) - 1 + offered
+        return Drained(closings[0], held, offered, sum(c is not None for c in others))
 
-    def held_due(self, current: str, now: datetime, limit: int = HELD_BATCH - 1) -> list[Due]:
+    def offer_held(self, matches: Matches, current: str, now: datetime) -> int:
+        """Takes every held countdown task due at `now` that no batch took yet, but the
+        current one, and offers their movements to every draining worker; returns how many."""
+        dues = self.held_due(current, now, limit=None)
+        matches.offer_due(dues, self.name)
+        return len(dues)
+
+    def take_offered(self, matches: Matches) -> list[DueMovement]:
+        """Takes the next offers to resolve: this process's own, HELD_BATCH at a time (their
+        matches are warm here), then any worker's, BATCH_SIZE at a time (cold here)."""
+        return matches.take_offered(HELD_BATCH, self.name) or matches.take_offered(BATCH_SIZE)
+
+    def held_due(self, current: str, now: datetime, limit: int | None) -> list[Due]:
         """Takes the held countdown tasks whose deadline has passed at `now` and that no
-        batch took yet, but the current one, up to `limit`; returns their movements."""
+        batch took yet, but the current one, up to `limit` (None: all); returns their movements."""
         found = [
             due
             for task_id, due in self.held()

@@ -54,6 +54,7 @@ from service.readmodels.tables import (
     FORUM_TABLES,
     MAIL_TABLES,
     PROJECTION_TABLES,
+    due_offers,
     imported_matches,
     match_failures,
     metadata,
@@ -67,12 +68,14 @@ QUARANTINE = projection_quarantine.name
 FAILURES = match_failures.name
 SWEEP_STATUS = sweep_status.name
 IMPORTED = imported_matches.name
+DUE_OFFERS = due_offers.name
 # tables of no one projection: a reset leaves them, and every view may name them
 SHARED = (
     QUARANTINE,
     FAILURES,
     SWEEP_STATUS,
     IMPORTED,
+    DUE_OFFERS,
     *(table.name for table in (*MAIL_TABLES, *FORUM_TABLES, page_sessions)),
 )
 MAX_ERROR_CHARS = 1000
@@ -295,6 +298,15 @@ class View(TrackingRecorder):
             return [
                 {key: self._decode(key, value) for key, value in dict(row).items()} for row in rows
             ]
+
+    def execute_many(self, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Runs one statement once for each row of parameters, in one transaction, and
+        commits (psycopg sends them without a round trip each)."""
+        with self._transaction(commit=True) as cursor:
+            cursor.executemany(
+                self._statement(sql.format_map(self.tables)),
+                [{key: self._encode(value) for key, value in row.items()} for row in rows],
+            )
 
     def execute_alone(self, sql: str, params: Mapping[str, Any] | None = None) -> None:
         """Runs one write statement as its own transaction in autocommit (issue 46): one

@@ -22,7 +22,8 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +83,28 @@ class ReadModels:
         }
         self._locks = {name: threading.Lock() for name in self.projections}
         self._thread: Follower | Timer | None = None
+        self._deferrals = 0  # blocks of `deferring` running in this process
+        self._deferrals_lock = threading.Lock()
+        self.undeferred = threading.Event()  # set when none runs: the follower may catch up
+        self.undeferred.set()
+
+    @contextmanager
+    def deferring(self) -> Iterator[None]:
+        """While the block runs, this process's follower defers its catch-ups (for at most
+        Follower.MAX_DEFERRAL seconds), so that the process's CPU goes to the block: a
+        worker draining a burst of deadlines (issue 46; py-spy: the leading worker's
+        follower took more of its process than the drain did). Reads need no follower:
+        each catches up what it reads first, and the deadlines' sweep too."""
+        with self._deferrals_lock:
+            self._deferrals += 1
+            self.undeferred.clear()
+        try:
+            yield
+        finally:
+            with self._deferrals_lock:
+                self._deferrals -= 1
+                if not self._deferrals:
+                    self.undeferred.set()
 
     def view(self, name: str) -> View:
         """Returns a projection's view (its tables and tracking row)."""
@@ -264,6 +287,7 @@ class Follower(threading.Thread):
     """
 
     PAUSE = 0.05  # seconds between two catch-ups: the events of a burst share one
+    MAX_DEFERRAL = 5.0  # seconds a catch-up waits for a block of `deferring` at most
     WAIT = 0.5  # seconds a wait for a notification lasts (how soon `stop` is seen)
 
     def __init__(self, read_models: ReadModels) -> None:
@@ -310,6 +334,7 @@ class Follower(threading.Thread):
         while not self._stopping.is_set():
             woken = any(True for _ in conn.notifies(timeout=self.WAIT, stop_after=1))
             if woken and not self._stopping.wait(self.PAUSE):
+                self.read_models.undeferred.wait(self.MAX_DEFERRAL)
                 self.read_models.catch_up()
 
 

@@ -32,6 +32,10 @@ it from the events; a rebuild leaves it alone.
 `sweep_status` is no projection either: the sweep task records there when it
 last succeeded and how many times in a row it failed (service/health.py).
 
+`due_offers` is no projection either: the due movements a worker draining its held
+countdown tasks leaves for any worker to take (service/usecases/dueoffers.py, issue 46); a row
+lives from its offer to its taking, seconds in a burst.
+
 `imported_matches` is no projection either: it lists the matches loaded from an
 archive (service/store/imported.py, docs/archive.md), which are read-only. The events
 cannot say it (they are stored exactly as they were exported); a rebuild leaves it.
@@ -363,6 +367,17 @@ sweep_status = sa.Table(
     Column("failures_in_row", Integer, nullable=False, server_default=text("0")),
     Column("last_error", String(1000), nullable=True, comment="the last failure, as text"),
     comment="the sweep's bookkeeping, written by the worker, read by /health",
+)
+
+due_offers = sa.Table(
+    "due_offers",
+    metadata,
+    Column("match_id", Uuid, primary_key=True),
+    Column("movement", Integer, primary_key=True),
+    Column("deadline", utc(), nullable=True, comment="the movement's deadline, if known"),
+    Column("offered_at", utc(), nullable=False),
+    Column("offered_by", String(100), nullable=False, comment="the offering worker: host/pid"),
+    comment="due movements a draining worker offers to the others (issue 46)",
 )
 
 imported_matches = sa.Table(

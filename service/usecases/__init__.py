@@ -5,6 +5,7 @@
 - intake.py: orders from the API, mail and forum posts;
 - resolution.py: closing movements at their deadlines, the sweep, rematches, retries;
 - batches.py: resolving a burst of due movements together;
+- dueoffers.py: the due movements a draining worker offers to the others;
 - quarantine.py: counting failed resolutions, the quarantined matches;
 - refereeing.py: deadlines moved, referee actions, forfeits, pauses;
 - archive.py: exporting a match as one archive and importing one read-only;

@@ -35,10 +35,10 @@ from service.errors import (
 )
 from service.readmodels import queries
 from service.readmodels.recorders import OUTAGES, error_text
-from service.results import Closing, QuarantinedMatch
+from service.results import Closing, DueMovement, QuarantinedMatch
 from service.store.application import MatchStore, head_of
 from service.store.fastforward import ReadAhead
-from service.usecases import batches, quarantine
+from service.usecases import batches, dueoffers, quarantine
 
 SETTLING = timedelta(milliseconds=100)  # a worker's wait past a deadline (issue 13)
 
@@ -117,6 +117,16 @@ class Resolution:
         if closing is not None:
             quarantine.forget(self.store.read_models, closing.match_id)
         return closing
+
+    def offer_due(self, dues: Sequence[batches.Due], by: str) -> None:
+        """Offers due movements, as worker `by`, to every worker draining its held tasks
+        (usecases/dueoffers.py)."""
+        dueoffers.offer(self.store.read_models, dues, self.store.clock(), by)
+
+    def take_offered(self, limit: int, offered_by: str | None = None) -> list[DueMovement]:
+        """Takes up to `limit` offered due movements (only worker `offered_by`'s when given)
+        that no other worker took; they are this caller's to resolve (usecases/dueoffers.py)."""
+        return dueoffers.take(self.store.read_models, limit, offered_by)
 
     def resolve_batch(self, batch: Sequence[batches.Due]) -> list[Closing | None]:
         """Resolves each due movement of the batch like `resolve_isolated`: one that fails

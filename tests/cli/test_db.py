@@ -29,18 +29,18 @@ def drts(empty_url: str, monkeypatch: pytest.MonkeyPatch) -> Any:
 
 def test_db_upgrade_and_current_say_where_the_database_stands(drts):
     assert (
-        "empty (never migrated); latest is 0017: run `drts db upgrade`"
+        "empty (never migrated); latest is 0018: run `drts db upgrade`"
         in drts("db", "current", ok=False).output
     )
-    assert drts("db", "upgrade").output == "database at 0017 (was empty)\n"
-    assert drts("db", "current").output == "0017 (latest)\n"
+    assert drts("db", "upgrade").output == "database at 0018 (was empty)\n"
+    assert drts("db", "current").output == "0018 (latest)\n"
     assert drts("db", "downgrade", "0001").output == "database at 0001\n"
-    assert "0001; latest is 0017" in drts("db", "current", ok=False).output
+    assert "0001; latest is 0018" in drts("db", "current", ok=False).output
     assert (
         "refusing to downgrade below revision 0001"
         in drts("db", "downgrade", "base", ok=False).output
     )
-    assert drts("db", "upgrade").output == "database at 0017 (was 0001)\n"
+    assert drts("db", "upgrade").output == "database at 0018 (was 0001)\n"
 
 
 def test_projections_rebuild_catch_up_and_status(drts, empty_url):

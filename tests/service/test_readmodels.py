@@ -3,6 +3,7 @@ their contents, rebuilds, crashes and concurrent catch-ups, and how they follow 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -348,6 +349,56 @@ def test_one_process_follows_the_log_and_another_takes_over_when_it_stops(two_pr
         wait_until(lambda: listed(second, later.match_id), "the new leader applied nothing")
     finally:
         second.stop()
+
+
+@pytest.mark.postgres
+def test_the_follower_waits_while_its_process_drains_a_burst(two_processes):
+    """Issue 46: while a block of `deferring` runs (a worker draining a burst of
+    deadlines), the follower of that process applies nothing new, and it applies what it
+    missed once the block ends; a read still catches up what it reads first."""
+    matches, other = two_processes
+    with leading(matches.read_models) as models:
+        with models.deferring():
+            new = other.create_match("toy", {})
+            time.sleep(1.0)  # twenty pauses of the follower
+            assert not listed(models, new.match_id)
+        wait_until(lambda: listed(models, new.match_id), "the follower never caught up after")
+        with models.deferring():
+            later = other.create_match("toy", {})
+            assert str(later.match_id) in [i["match_id"] for i in matches.list_matches().items]
+
+
+@contextlib.contextmanager
+def leading(models: runner.ReadModels) -> Iterator[runner.ReadModels]:
+    """Starts the read models' follower, waits until it leads, and stops it after."""
+    models.interval = 0.05
+    models.start()
+    try:
+        assert isinstance(models._thread, Follower) and models._thread.subscribed.wait(10)
+        yield models
+    finally:
+        models.stop()
+
+
+def test_deferring_counts_its_blocks(matches):
+    models = matches.read_models
+    assert models.undeferred.is_set()
+    with models.deferring():
+        with models.deferring():
+            assert not models.undeferred.is_set()
+        assert not models.undeferred.is_set()  # the outer block still runs
+    assert models.undeferred.is_set()
+
+
+@pytest.mark.postgres
+def test_the_follower_catches_up_anyway_after_the_longest_deferral(two_processes, monkeypatch):
+    """A block that never ends (a stuck drain) holds the read models back at most
+    Follower.MAX_DEFERRAL seconds."""
+    monkeypatch.setattr(Follower, "MAX_DEFERRAL", 0.3)
+    matches, other = two_processes
+    with leading(matches.read_models) as models, models.deferring():
+        new = other.create_match("toy", {})
+        wait_until(lambda: listed(models, new.match_id), "the deferral never ran out")
 
 
 def test_an_unknown_projection_is_refused_by_name(matches):

@@ -93,10 +93,13 @@ def test_nothing_held_asks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 class Batches:
-    """Records the batches it is asked to resolve; resolves nothing."""
+    """Records the batches it is asked to resolve, and resolves nothing; keeps the offers
+    in `offered`, which two of them may share as two workers share the database's."""
 
-    def __init__(self) -> None:
+    def __init__(self, offered: list[Any] | None = None) -> None:
         self.sizes: list[int] = []
+        self.offered = [] if offered is None else offered
+        self.sizes_taken: list[tuple[str | None, int]] = []
 
     def resolve_batch(self, batch: list[Any]) -> list[None]:
         self.sizes.append(len(batch))
@@ -105,12 +108,27 @@ class Batches:
     def countdowns_held(self) -> Any:
         return contextlib.nullcontext()
 
+    @property
+    def read_models(self) -> Any:
+        return SimpleNamespace(deferring=contextlib.nullcontext)
+
+    def offer_due(self, dues: list[Any], by: str) -> None:
+        self.offered.extend((by, due) for due in dues)
+
+    def take_offered(self, limit: int, offered_by: str | None = None) -> list[Any]:
+        mine = [offer for offer in self.offered if offered_by in (None, offer[0])][:limit]
+        self.offered[:] = [offer for offer in self.offered if offer not in mine]
+        self.sizes_taken.append((offered_by, len(mine)))
+        return [due for _, due in mine]
+
 
 def test_a_countdown_task_drains_every_held_due_movement_in_batches(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The held tasks due too are resolved by the first one to run, HELD_BATCH at a time,
-    not left to their turns (kombu fires due timers ten at a time); each is taken once."""
+    not left to their turns (kombu fires due timers ten at a time): the first batch at
+    once, the rest offered to every draining worker and taken back, none left by this
+    worker alone; each is taken once."""
     past = datetime.now(UTC) - timedelta(seconds=1)
     malformed = (RESOLVE_MOVEMENT, "not a match id", past)  # skipped, not raised
     held(monkeypatch, malformed, *((RESOLVE_MOVEMENT, str(uuid4()), past) for _ in range(450)))
@@ -119,5 +137,42 @@ def test_a_countdown_task_drains_every_held_due_movement_in_batches(
     drained = policy.resolve_with_held(batches, mine, "mine")  # type: ignore[arg-type]
     held_batch = workpolicy.HELD_BATCH
     assert batches.sizes == [held_batch, held_batch, 451 - 2 * held_batch]
-    assert drained == workpolicy.Drained(None, 450, 0)  # the worker's log says so
+    # the worker's log says so: 450 held taken, all but the first batch's 199 offered
+    assert drained == workpolicy.Drained(None, 450, 450 - (held_batch - 1), 0)
+    assert batches.offered == []
     assert policy.batched == 450  # each held one taken once (the task took its own)
+
+
+def test_a_draining_worker_takes_the_offers_of_another_after_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 46: a worker holding few of a burst's countdown tasks, its own resolved, takes
+    the movements the other worker offered, HELD_BATCH at a time, rather than sit idle."""
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    held(monkeypatch, *((RESOLVE_MOVEMENT, str(uuid4()), past) for _ in range(10)))
+    others = [("other", workpolicy.Due(uuid4(), 1, past)) for _ in range(120)]
+    policy = WorkPolicy(tasks.held_countdowns, name="me")
+    batches = Batches(offered=list(others))
+    drained = policy.resolve_with_held(batches, workpolicy.Due(uuid4(), 1, past), "mine")  # type: ignore[arg-type]
+    assert batches.sizes == [11, workpolicy.BATCH_SIZE, workpolicy.BATCH_SIZE, 20]
+    assert drained == workpolicy.Drained(None, 10, 0, 0)
+    assert batches.offered == []
+
+
+def test_a_draining_worker_takes_its_own_offers_before_another_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its own offers are matches it warmed: HELD_BATCH at a time, before any other
+    worker's (cold here: BATCH_SIZE at a time)."""
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    held(monkeypatch, *((RESOLVE_MOVEMENT, str(uuid4()), past) for _ in range(260)))
+    others = [("other", workpolicy.Due(uuid4(), 1, past)) for _ in range(10)]
+    policy = WorkPolicy(tasks.held_countdowns, name="me")
+    batches = Batches(offered=list(others))
+    policy.resolve_with_held(batches, workpolicy.Due(uuid4(), 1, past), "mine")  # type: ignore[arg-type]
+    held_batch = workpolicy.HELD_BATCH
+    assert batches.sizes == [held_batch, 261 - held_batch, 10]
+    assert [taken for taken in batches.sizes_taken if taken[1]] == [
+        ("me", 261 - held_batch),
+        (None, 10),
+    ]
