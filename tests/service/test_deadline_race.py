@@ -53,7 +53,9 @@ def race(app: Matches) -> tuple[str, datetime, list[Attempt]]:
     returns the match id, the deadline and every submission."""
     config = {
         "close_early": False,
-        "deadline_seconds": 1,
+        # Three seconds: the setup below may take more than a second on a loaded host,
+        # and the submitters must start before the deadline (CI failed once with 1 s).
+        "deadline_seconds": 3,
         "silence": "hold",
         "rounds": 5,
         "extension_seconds": 1,
@@ -64,6 +66,8 @@ def race(app: Matches) -> tuple[str, datetime, list[Attempt]]:
     app.start(match_id, str(new.referee_token))
     deadline = app.get_match(match_id).deadline
     assert deadline is not None
+    margin = (deadline - utc_now()).total_seconds()
+    assert margin > WINDOW.total_seconds(), f"the setup left {margin:.2f} s before the deadline"
     attempts: list[Attempt] = []
     lock = threading.Lock()
 
