@@ -24,7 +24,7 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 
 from domain.errors import WrongConfirmationCodeError, WrongPlayerKeyError
-from domain.integrity import event_body, genesis, next_chain, normalized
+from domain.integrity import chain_link, genesis, normalized
 
 # The namespace of player ids: uuid5(NAMESPACE_URL, "drts:player"), fixed for good
 # (every stored player's id is derived under it).
@@ -87,7 +87,7 @@ class Player(Aggregate):
         """Returns a new player (Created pending) with the id its name gives."""
         ident = player_id(name)
         data: dict[str, Any] = {"name": name, "key_hash": key_hash}
-        chain = next_chain(genesis(ident), event_body("Created", 1, at, data))
+        chain = chain_link(genesis(ident), "Created", 1, at, data)
         return cls._create(cls.Created, id=ident, timestamp=at, chain=chain, **data)
 
     def check_key(self, key_hash: str) -> None:
@@ -123,5 +123,5 @@ class Player(Aggregate):
         """Triggers an event stamped `at`, with its chain link computed over its body
         (every field passed, defaults too: the chain covers what is stored)."""
         data = {key: normalized(value) for key, value in data.items()}
-        body = event_body(event_class.__name__, self.version + 1, at, data)
-        self.trigger_event(event_class, timestamp=at, chain=next_chain(self.chain, body), **data)
+        chain = chain_link(self.chain, event_class.__name__, self.version + 1, at, data)
+        self.trigger_event(event_class, timestamp=at, chain=chain, **data)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.integrity import event_body, next_chain, normalized
+from domain.integrity import chain_link, normalized
 from domain.match.values import Dispute, MovementLog, PendingOrder, Seat
 from domain.rules.contract import JSON
 
@@ -119,11 +119,9 @@ class MatchBase(_Layer):
         sealed = data.pop("sealed", None)
         data = {**_defaults(event_class), **data}  # the body covers every field stored
         data = {key: normalized(value) for key, value in data.items()}
-        body = event_body(event_class.__name__, self.version + 1, at, data)
+        chain = chain_link(self.chain, event_class.__name__, self.version + 1, at, data)
         extra = {} if sealed is None else {"sealed": normalized(sealed)}
-        self.trigger_event(
-            event_class, timestamp=at, chain=next_chain(self.chain, body), **data, **extra
-        )
+        self.trigger_event(event_class, timestamp=at, chain=chain, **data, **extra)
 
     def _log_movement(self, number: int, step: int | None = None, **versions: int) -> None:
         """Sets versions in movement `number`'s log, and adds `step` to its steps (an event's

@@ -15,7 +15,7 @@ from domain.errors import (
     SeatTakenError,
     UnknownSeatError,
 )
-from domain.integrity import commitment, event_body, genesis, next_chain, normalized
+from domain.integrity import chain_link, commitment, genesis, normalized
 from domain.match.play import MAX_DEADLINE_SECONDS
 from domain.match.referee import MatchReferee
 from domain.rules.contract import JSON, state_hash
@@ -73,7 +73,7 @@ class MatchLobby(MatchReferee):
             "referee_token_hash": referee_token_hash,
             "rated": rated,
         }
-        chain = next_chain(genesis(match_id), event_body("Created", 1, at, data))
+        chain = chain_link(genesis(match_id), "Created", 1, at, data)
         return cls._create(
             cls.Created, id=match_id, timestamp=at, sealed={"seed": seed}, chain=chain, **data
         )

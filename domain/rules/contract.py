@@ -604,11 +604,15 @@ def json_order_object(text: str) -> Mapping[str, JSON]:
     return value
 
 
+# one encoder for every call: json.dumps with options builds a new one each time
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+
+
 def canonical_json(value: JSON) -> bytes:
     """Returns the canonical JSON bytes of a value: UTF-8, sorted keys, no extra spaces."""
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode()
+    return _CANONICAL.encode(value).encode()
 
 
 def state_hash(dumped_state: JSON) -> str:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.integrity import event_body, next_chain, normalized
+from domain.integrity import chain_link, normalized
 
 # The formats a tournament may take (docs/tournaments.md); service/pairing/ pairs them.
 FORMATS = ("round_robin", "swiss", "elimination", "tables")
@@ -100,5 +100,5 @@ class TournamentBase(_Layer):
         """Triggers an event stamped `at`, with its chain link computed over its body."""
         data = {**_defaults(event_class), **data}  # the body covers every field stored
         data = {key: normalized(value) for key, value in data.items()}
-        body = event_body(event_class.__name__, self.version + 1, at, data)
-        self.trigger_event(event_class, timestamp=at, chain=next_chain(self.chain, body), **data)
+        chain = chain_link(self.chain, event_class.__name__, self.version + 1, at, data)
+        self.trigger_event(event_class, timestamp=at, chain=chain, **data)

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Self
 from uuid import UUID
 
-from domain.integrity import commitment, event_body, genesis, next_chain, normalized
+from domain.integrity import chain_link, commitment, genesis, normalized
 from domain.rules.registry import get_ruleset
 from domain.tournament.base import FORMATS, MAX_REPLAYS, TournamentBase
 from domain.tournament.errors import (
@@ -90,7 +90,7 @@ class TournamentCommands(TournamentBase):
             "organiser_token_hash": organiser_token_hash,
         }
         data = {key: normalized(value) for key, value in data.items()}
-        chain = next_chain(genesis(tournament_id), event_body("Created", 1, at, data))
+        chain = chain_link(genesis(tournament_id), "Created", 1, at, data)
         return cls._create(
             cls.Created, id=tournament_id, timestamp=at, sealed={"seed": seed}, chain=chain, **data
         )

@@ -35,7 +35,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.integrity import BODY_KEYS, genesis, next_chain
-from service.eventjson import public_item
+from service.eventjson import checked_item
 from service.readmodels.recorders import FAILURES, MAX_ERROR_CHARS, QUARANTINE, Statement, View
 
 BROKEN_LOG = "TamperedLogError"  # the failures table's error of a broken-log quarantine
@@ -88,7 +88,7 @@ def break_in_chain(domain_event: Any, recorded: Head | None, linked: bool = Fals
             )
     if linked:
         return None
-    item = public_item(domain_event, with_sealed=False)
+    item = checked_item(domain_event, with_sealed=False)
     if next_chain(previous, {key: item[key] for key in BODY_KEYS}) == domain_event.chain:
         return None
     return (

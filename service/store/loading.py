@@ -36,7 +36,7 @@ from eventsourcing.persistence import ApplicationRecorder, EventStore, Mapper, S
 from domain.integrity import first_broken_link
 from domain.match import Match
 from service.errors import MatchNotFoundError, TamperedLogError
-from service.eventjson import public_item
+from service.eventjson import checked_item
 
 if TYPE_CHECKING:
     from service.readmodels.runner import ReadModels
@@ -139,7 +139,7 @@ def checked_rows(
     events = [decoded(app, row) for row in rows]
     # one public form at a time, not a list of them: a long log's would all stay alive,
     # and the garbage collector's full passes over them made a replay superlinear (#46)
-    items = (public_item(event, with_sealed=True) for event in events)
+    items = (checked_item(event, with_sealed=True) for event in events)
     broken = first_broken_link(match_id, items, after)
     if broken is not None:
         raise TamperedLogError(match_id, broken.version, broken.type, broken.reason)
@@ -163,7 +163,7 @@ def fold_checked(
     def items() -> Iterator[dict[str, Any]]:
         for row in rows:
             event = decoded(app, row)
-            yield public_item(event, with_sealed=True)
+            yield checked_item(event, with_sealed=True)
             if not failure:
                 try:
                     take(event)

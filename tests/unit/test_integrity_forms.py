@@ -1,6 +1,8 @@
 """`normalized` and `jsonable` (domain/integrity.py) take a fast path by exact type; these
 tests hold them to their general definitions, which the chain of every stored match
-depends on (docs/integrity.md): the same values, of the same types, byte for byte."""
+depends on (docs/integrity.md): the same values, of the same types, byte for byte. And
+`canonical`, which hashes a value without building its JSON form first, to the bytes of
+that form."""
 
 from __future__ import annotations
 
@@ -11,7 +13,15 @@ from uuid import UUID
 
 import pytest
 
-from domain.integrity import iso, jsonable, normalized
+from domain.integrity import (
+    canonical,
+    chain_link,
+    event_body,
+    iso,
+    jsonable,
+    next_chain,
+    normalized,
+)
 from domain.rules.contract import canonical_json
 
 
@@ -89,3 +99,29 @@ def test_a_key_that_is_not_a_string_is_refused():
         jsonable({1: "one"})
     with pytest.raises(TypeError, match="keys must be strings"):
         normalized({("a",): "tuple key"})
+
+
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_canonical_gives_the_canonical_json_of_the_json_form_byte_for_byte(value):
+    assert canonical({"v": value}) == canonical_json({"v": general_jsonable(value)})
+
+
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_a_json_value_is_hashed_as_canonical_json_hashes_it(value):
+    native = jsonable(value)
+    assert canonical(native) == canonical_json(native)
+
+
+def test_canonical_refuses_what_has_no_json_form():
+    with pytest.raises(TypeError, match="not JSON-native"):
+        canonical({"v": object()})
+    with pytest.raises(ValueError, match="aware UTC"):
+        canonical({"when": datetime(2030, 1, 1)})  # naive: as jsonable refuses it
+    with pytest.raises(ValueError):
+        canonical({"v": float("nan")})
+
+
+def test_a_new_events_chain_link_is_the_link_of_its_json_body():
+    data = {"when": WHEN, "id": ID, "steps": (1, (2, 3)), "view": MappingProxyType({"a": 1})}
+    link = chain_link("previous", "StepApplied", 7, WHEN, data)
+    assert link == next_chain("previous", event_body("StepApplied", 7, WHEN, data))

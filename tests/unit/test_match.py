@@ -23,11 +23,17 @@ from domain.errors import (
     SeatTakenError,
     UnknownSeatError,
 )
-from domain.integrity import commitment, content_problem, first_broken_link, receipt_digest
+from domain.integrity import (
+    canonical,
+    commitment,
+    content_problem,
+    first_broken_link,
+    receipt_digest,
+)
 from domain.match import Match
 from domain.rules import registry
 from domain.rules.contract import canonical_json
-from service.eventjson import public_item
+from service.eventjson import checked_item, public_item
 from tests.support.match_events import ALICE, BOB, REFEREE, T0, fold, new_match, started
 from tests.support.toy_ruleset import RULESET as TOY_V1
 from tests.support.toy_ruleset import RULESET_V2 as TOY_V2
@@ -64,6 +70,21 @@ def test_every_event_links_to_the_previous_one():
     items = [public_item(e, with_sealed=True) for e in match.pending_events]
     assert first_broken_link(match.id, items) is None
     items[5]["data"]["seat"] = 2
+    broken = first_broken_link(match.id, items)
+    assert broken is not None and (broken.version, broken.type) == (6, "OrderSubmitted")
+
+
+def test_the_chain_check_hashes_an_event_as_decoded_as_its_public_form():
+    match = started()
+    match.submit_order(ALICE, "1", "aa", T0)
+    match.close_movement(1, T0)
+    for event in match.pending_events:
+        checked, public = checked_item(event, True), public_item(event, True)
+        for key in ("type", "version", "timestamp", "data", "sealed"):
+            assert canonical(checked.get(key)) == canonical_json(public.get(key)), key
+    items = [checked_item(e, with_sealed=True) for e in match.pending_events]
+    assert first_broken_link(match.id, items) is None
+    items[5]["data"] = {**items[5]["data"], "seat": 2}
     broken = first_broken_link(match.id, items)
     assert broken is not None and (broken.version, broken.type) == (6, "OrderSubmitted")
 
