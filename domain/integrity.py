@@ -88,6 +88,8 @@ def jsonable(value: object) -> JSON:
 
 def iso(moment: datetime) -> str:
     """Returns an aware UTC instant as `datetime.isoformat()` (e.g. 2026-01-01T00:00:00+00:00)."""
+    if moment.tzinfo is UTC:  # what the store decodes and the clocks give: no offset to check
+        return moment.isoformat()
     if moment.tzinfo is None or moment.utcoffset() != UTC.utcoffset(moment):
         raise ValueError(f"times must be aware UTC instants, got {moment!r}")
     return moment.isoformat()

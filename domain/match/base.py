@@ -14,7 +14,7 @@ events stay nested in `Match`, where their stored topics (`domain.match:Match.Cr
 
 from __future__ import annotations
 
-from dataclasses import MISSING, fields, replace
+from dataclasses import MISSING, fields
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -123,10 +123,22 @@ class MatchBase(_Layer):
         extra = {} if sealed is None else {"sealed": normalized(sealed)}
         self.trigger_event(event_class, timestamp=at, chain=chain, **data, **extra)
 
-    def _log_movement(self, number: int, step: int | None = None, **versions: int) -> None:
-        """Sets versions in movement `number`'s log, and adds `step` to its steps (an event's
-        `apply`: the movement is the open one)."""
+    def _log_movement(
+        self,
+        number: int,
+        step: int | None = None,
+        closed: int | None = None,
+        resolved: int | None = None,
+    ) -> None:
+        """Sets the version of movement `number`'s close or resolution in its log, or adds
+        `step` to its steps (an event's `apply`: the movement is the open one)."""
         index = number - self.movements[0].number
         log = self.movements[index]
-        steps = log.steps if step is None else (*log.steps, step)
-        self.movements[index] = replace(log, steps=steps, **versions)
+        # built directly, not by dataclasses.replace: a replay calls this once an event
+        self.movements[index] = MovementLog(
+            log.number,
+            log.opened,
+            log.closed if closed is None else closed,
+            log.resolved if resolved is None else resolved,
+            log.steps if step is None else (*log.steps, step),
+        )

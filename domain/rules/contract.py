@@ -472,6 +472,11 @@ class Ruleset(Generic[StateT, OrderT]):
     screen_order: (
         Callable[[StateT, int, Sequence[OrderT], str | Mapping[str, JSON]], Screened[OrderT]] | None
     ) = None
+    # the view is the state (issue 46): every seat and spectator sees the whole state as
+    # dump_state gives it, so a reader may serve a stored state JSON as it is, without
+    # loading and dumping it again (service/queries/views.py `state_view`); the
+    # conformance test holds a game that says so to it
+    view_is_state: bool = False
 
     def __post_init__(self) -> None:
         if self.info.order_policy is OrderPolicy.MERGE and self.merge_orders is None:

@@ -164,8 +164,9 @@ def order_fates(
 
 def shown_state(ruleset: Ruleset[Any, Any], state: JSON, viewer: Viewer) -> JSON:
     """Returns a dumped state as the viewer may see it: whole to the referee, else the
-    game's view for the viewer's seat (the public view for anyone)."""
-    if viewer.referee or state is None:
+    game's view for the viewer's seat (the public view for anyone; the state itself where
+    the view is the whole state)."""
+    if viewer.referee or state is None or ruleset.view_is_state:
         return state
     return normalized(ruleset.view(ruleset.load_state(state), viewer.seat))
 

@@ -267,10 +267,14 @@ def _standing(match: Match, after: int | None) -> str:
 
 
 def state_view(past: Match, viewer: Viewer) -> JSON:
-    """Returns the state of a (past) match as the viewer may see it (None before the start)."""
+    """Returns the state of a (past) match as the viewer may see it (None before the start):
+    the stored state itself where the game's view is the whole state (`view_is_state`),
+    without decoding it (issue 46: a replay shows one state a movement)."""
     if viewer.referee or past.state is None:
         return past.state
     ruleset = past.rules()
+    if ruleset.view_is_state:
+        return past.state
     state = parsed.STATES.get(past.state, ruleset, partial(ruleset.load_state, past.state))
     return ruleset.view(state, viewer.seat)
 

@@ -25,6 +25,7 @@ from eventsourcing.persistence import (
     IntegrityError,
     JSONTranscoder,
     Recording,
+    Transcoder,
 )
 from eventsourcing.utils import get_topic
 
@@ -42,7 +43,7 @@ from service.store.logguard import LogGuard
 from service.store.matchcache import MatchCache, cache_size
 from service.store.pastreads import PastReads, past_cache_size
 from service.store.tokens import Tokens
-from service.store.transcodings import register_values
+from service.store.transcodings import MatchTranscoder, register_values
 
 SNAPSHOT_INTERVAL = 25
 MAX_ATTEMPTS = 10
@@ -82,6 +83,15 @@ class MatchStore(Application[UUID]):
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self._held_countdowns = threading.local()  # countdowns_held
         self.tokens = Tokens(operator_token)
+
+    def construct_transcoder(self) -> Transcoder:
+        """Returns the store's JSON transcoder (MatchTranscoder: the library's, decoding
+        faster), or the one the environment names (TRANSCODER_TOPIC)."""
+        if self.factory.env.get(self.factory.TRANSCODER_TOPIC):
+            return super().construct_transcoder()
+        transcoder = MatchTranscoder()
+        self.register_transcodings(transcoder)
+        return transcoder
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         """Registers eventsourcing's transcodings and those of the Match's typed values."""

@@ -75,6 +75,18 @@ class MovementLogAsRow(Transcoding):
         return MovementLog(number, opened, closed, resolved, tuple(steps))
 
 
+class MatchTranscoder(JSONTranscoder):
+    """eventsourcing's JSON transcoder, with a decoding hook that tells a typed value's
+    `{"_type_": ..., "_data_": ...}` from any other two-key object by looking, where the
+    library's raises and catches a KeyError: a replay decodes about one such object an
+    event (issue 46). What it encodes and decodes is the library's."""
+
+    def _decode_obj(self, d: dict[str, Any]) -> Any:
+        if len(d) == 2 and "_type_" in d and "_data_" in d:
+            return super()._decode_obj(d)
+        return d
+
+
 def register_values(transcoder: JSONTranscoder) -> None:
     """Registers a transcoding for each typed value the Match holds (MovementLog's row
     last: it encodes; the dict form still decodes)."""

@@ -115,6 +115,7 @@ RULESET: Ruleset[State, Order] = Ruleset(
     forfeit=forfeit,
     outcome=outcome,
     view=view,
+    view_is_state=True,  # nothing in the state is secret (view above)
     dump_state=dump_state,
     load_state=load_state,
     random_order=random_order,
