@@ -11,7 +11,7 @@ offline.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -101,6 +101,28 @@ class DrtsApi(Api):
         return payload, status, {**extra, **(data.get("headers") or {})}
 
 
+class DrtsFlask(Flask):
+    """Flask, remembering which functions it may call as they are (issue 46): Flask asks
+    `inspect` whether a view or hook is a coroutine function about sixteen times a
+    request, and the answer for a function never changes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync_functions: dict[Any, bool] = {}  # by function (a method's own function)
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """Returns `func` as Flask's `ensure_sync` does, asking `inspect` once a function."""
+        key = getattr(func, "__func__", func)  # a MethodView's bound method is new each time
+        sync = self._sync_functions.get(key)
+        if sync is None:
+            if len(self._sync_functions) >= 1_024:  # a closure made per request: stay bounded
+                self._sync_functions.clear()
+            called = super().ensure_sync(func)
+            self._sync_functions[key] = called is func
+            return called
+        return func if sync else super().ensure_sync(func)
+
+
 def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None = None) -> Flask:
     """Returns the drts Flask app; `config` overrides Flask and drts settings.
 
@@ -114,7 +136,7 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
     its own Matches application to DRTS_DATABASE_URL.
     """
     settings = load_settings()
-    app = Flask("drts")
+    app = DrtsFlask("drts")
     apply_settings(app, settings, config or {})
     guard_requests(app)
     attach_store(app, settings, matches)

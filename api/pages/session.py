@@ -21,7 +21,8 @@ from urllib.parse import urlsplit
 from uuid import UUID
 
 from flask import Flask, current_app, g, redirect, request, session, url_for
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.wrappers import Request
 from werkzeug.wrappers import Response
 
 from api.context import matches
@@ -55,6 +56,13 @@ class PageSessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return request.is_secure
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """Flask's, without building the cookie's signer for a request that brings no
+        cookie (every API call: issue 46), which gets a new empty session as in Flask's."""
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
 
 
 def csrf_token() -> str:
