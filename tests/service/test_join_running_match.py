@@ -91,3 +91,28 @@ def test_bc_5_a_match_where_a_seat_joined_later_re_adjudicates_exactly(matches, 
     matches.resolve_due()
     report = matches.audit(new.match_id, str(new.referee_token))
     assert report.exact and report.movements == 1, report.divergence
+
+
+def test_a_seat_that_joined_later_replays_the_movements_before_it_joined(matches, clock):
+    # the Field is public (view_is_state): a frame from before the seat joined shows it whole
+    match_id, tokens = running(matches)
+    step_king(matches, match_id, tokens[0], 1)
+    clock.advance(60)
+    matches.resolve_due()
+    carol = matches.join(match_id, "carol")
+    step_king(matches, match_id, carol.token, 3)
+    clock.advance(60)
+    matches.resolve_due()
+    seen, public = matches.replay(match_id, carol.token), matches.replay(match_id)
+    assert len(seen.frames) == 2 and seen.agrees
+    assert len(load_state(seen.frames[0].state).seats) == 2  # before carol joined
+    assert [f.state for f in seen.frames] == [f.state for f in public.frames]
+    assert matches.movement(match_id, 1, carol.token).state_after == public.frames[0].state
+
+
+def step_king(matches: Matches, match_id: str, token: str, seat: int) -> None:
+    """Sends the order moving the seat's King one square to the right."""
+    king = load_state(matches.state(match_id).state).king_of(seat)
+    assert king is not None
+    row, col = king.square
+    matches.submit_order(match_id, token, f"{king.id} to {row},{(col + 1) % 20}")
