@@ -163,11 +163,13 @@ def order_fates(
 
 
 def shown_state(ruleset: Ruleset[Any, Any], state: JSON, viewer: Viewer) -> JSON:
-    """Returns a dumped state as the viewer may see it: whole to the referee, else the
-    game's view for the viewer's seat (the public view for anyone; the state itself where
-    the view is the whole state)."""
-    if viewer.referee or state is None or ruleset.view_is_state:
-        return state
+    """Returns a dumped state as the viewer may see it, a value of its own: whole to the
+    referee and where the game's view is the whole state, else the game's view for the
+    viewer's seat (the public view for anyone)."""
+    if state is None:
+        return None
+    if viewer.referee or ruleset.view_is_state:
+        return views.detached(state)
     return normalized(ruleset.view(ruleset.load_state(state), viewer.seat))
 
 

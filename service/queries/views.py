@@ -15,6 +15,7 @@ unrevealed secrets is recorded as a SecretViewed event.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -267,16 +268,24 @@ def _standing(match: Match, after: int | None) -> str:
 
 
 def state_view(past: Match, viewer: Viewer) -> JSON:
-    """Returns the state of a (past) match as the viewer may see it (None before the start):
-    the stored state itself where the game's view is the whole state (`view_is_state`),
-    without decoding it (issue 46: a replay shows one state a movement)."""
-    if viewer.referee or past.state is None:
-        return past.state
+    """Returns the state of a (past) match as the viewer may see it (None before the start),
+    a value of its own: the stored state, copied, to the referee and where the game's view
+    is the whole state (`view_is_state`: no loading and dumping, issue 46)."""
+    if past.state is None:
+        return None
+    if viewer.referee or past.rules().view_is_state:
+        return detached(past.state)
     ruleset = past.rules()
-    if ruleset.view_is_state:
-        return past.state
     state = parsed.STATES.get(past.state, ruleset, partial(ruleset.load_state, past.state))
     return ruleset.view(state, viewer.seat)
+
+
+def detached(state: JSON) -> JSON:
+    """Returns a copy of a stored state JSON that shares nothing with it (through the C
+    JSON codec: a state is a few KB). The match's own state must never reach a caller:
+    a caller changing it would change the match this process keeps (its chain and state
+    hash would no longer agree) and every read of it."""
+    return json.loads(json.dumps(state))
 
 
 def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:

@@ -4,6 +4,8 @@ replayed like every event; other games still refuse a join after the start."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from domain.errors import MatchAlreadyStartedError, SeatTakenError
@@ -116,3 +118,28 @@ def step_king(matches: Matches, match_id: str, token: str, seat: int) -> None:
     assert king is not None
     row, col = king.square
     matches.submit_order(match_id, token, f"{king.id} to {row},{(col + 1) % 20}")
+
+
+def test_a_state_served_is_a_copy_that_changing_leaves_the_match_as_it_is(matches, clock):
+    # view_is_state serves the stored state without loading it: never the match's own (a
+    # replay's report is kept whole for its head and shared, as it was before)
+    match_id, tokens = running(matches)
+    step_king(matches, match_id, tokens[0], 1)
+    clock.advance(60)
+    matches.resolve_due()
+
+    def served() -> list[dict]:
+        return [
+            matches.state(match_id).state,
+            matches.state(match_id, token=tokens[1]).state,
+            matches.state(match_id, movement=1).state,
+            matches.movement(match_id, 1).state_after,
+        ]
+
+    before = [json.dumps(state, sort_keys=True) for state in served()]
+    for state in served():
+        state["seats"].clear()
+        state["meddled"] = True
+    assert [json.dumps(state, sort_keys=True) for state in served()] == before
+    assert matches.verify_chain(match_id).ok and matches.replay(match_id).agrees
+    step_king(matches, match_id, tokens[1], 2)  # the kept match still takes an order
