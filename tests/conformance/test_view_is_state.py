@@ -11,10 +11,10 @@ import json
 import pytest
 
 from domain.rules.contract import canonical_json
+from domain.rules.registry import all_rulesets
 from tests.conformance.playout import playout
-from tests.conformance.test_conformance import RULESETS
 
-SAYING_SO = [r for r in RULESETS if r.view_is_state]
+SAYING_SO = [r for r in all_rulesets() if r.view_is_state]  # the toys say nothing
 
 
 def test_the_games_with_nothing_secret_in_their_state_say_so_and_shades_does_not() -> None:
