@@ -273,9 +273,11 @@ def state_view(past: Match, viewer: Viewer) -> JSON:
     is the whole state (`view_is_state`: no loading and dumping, issue 46)."""
     if past.state is None:
         return None
-    if viewer.referee or past.rules().view_is_state:
+    if viewer.referee:
         return detached(past.state)
     ruleset = past.rules()
+    if ruleset.view_is_state:
+        return detached(past.state)
     state = parsed.STATES.get(past.state, ruleset, partial(ruleset.load_state, past.state))
     return ruleset.view(state, viewer.seat)
 
