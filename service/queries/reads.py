@@ -310,7 +310,7 @@ class MatchReads:
         key = (match.id, match.version, match.chain, timeline, viewer)
         report = self.store.past.replays.get(key)
         if report is None:
-            report = replays.replay(self.store, match.id, viewer, timeline)
+            report = replays.replay(self.store, match, viewer, timeline)
             self.store.past.replays.put(key, report)
         return report
 

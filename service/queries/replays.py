@@ -32,19 +32,23 @@ if TYPE_CHECKING:
 
 
 def replay(
-    app: MatchStore, match_id: UUID, viewer: Viewer | None = None, timeline: int | None = None
+    app: MatchStore, latest: Match, viewer: Viewer | None = None, timeline: int | None = None
 ) -> ReplayReport:
-    """Folds the stored events from the first (no snapshot) and checks the result against
-    the store: every event for the current timeline; for an earlier one (`timeline`),
-    the log up to its last event, its frames only (domain/match/timelines.py).
+    """Folds the stored events from the first (no snapshot) up to `latest`'s version and
+    checks the result against `latest`, the match as the store loads it at that version:
+    every event for the current timeline; for an earlier one (`timeline`), the log up to
+    its last event, its frames only (domain/match/timelines.py).
 
-    Each frame holds the state after its movement as the viewer may see it. Raises
-    UnknownTimelineError for a timeline the match does not have.
+    The report is that of `latest`'s version even when a later event is stored meanwhile
+    (it is kept under that version: service/queries/reads.py). Each frame holds the state
+    after its movement as the viewer may see it. Raises UnknownTimelineError for a
+    timeline the match does not have.
     """
-    rows = app.recorder.select_events(match_id)
+    match_id = latest.id
+    rows = app.recorder.select_events(match_id, lte=latest.version)
     corrected = any(CORRECTED in row.topic for row in rows)  # the general path below
     if rows and not corrected and timeline in (None, 1):
-        return _replayed(app, match_id, rows, viewer or Viewer())
+        return _replayed(app, latest, rows, viewer or Viewer())
     events = loading.checked_rows(app, match_id, rows)
     lines = timelines(events)
     corrections.check_timeline(len(lines), timeline)
@@ -70,7 +74,7 @@ def replay(
                     outcome_json(folded.outcome),
                 )
             )
-    stored = app.get_match(match_id) if number == len(lines) else loading.load(app, match_id, last)
+    stored = latest if number == len(lines) else loading.load(app, match_id, last)
     return ReplayReport(
         match_id,
         count,
@@ -82,9 +86,10 @@ def replay(
     )
 
 
-def _replayed(app: MatchStore, match_id: UUID, rows: Sequence[Any], viewer: Viewer) -> ReplayReport:
+def _replayed(app: MatchStore, latest: Match, rows: Sequence[Any], viewer: Viewer) -> ReplayReport:
     """Returns `replay`'s report of a match with one timeline, folding its rows one by one
     as they are checked (loading.fold_checked: no list of every decoded event)."""
+    match_id = latest.id
     frames: list[Frame] = []
     folded: list[Any] = [None]
 
@@ -109,7 +114,7 @@ def _replayed(app: MatchStore, match_id: UUID, rows: Sequence[Any], viewer: View
         len(rows),
         tuple(frames),
         state_view(folded[0], viewer),
-        folded[0] == app.get_match(match_id),
+        folded[0] == latest,
         1,
         1,
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.matches import Matches
+from service.queries import replays
 from service.settings import Settings
 from service.store.pastreads import past_cache_size
 from tests.support.matches import started
@@ -60,6 +61,31 @@ def test_a_replay_is_kept_for_its_log_head_and_made_again_after_a_write(matches)
     again = matches.replay(match_id)
     assert again is not first and again.agrees
     assert len(again.frames) == len(first.frames) + 1
+
+
+def test_a_replay_is_of_the_head_it_read_when_a_write_lands_before_its_rows(
+    matches, database_url, clock, monkeypatch
+):
+    """Issue 46: the replay folds the rows up to the version of the match it read and
+    checks against that match, so the report kept under that head is that head's."""
+    match_id, alice, _ = played(matches)
+    head = matches.state(match_id).version
+    the_replay = replays.replay
+
+    def replay_after_a_write(*args, **kwargs):  # another process writes meanwhile
+        other = Matches(env=Settings(database_url).event_store_env(), clock=clock)
+        try:
+            other.submit_order(match_id, alice, "3")
+        finally:
+            other.close()
+        return the_replay(*args, **kwargs)
+
+    monkeypatch.setattr(replays, "replay", replay_after_a_write)
+    report = matches.replay(match_id)
+    assert (report.events, report.agrees) == (head, True)
+    monkeypatch.setattr(replays, "replay", the_replay)
+    again = matches.replay(match_id)  # a new head: a new report, with the order
+    assert (again.events, again.agrees) == (head + 1, True)
 
 
 def test_size_zero_keeps_nothing(database_url, clock):
