@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from uuid import UUID
@@ -95,7 +95,7 @@ def iso(moment: datetime) -> str:
     return moment.isoformat()
 
 
-def _native(value: object) -> JSON:
+def native_form(value: object) -> JSON:
     """Encodes what `jsonable` converts and the JSON encoder does not know (the encoder's
     `default`): a datetime as `iso`, a UUID as its string, any other Mapping as a dict."""
     if isinstance(value, datetime):
@@ -115,8 +115,11 @@ _CANONICAL = json.JSONEncoder(
     ensure_ascii=False,
     allow_nan=False,
     check_circular=False,
-    default=_native,
+    default=native_form,
 )
+
+
+Encode = Callable[[object], bytes]  # a value's canonical bytes (`canonical`'s)
 
 
 def canonical(value: object) -> bytes:
@@ -143,10 +146,11 @@ def genesis(match_id: UUID) -> str:
     return str(match_id)
 
 
-def next_chain(previous: str, body: object) -> str:
+def next_chain(previous: str, body: object, encode: Encode = canonical) -> str:
     """Returns the chain of an event from the previous chain and the event's body (its
-    values may still be datetimes and UUIDs: they are hashed in their JSON form)."""
-    return hashlib.sha256(previous.encode("ascii") + canonical(body)).hexdigest()
+    values may still be datetimes and UUIDs: they are hashed in their JSON form).
+    `encode` gives `canonical`'s bytes (a faster encoder of the same bytes for some values)."""
+    return hashlib.sha256(previous.encode("ascii") + encode(body)).hexdigest()
 
 
 def chain_link(
@@ -158,9 +162,10 @@ def chain_link(
     return next_chain(previous, body)
 
 
-def receipt_digest(salt: str, order: object) -> str:
-    """Returns the receipt digest of an order: SHA-256 of the salt then the canonical order."""
-    return hashlib.sha256(salt.encode("ascii") + canonical(order)).hexdigest()
+def receipt_digest(salt: str, order: object, encode: Encode = canonical) -> str:
+    """Returns the receipt digest of an order: SHA-256 of the salt then the canonical order
+    (`encode`: as `next_chain`)."""
+    return hashlib.sha256(salt.encode("ascii") + encode(order)).hexdigest()
 
 
 def commitment(secret: str) -> str:
@@ -172,18 +177,21 @@ def first_broken_link(
     match_id: UUID,
     items: Iterable[Mapping[str, JSON]],
     after: tuple[int, str, str | None] | None = None,
+    encode: Encode = canonical,
 ) -> BrokenLink | None:
     """Returns the first event of a listing that breaks the chain or a seal; None if sound.
 
     `after` = (version, chain, seed commitment) checks a listing that goes on from a
     known point (the events after a trusted snapshot) instead of from the first event.
+    `encode` gives `canonical`'s bytes of each body (the store's faster encoder of its own
+    decoded events: service/store/canonical.py).
     """
     first, previous, seed_commitment = after or (0, genesis(match_id), None)
     for expected, item in enumerate(items, first + 1):
         version, type_name = item.get("version"), str(item.get("type"))
         if version != expected:
             return BrokenLink(expected, type_name, f"expected version {expected}, found {version}")
-        chain = next_chain(previous, {key: item.get(key) for key in BODY_KEYS})
+        chain = next_chain(previous, {key: item.get(key) for key in BODY_KEYS}, encode)
         if chain != item.get("chain"):
             return BrokenLink(
                 expected,
@@ -192,7 +200,7 @@ def first_broken_link(
             )
         data = item.get("data") or {}
         seed_commitment = data.get("seed_commitment", seed_commitment)
-        problem = content_problem(item)
+        problem = content_problem(item, encode)
         if type_name == "Finished" and commitment(str(data.get("seed"))) != seed_commitment:
             problem = "the revealed seed does not match the seed commitment"
         if problem:
@@ -201,26 +209,27 @@ def first_broken_link(
     return None
 
 
-def content_problem(item: Mapping[str, JSON]) -> str | None:
-    """Returns why an event contradicts itself (a seal or a state hash); None if it does not."""
+def content_problem(item: Mapping[str, JSON], encode: Encode = canonical) -> str | None:
+    """Returns why an event contradicts itself (a seal or a state hash); None if it does not.
+    `encode`: as `next_chain`."""
     sealed, data = item.get("sealed") or {}, item.get("data") or {}
-    if "state_hash" in data and _state_hash(data.get("state")) != data["state_hash"]:
+    if "state_hash" in data and _state_hash(data.get("state"), encode) != data["state_hash"]:
         return "the state does not match its state_hash"
     if "seed" in sealed and commitment(sealed["seed"]) != data.get("seed_commitment"):
         return "the sealed seed does not match the seed commitment"
-    if "order" in sealed and receipt_digest(sealed["salt"], sealed_order(sealed)) != data.get(
-        "digest"
-    ):
+    if "order" in sealed and receipt_digest(
+        sealed["salt"], sealed_order(sealed), encode
+    ) != data.get("digest"):
         return "the sealed order and salt do not match the receipt digest"
     for order in data.get("orders") or []:
-        if receipt_digest(order["salt"], revealed_order(order)) != order["digest"]:
+        if receipt_digest(order["salt"], revealed_order(order), encode) != order["digest"]:
             return f"the revealed order of seat {order['seat']} does not match its digest"
     return None
 
 
-def _state_hash(state: object) -> str:
+def _state_hash(state: object, encode: Encode = canonical) -> str:
     """contract.state_hash of a state that may be in an event's data as decoded."""
-    return hashlib.sha256(canonical(state)).hexdigest()
+    return hashlib.sha256(encode(state)).hexdigest()
 
 
 def sealed_order(sealed: Mapping[str, JSON]) -> JSON:

@@ -37,6 +37,7 @@ from domain.integrity import first_broken_link
 from domain.match import Match
 from service.errors import MatchNotFoundError, TamperedLogError
 from service.eventjson import checked_item
+from service.store.canonical import chain_encoder
 
 if TYPE_CHECKING:
     from service.readmodels.runner import ReadModels
@@ -140,7 +141,7 @@ def checked_rows(
     # one public form at a time, not a list of them: a long log's would all stay alive,
     # and the garbage collector's full passes over them made a replay superlinear (#46)
     items = (checked_item(event, with_sealed=True) for event in events)
-    broken = first_broken_link(match_id, items, after)
+    broken = first_broken_link(match_id, items, after, chain_encoder(app.mapper))
     if broken is not None:
         raise TamperedLogError(match_id, broken.version, broken.type, broken.reason)
     return events
@@ -171,7 +172,7 @@ def fold_checked(
                     failure.append(error)
 
     stream = items()
-    broken = first_broken_link(match_id, stream)
+    broken = first_broken_link(match_id, stream, encode=chain_encoder(app.mapper))
     if broken is not None:
         failure.append(TamperedLogError(match_id, broken.version, broken.type, broken.reason))
         for _ in stream:  # a later row that does not decode is named first, as before

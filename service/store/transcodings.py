@@ -13,10 +13,16 @@ steps]}`, `steps` being the count of StepApplied versions when they follow `clos
 one by one (as a resolution records them), else their list (issue 46: a third of the
 bytes to encode, compress and decode). A snapshot stored before keeps its dict form,
 which still loads.
+
+A number with a fraction or an exponent (and NaN, Infinity) decodes as a `StoredFloat`, a
+float in every way but its type, so that the chain check can hash a stored event by orjson
+where it holds none and by the standard library's encoder where it does
+(service/store/canonical.py: the two write floats differently).
 """
 
 from __future__ import annotations
 
+import json
 import typing
 from dataclasses import fields
 from typing import Any
@@ -75,11 +81,31 @@ class MovementLogAsRow(Transcoding):
         return MovementLog(number, opened, closed, resolved, tuple(steps))
 
 
+class StoredFloat(float):
+    """A float decoded from the store (module docstring): orjson refuses it, the standard
+    library's JSON encoder writes it as any float."""
+
+    __slots__ = ()
+
+
+def _stored_constant(name: str) -> StoredFloat:
+    return StoredFloat(name)  # NaN, Infinity, -Infinity: float() reads each name
+
+
 class MatchTranscoder(JSONTranscoder):
     """eventsourcing's JSON transcoder, with a decoding hook that tells a typed value's
     `{"_type_": ..., "_data_": ...}` from any other two-key object by looking, where the
     library's raises and catches a KeyError: a replay decodes about one such object an
-    event (issue 46). What it encodes and decodes is the library's."""
+    event (issue 46). What it encodes is the library's; what it decodes too, a float
+    being a StoredFloat (module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decoder = json.JSONDecoder(
+            object_hook=self._decode_obj,
+            parse_float=StoredFloat,
+            parse_constant=_stored_constant,
+        )
 
     def _decode_obj(self, d: dict[str, Any]) -> Any:
         if len(d) == 2 and "_type_" in d and "_data_" in d:
