@@ -20,6 +20,8 @@ import textwrap
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from domain.errors import RulesetVersionNotInstalledError
 from domain.integrity import iso, jsonable, normalized
 from domain.match import Match, MovementLog, parsed
@@ -283,11 +285,24 @@ def state_view(past: Match, viewer: Viewer) -> JSON:
 
 
 def detached(state: JSON) -> JSON:
-    """Returns a copy of a stored state JSON that shares nothing with it (through the C
-    JSON codec: a state is a few KB). The match's own state must never reach a caller:
-    a caller changing it would change the match this process keeps (its chain and state
-    hash would no longer agree) and every read of it."""
-    return json.loads(json.dumps(state))
+    """Returns a copy of a stored state JSON that shares nothing with it. The match's own
+    state must never reach a caller: a caller changing it would change the match this
+    process keeps (its chain and state hash would no longer agree) and every read of it.
+
+    Through orjson, a third of the standard library's round trip (issue 46: B-Chess's
+    replay copies its Field at every Turn); through the standard library where orjson
+    refuses the state (a float decoded from the store, an integer beyond 64 bits), so
+    that the copy is the standard library's round trip either way. A state holds no NaN or
+    infinity (the chain's canonical JSON refuses them: no event records one), which
+    orjson would write as null."""
+    try:
+        return orjson.loads(orjson.dumps(state, option=_COPY))
+    except orjson.JSONEncodeError:
+        return json.loads(json.dumps(state))
+
+
+# what the standard library's encoder refuses, orjson must refuse too (it would write them)
+_COPY = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
 def pending_orders(match: Match, seat: int | None) -> list[dict[str, JSON]]:
