@@ -4,7 +4,7 @@
 no spaces, UTF-8. orjson writes the same bytes for every JSON value without a float,
 about ten times faster: its keys sort by code point as Python's do, its strings escape
 the same characters the same way, its integers and UUIDs are written alike. It writes
-floats differently (1e-05 as 0.00001, 1e+16 as 1e16, NaN as null), so
+floats differently (1e-05 as 0.00001, 2.5e-07 as 2.5e-7, NaN as null), so
 `stored_canonical` takes only values the store decoded, whose floats are StoredFloat
 (service/store/transcodings.py): orjson refuses those, and the value is then encoded by
 `integrity.canonical` itself. orjson also refuses what it cannot write as the standard
