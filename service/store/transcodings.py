@@ -88,10 +88,6 @@ class StoredFloat(float):
     __slots__ = ()
 
 
-def _stored_constant(name: str) -> StoredFloat:
-    return StoredFloat(name)  # NaN, Infinity, -Infinity: float() reads each name
-
-
 class MatchTranscoder(JSONTranscoder):
     """eventsourcing's JSON transcoder, with a decoding hook that tells a typed value's
     `{"_type_": ..., "_data_": ...}` from any other two-key object by looking, where the
@@ -104,7 +100,7 @@ class MatchTranscoder(JSONTranscoder):
         self.decoder = json.JSONDecoder(
             object_hook=self._decode_obj,
             parse_float=StoredFloat,
-            parse_constant=_stored_constant,
+            parse_constant=StoredFloat,  # NaN, Infinity, -Infinity: float() reads each
         )
 
     def _decode_obj(self, d: dict[str, Any]) -> Any:
