@@ -112,6 +112,7 @@ class LiveFeed:
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self.log_reads = 0  # viewers' own reads of the log (catching up), for the benchmark
+        matches.store.before_close(self.stop)  # no read runs on a closed store
 
     def watch(self, match_id: UUID | str, after: int) -> Watch:
         """Returns a viewer of the match's public events after version `after`; raises
@@ -132,7 +133,8 @@ class LiveFeed:
             return len(self._channels)
 
     def stop(self) -> None:
-        """Stops the thread following the log (tests; a process's exit ends it anyway)."""
+        """Stops the thread following the log (when the store closes; a process's exit ends
+        it anyway)."""
         self._stopping.set()
         if self._thread is not None:
             self._thread.join(5)

@@ -83,6 +83,7 @@ class MatchStore(Application[UUID]):
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self._held_countdowns = threading.local()  # countdowns_held
         self.tokens = Tokens(operator_token)
+        self._on_close: list[Callable[[], None]] = []  # before_close
 
     def construct_transcoder(self) -> Transcoder:
         """Returns the store's JSON transcoder (MatchTranscoder: the library's, decoding
@@ -161,8 +162,17 @@ class MatchStore(Application[UUID]):
             self._read_models = read_models_for(self)
         return self._read_models
 
+    def before_close(self, stop: Callable[[], None]) -> None:
+        """Has `close` call `stop` first: a thread reading the store (the live feed's) must
+        end before its connections close (an SQLite connection closed under a running
+        statement crashes the process)."""
+        self._on_close.append(stop)
+
     def close(self) -> None:
-        """Stops following the log and closes the store."""
+        """Stops what follows the log (the read models, and what asked `before_close`) and
+        closes the store."""
+        for stop in self._on_close:
+            stop()
         if self._read_models is not None:
             self._read_models.close()
         super().close()

@@ -11,6 +11,8 @@ import pytest
 
 from service.live import hub
 from service.live.hub import LiveFeed
+from service.matches import Matches
+from service.settings import Settings
 from tests.support.matches import started
 
 
@@ -81,3 +83,21 @@ def test_a_viewer_that_fell_behind_the_kept_frames_catches_up_from_the_log(
     assert len(feed._channels[slow.channel.match_id].frames) == 2
     assert take(slow, end) == list(range(head + 1, end + 1))  # none missed, none twice
     assert feed.log_reads >= 1
+
+
+def test_closing_the_store_stops_the_thread_following_the_log_first(
+    database_url, clock, toy_rulesets
+):
+    # an SQLite connection closed under the thread's running read crashed the test process
+    app = Matches(env=Settings(database_url).event_store_env(), clock=clock)
+    try:
+        new, alice, _ = started(app)
+        live = LiveFeed(app, render)
+        viewer = live.watch(new.match_id, app.head(new.match_id).version)
+        app.submit_order(new.match_id, alice.token, "1")
+        assert take(viewer, app.head(new.match_id).version)  # the thread is following
+        thread = live._thread
+        assert thread is not None and thread.is_alive()
+    finally:
+        app.close()
+    assert not thread.is_alive()
