@@ -49,6 +49,7 @@ from api import (
 from api import matches as matches_resource
 from api.capacity import Capacity
 from api.context import CAPACITY, EXTENSION, capacity, matches
+from api.order_lane import serve_orders_in_lane
 from api.pages import referee, seat, signin, streams, tournament_seat
 from api.pages import tournaments as tournament_pages
 from api.pages.headers import protect_pages
@@ -138,6 +139,7 @@ def create_app(config: Mapping[str, Any] | None = None, matches: Matches | None 
     settings = load_settings()
     app = DrtsFlask("drts")
     apply_settings(app, settings, config or {})
+    serve_orders_in_lane(app)  # first: a ProxyFix of guard_requests goes around it
     guard_requests(app)
     attach_store(app, settings, matches)
     register_api(app)

@@ -93,21 +93,29 @@ class StrictJSONParser(FlaskParser):
             return core.missing
         text = req.get_data(cache=True).decode("utf-8")  # webargs answers UnicodeDecodeError
         try:
-            if limits.nesting_depth(text) > PARSE_DEPTH:  # refused before json.loads recurses
-                limits.check_json_text(text, "json")
-            value = json.loads(
-                text,
-                parse_constant=_refuse_constant,
-                parse_float=_finite_float,
-                parse_int=_json_int,
-            )
-            return limits.check_json(value, "json")
+            return strict_json(text)
         except limits.LimitError as error:
             flask_smorest.abort(422, messages={"json": _field_message(error)})
-        except json.JSONDecodeError:
-            raise
-        except ValueError as error:  # e.g. an integer of more digits than Python converts
-            raise json.JSONDecodeError(str(error), text, 0) from None
+
+
+def strict_json(text: str) -> Any:
+    """Returns the JSON value of a request body's text, held to the limits of
+    StrictJSONParser. Raises json.JSONDecodeError for what is not JSON (400
+    malformed_json) and limits.LimitError for what breaks a limit (422)."""
+    try:
+        if limits.nesting_depth(text) > PARSE_DEPTH:  # refused before json.loads recurses
+            limits.check_json_text(text, "json")
+        value = json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            parse_int=_json_int,
+        )
+        return limits.check_json(value, "json")
+    except (limits.LimitError, json.JSONDecodeError):
+        raise
+    except ValueError as error:  # e.g. an integer of more digits than Python converts
+        raise json.JSONDecodeError(str(error), text, 0) from None
 
 
 class Blueprint(flask_smorest.Blueprint):

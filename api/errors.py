@@ -169,19 +169,35 @@ def _first(text: Any) -> str:
 def handle_domain_error(error: Exception) -> ResponseReturnValue:
     """Returns the JSON error for a domain, service or capacity exception, by the error
     table (with its details, and Retry-After for a 429 or a full process's 503)."""
-    status = next(s for cls, s in STATUS_BY_ERROR if isinstance(error, cls))
+    mapped = mapped_error(error)
+    assert mapped is not None, error  # registered for the table's classes only
+    payload, status, headers = mapped
+    return jsonify(payload), status, headers
+
+
+def mapped_error(error: Exception) -> tuple[dict[str, Any], int, dict[str, str]] | None:
+    """Returns the payload, status and headers of an exception's error by the error table
+    (its first class the exception is an instance of); None for an unmapped exception."""
+    status = next((s for cls, s in STATUS_BY_ERROR if isinstance(error, cls)), None)
+    if status is None:
+        return None
     code = getattr(error, "code", "error")
     headers = BEARER_CHALLENGE if status == 401 else {}
     if isinstance(error, RateLimitedError):
         headers = {"Retry-After": str(error.retry_after)}
     details = getattr(error, "details", None) or {}
-    return jsonify(error_body(code, status, str(error), details)), status, headers
+    return error_body(code, status, str(error), details), status, headers
+
+
+def internal_error() -> dict[str, Any]:
+    """Returns the payload of a 500: it says nothing of the bug, which is logged."""
+    return error_body("internal_error", 500, "internal error")
 
 
 def handle_unexpected(error: Exception) -> ResponseReturnValue:
     """Returns a 500 for an unmapped exception and logs it: a 500 is always a bug."""
     current_app.logger.exception("unhandled error", exc_info=error)
-    return jsonify(error_body("internal_error", 500, "internal error")), 500
+    return jsonify(internal_error()), 500
 
 
 def register_error_handlers(app: Flask) -> None:

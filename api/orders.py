@@ -8,10 +8,10 @@ it: the OpenAPI document and the answers stay what they were (tests/api/test_ord
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
-from flask import current_app
+from flask import Flask, Response, current_app
 from flask.views import MethodView
 
 from api.context import Blueprint, bearer_token, matches, received_at
@@ -22,6 +22,7 @@ from api.schemas.orders import (
     ReceiptSchema,
     receipt_json,
 )
+from service.results import OrderReceipt
 
 blp = Blueprint(
     "orders",
@@ -51,9 +52,7 @@ class Orders(MethodView):
             movement=body["movement"],
             received_at=received_at(),
         )
-        answer = current_app.json.response(receipt_json(receipt))
-        answer.status_code = CREATED
-        return answer
+        return receipt_answer(current_app, receipt)
 
     @blp.response(200, PendingOrdersSchema)
     @documents_errors(blp, 401, 403, 404)
@@ -63,3 +62,11 @@ class Orders(MethodView):
         record as a SecretViewed event); all of them to anyone, token or not, in a game whose
         orders are public (B-Chess)."""
         return matches().open_orders(match_id, bearer_token())
+
+
+def receipt_answer(app: Flask, receipt: OrderReceipt) -> Response:
+    """Returns the 201 answer carrying an order's receipt (the view's and the lane's:
+    api/order_lane.py)."""
+    answer = cast(Response, app.json.response(receipt_json(receipt)))  # Flask's class
+    answer.status_code = CREATED
+    return answer

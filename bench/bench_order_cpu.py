@@ -10,7 +10,12 @@ applies no event; `--follow-log api`: the API's own follower catches up, so its
 catch-ups are the API's CPU. Prints the CPU time (time.process_time)
 per order of the requests and of the catch-ups apart, and the API's (requests, plus the
 catch-ups under `api`), the least and the median of `--repeat` measures (other work on
-the machine inflates them), then the function calls an order under cProfile and the SQL
+the machine inflates them). The requests are measured twice, the measures alternating:
+sent through Flask's test client, as the figures of record were, and by calling the app
+as a WSGI server does (each seat's environ built once, a new body stream a call), which
+leaves out the test client's own work of building the request and reading the answer (a
+server's parse of the request is left out too). Then the function calls an order under
+cProfile and the SQL
 statements an order of the requests and of the catch-ups (one more round:
 tests/support/statements.py), counts that do not depend on the load; with `--profile`,
 the top functions too. Wall clock is not measured: the machine is shared.
@@ -25,6 +30,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import functools
+import io
 import pstats
 import statistics
 import sys
@@ -33,6 +39,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from werkzeug.test import EnvironBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -44,6 +52,10 @@ from tests.support.postgres import new_pg_database, pg_url
 from tests.support.statements import counting_postgres
 
 SEATS = 8
+# long enough for the measures (2 x repeat x rounds movements, and two more), not the
+# default 40 movements: an order's cost does not depend on the match's length
+# (bench/growth.md)
+LENGTH = {"movements": 100, "max_movements": 100}
 
 
 def main() -> None:
@@ -94,8 +106,17 @@ def measure(url: str, args: argparse.Namespace) -> None:
     try:
         tables = [new_match(client) for _ in range(args.matches)]
         follower.read_models.catch_up()
-        tallies = [play(client, follower, tables, args.rounds) for _ in range(args.repeat)]
+        by_wsgi = WsgiSender(client.application)
+        tallies, called = [], []
+        for _ in range(args.repeat):
+            tallies.append(play(client, follower, tables, args.rounds))
+            called.append(play(client, follower, tables, args.rounds, send_by=by_wsgi))
         report(args, tallies)
+        requests = [t.requests / t.orders for t in called]
+        print(
+            f"  requests called as a WSGI server calls the app (no test client): "
+            f"min {ms(min(requests))}, median {ms(statistics.median(requests))}"
+        )
         profile = cProfile.Profile(time.process_time)
         profile.enable()
         orders = play(client, follower, tables, args.rounds).orders
@@ -150,14 +171,17 @@ def play(
     tables: list[tuple[str, list[str]]],
     rounds: int,
     tally: Tally | None = None,
+    send_by: Callable[[str, str], None] | None = None,
 ) -> Tally:
-    """Plays the rounds (each order must be accepted), `follower`'s read models catching
-    up after each match's round; returns the tally."""
+    """Plays the rounds (each order must be accepted), sent by `send_by` (the test client
+    by default), `follower`'s read models catching up after each match's round; returns
+    the tally."""
     tally = tally or Tally()
+    send_order = send_by or functools.partial(send, client)
     for _ in range(rounds):
         for match_id, tokens in tables:
             for token in tokens:
-                tally.timed(functools.partial(send, client, match_id, token), "requests")
+                tally.timed(functools.partial(send_order, match_id, token), "requests")
                 tally.orders += 1
             tally.timed(follower.read_models.catch_up, "catch_ups")
     return tally
@@ -174,10 +198,41 @@ def send(client: Any, match_id: str, token: str) -> None:
         raise RuntimeError(f"order refused: {response.get_json()}")
 
 
+class WsgiSender:
+    """Sends `hold` for a seat by calling the app as a WSGI server does: the request's
+    environ is built once a seat (a server's parse of the request is not measured), a
+    new body stream a call; raises unless it is accepted."""
+
+    BODY = b'{"order": "hold"}'
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.environs: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def __call__(self, match_id: str, token: str) -> None:
+        environ = self.environs.get((match_id, token))
+        if environ is None:
+            environ = self.environs[(match_id, token)] = EnvironBuilder(
+                path=f"/matches/{match_id}/orders",
+                method="POST",
+                data=self.BODY,
+                content_type="application/json",
+                headers=[("Authorization", f"Bearer {token}")],
+            ).get_environ()
+        statuses: list[str] = []
+        answer = self.app(
+            {**environ, "wsgi.input": io.BytesIO(self.BODY)},
+            lambda status, headers, exc_info=None: statuses.append(status),
+        )
+        body = b"".join(answer)
+        if not statuses[0].startswith("201"):
+            raise RuntimeError(f"order refused: {body!r}")
+
+
 def new_match(client: Any) -> tuple[str, list[str]]:
     """Creates, fills and starts a DRTS Team 23 match; returns its id and seat tokens."""
     created = client.post(
-        "/matches", json={"ruleset": "drts_team23", "config": {"close_early": True}}
+        "/matches", json={"ruleset": "drts_team23", "config": {"close_early": True, **LENGTH}}
     ).get_json()
     match_id = created["match_id"]
     tokens = [

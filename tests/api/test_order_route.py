@@ -1,5 +1,8 @@
 """The lean order route (issue 46, api/orders.py) answers as the route it replaced:
-same status, headers and bytes for valid, invalid, repeated and late orders.
+same status, headers and bytes for valid, invalid, repeated and late orders. An order
+sent to /matches/... goes through the order lane (api/order_lane.py) where it can, and
+to the Flask route otherwise (tests/api/test_order_lane.py says which): so these tests
+hold the lane's answers, and the route's, to the reference's.
 
 The route it replaced is kept here as `reference`: the same service call under
 flask-smorest's decorators with the schema classes (a request schema made per request,
