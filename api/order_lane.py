@@ -7,7 +7,8 @@ a WSGI middleware in front of the Flask app. It takes only a request it can answ
 exactly as the route in api/orders.py would:
 
 - `POST /matches/<uuid>/orders`, no query string;
-- `Content-Type: application/json`, a `Content-Length` within MAX_CONTENT_LENGTH;
+- `Content-Type: application/json`, a `Content-Length` within MAX_CONTENT_LENGTH and no
+  `Transfer-Encoding` (a chunked body ends where the server says);
 - `Authorization: Bearer <token>`;
 - a body that StrictJSONParser reads and OrderRequestSchema loads.
 
@@ -74,9 +75,11 @@ class OrderLane:
         for Flask) for a body the lane leaves to Flask."""
         if media_type(environ) != "application/json":
             return None
+        if environ.get("HTTP_TRANSFER_ENCODING"):
+            return None  # chunked: the server ends the body, whatever Content-Length says
         length = environ.get("CONTENT_LENGTH", "")
         if not (length.isascii() and length.isdigit()):
-            return None  # none (a chunked body) or not a number: Flask's to judge
+            return None  # none or not a number: Flask's to judge
         limit = self.app.config.get("MAX_CONTENT_LENGTH")
         if limit is not None and int(length) > limit:
             return None  # Flask answers 413 without reading it
