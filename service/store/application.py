@@ -40,7 +40,7 @@ from service.scheduling import NoScheduler, Scheduler
 from service.store import eventwrite, fastforward, imported, loading
 from service.store.fastforward import ReadAhead
 from service.store.logguard import LogGuard
-from service.store.matchcache import MatchCache, cache_size
+from service.store.matchcache import MatchCache, Turns, cache_size
 from service.store.pastreads import PastReads, past_cache_size
 from service.store.tokens import Tokens
 from service.store.transcodings import MatchTranscoder, register_values
@@ -77,6 +77,7 @@ class MatchStore(Application[UUID]):
         self.kept = MatchCache(
             cache_size(self.env)
         )  # between commands (service/store/matchcache.py)
+        self.turns = Turns()  # one command at a time on a match (service/store/matchcache.py)
         self.past = PastReads(past_cache_size(self.env))  # for reads (service/store/pastreads.py)
         self._imported: dict[UUID, bool] = {}  # of stored matches: it never changes
         self.clock = clock
@@ -213,21 +214,24 @@ class MatchStore(Application[UUID]):
         Events recorded before the command raises (a rejected order) are saved too. An
         imported match is read-only: MatchImportedError, before anything is run. The first
         attempt takes the match this process kept, brought up to date from the store; a
-        retry loads it from the store (service/store/matchcache.py).
+        retry loads it from the store. This process's commands on one match take turns
+        (service/store/matchcache.py).
         """
-        for attempt in range(MAX_ATTEMPTS):
-            match = self.load_for_command(self.match_id(match_id), attempt == 0)
-            self._check_writable(match)
-            try:
-                result = command(match)
-            except DrtsError:
+        key = self.match_id(match_id)
+        with self.turns.turn(key):  # this process's other commands on it wait their turn
+            for attempt in range(MAX_ATTEMPTS):
+                match = self.load_for_command(key, attempt == 0)
+                self._check_writable(match)
+                try:
+                    result = command(match)
+                except DrtsError:
+                    if self._saved(match):
+                        self.kept.put(match)
+                        raise
+                    continue
                 if self._saved(match):
                     self.kept.put(match)
-                    raise
-                continue
-            if self._saved(match):
-                self.kept.put(match)
-                return result
+                    return result
         raise ConcurrentWriteError(f"match {match_id} kept changing under {MAX_ATTEMPTS} attempts")
 
     def _check_writable(self, match: Match) -> None:
