@@ -106,7 +106,8 @@ class Turns:
     def __init__(self, wait: float = TURN_WAIT) -> None:
         self.wait = wait
         self._lock = threading.Lock()
-        self._turns: dict[UUID, tuple[threading.RLock, list[int]]] = {}  # lock, holders
+        # by match: its lock, and how many threads hold it or wait for it
+        self._turns: dict[UUID, tuple[threading.RLock, list[int]]] = {}
 
     @contextmanager
     def turn(self, match_id: UUID) -> Iterator[bool]:
