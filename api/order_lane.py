@@ -33,6 +33,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
@@ -98,7 +99,7 @@ class OrderLane:
         match_id: UUID,
         token: str,
         body: dict[str, Any],
-        arrived: Any,
+        arrived: datetime,
         environ: dict[str, Any],
     ) -> Response:
         """Admits the request and sends the order; returns the answer: the receipt, or

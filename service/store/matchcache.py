@@ -114,7 +114,10 @@ class Turns:
         """Waits for the match's turn (at most `wait` seconds) and holds it while the block
         runs; yields whether it got it (the block runs either way)."""
         with self._lock:
-            lock, users = self._turns.setdefault(match_id, (threading.RLock(), [0]))
+            entry = self._turns.get(match_id)
+            if entry is None:  # no lock made per command: only for a match no one is on
+                entry = self._turns[match_id] = (threading.RLock(), [0])
+            lock, users = entry
             users[0] += 1
         got = lock.acquire(timeout=self.wait)
         try:
