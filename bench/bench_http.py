@@ -6,7 +6,10 @@ drops. Sets up DRTS Team 23 matches (8 seats, simultaneous, `close_early`, so
 that the eighth order of a movement also resolves it) over HTTP, then for each
 round every seat of every match sends `hold` at once from N client threads.
 Prints orders per second, the median and p99 latency of all orders, and of the
-orders that closed a movement. Then, in the same run and with the same N client
+orders that closed a movement. `--warmup` rounds (1 by default) are played first and not
+measured: the first orders of a gunicorn worker open its database connections and load
+the matches another worker set up, which the default 384 orders a measure (under a
+second) would otherwise carry. Then, in the same run and with the same N client
 threads, PostgreSQL's own rates on the same server (bench/commit_rates.py): one
 INSERT and one COMMIT per transaction ("plain"), and the same taking
 `LOCK TABLE ... IN EXCLUSIVE MODE` first ("locked"), and drts's rate as a fraction
@@ -15,6 +18,7 @@ Last, the floors (bench/floor_app.py) under the same gunicorn options and from t
 same client threads: a minimal Flask app with no database ("bare"), and the same
 doing one table-locked INSERT+COMMIT a request ("locked"), and drts's rate as a
 fraction of each: what any Flask app on this machine reaches, not PostgreSQL alone.
+Each floor is warmed up the same way: FLOOR_WARMUP requests first, not measured.
 
 `--follow-log worker` (the default on PostgreSQL, DRTS_FOLLOW_LOG): a Celery worker
 process (solo pool, on an SQLite broker file of its own: no task is sent) follows the log
@@ -23,8 +27,8 @@ workers follow it, so their CPU holds requests and catch-ups. Each measure print
 CPU an order of the API processes and of the worker apart (from /proc), and how long
 after the last answer the read models had caught up with the log (the worker's lag).
 
-Run: .venv/bin/python bench/bench_http.py [--matches 16] [--rounds 3] [--clients 4,16]
-         [--workers 2] [--threads 8] [--follow-log api|worker]
+Run: .venv/bin/python bench/bench_http.py [--matches 16] [--rounds 3] [--warmup 1]
+         [--clients 4,16] [--workers 2] [--threads 8] [--follow-log api|worker]
 Prints figures and never fails (a missing server is reported and skipped). The rate
 limits are off (every client sends from 127.0.0.1).
 Figures of record: bench/http.md.
@@ -62,6 +66,7 @@ from commit_rates import commit_rate, create_table  # noqa: E402
 TIMEOUT = 60  # seconds a request may take under load
 SEATS = 8
 FLOOR_REQUESTS = 2000  # requests sent to a floor app from each number of client threads
+FLOOR_WARMUP = 200  # requests sent to a floor app first, not measured
 FLOORS = {  # the apps of bench/floor_app.py
     "bare": "a minimal Flask app, no database",
     "locked": "the same doing one table-locked INSERT+COMMIT a request",
@@ -72,6 +77,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=3, help="movements played per match")
+    parser.add_argument(
+        "--warmup", type=int, default=1, help="movements played first, not measured"
+    )
     parser.add_argument(
         "--clients", default="4,16", help="concurrent client threads: one count or several, 4,16"
     )
@@ -112,6 +120,8 @@ def serve_and_measure(url: str, args: argparse.Namespace) -> None:
         following_worker(url, args.follow_log) as worker,
     ):
         tables = [new_match(base) for _ in range(args.matches)]
+        for _ in range(args.warmup):
+            play_round(base, tables, max(counts))
         for clients in counts:
             print(
                 f"== gunicorn: {args.workers} workers x {args.threads} threads; {clients} client "
@@ -137,6 +147,8 @@ def floor_rates(
     second by number of clients."""
     rates: dict[int, float] = {}
     with gunicorn(url, args.workers, args.threads, app=f"bench.floor_app:{app}") as base:
+        with ThreadPoolExecutor(max(counts)) as pool:
+            list(pool.map(lambda _: send(base, "floor", "floor"), range(FLOOR_WARMUP)))
         for clients in counts:
             started = time.perf_counter()
             with ThreadPoolExecutor(clients) as pool:
@@ -177,18 +189,12 @@ def measure(base: str, tables: list[tuple[str, list[str]]], clients: int, rounds
     closing: list[float] = []
     refused = 0
     started = time.perf_counter()
-    with ThreadPoolExecutor(clients) as pool:
-        for _ in range(rounds):
-            # Seat-major, so that orders in flight at once mostly go to different matches,
-            # as players of different matches do (orders racing for one match retry).
-            jobs = [
-                (match_id, tokens[seat]) for seat in range(SEATS) for match_id, tokens in tables
-            ]
-            for status, seconds, closed in pool.map(lambda job: send(base, *job), jobs):
-                latencies.append(seconds)
-                refused += status != 201
-                if closed:
-                    closing.append(seconds)
+    for _ in range(rounds):
+        for status, seconds, closed in play_round(base, tables, clients):
+            latencies.append(seconds)
+            refused += status != 201
+            if closed:
+                closing.append(seconds)
     elapsed = time.perf_counter() - started
     print(
         f"{len(latencies)} orders in {elapsed:.2f} s: {len(latencies) / elapsed:.0f} orders/s "
@@ -204,6 +210,18 @@ def measure(base: str, tables: list[tuple[str, list[str]]], clients: int, rounds
             f"{ms(statistics.median(closing))}, p99 {ms(percentile(closing, 99))}"
         )
     return len(latencies) / elapsed
+
+
+def play_round(
+    base: str, tables: list[tuple[str, list[str]]], clients: int
+) -> list[tuple[int, float, bool]]:
+    """Plays one movement of every match from `clients` threads; returns each order's
+    status, latency and whether it closed the movement."""
+    # Seat-major, so that orders in flight at once mostly go to different matches, as
+    # players of different matches do (orders racing for one match retry).
+    jobs = [(match_id, tokens[seat]) for seat in range(SEATS) for match_id, tokens in tables]
+    with ThreadPoolExecutor(clients) as pool:
+        return list(pool.map(lambda job: send(base, *job), jobs))
 
 
 @contextlib.contextmanager
