@@ -65,6 +65,7 @@ from commit_rates import commit_rate, create_table  # noqa: E402
 
 TIMEOUT = 60  # seconds a request may take under load
 SEATS = 8
+DEFAULT_MOVEMENTS = 40  # DRTS Team 23's match length, longer when the run plays more
 FLOOR_REQUESTS = 2000  # requests sent to a floor app from each number of client threads
 FLOOR_WARMUP = 200  # requests sent to a floor app first, not measured
 FLOORS = {  # the apps of bench/floor_app.py
@@ -119,7 +120,8 @@ def serve_and_measure(url: str, args: argparse.Namespace) -> None:
         gunicorn(url, args.workers, args.threads, settings) as base,
         following_worker(url, args.follow_log) as worker,
     ):
-        tables = [new_match(base) for _ in range(args.matches)]
+        played = args.warmup + args.rounds * len(counts)  # movements each match plays
+        tables = [new_match(base, max(DEFAULT_MOVEMENTS, played)) for _ in range(args.matches)]
         for _ in range(args.warmup):
             play_round(base, tables, max(counts))
         for clients in counts:
@@ -313,13 +315,15 @@ def caught_up_after(reader: Matches, limit: float = 120.0) -> float:
     return time.perf_counter() - began
 
 
-def new_match(base: str) -> tuple[str, list[str]]:
-    """Creates, fills and starts a DRTS Team 23 match; returns its id and seat tokens."""
+def new_match(base: str, movements: int) -> tuple[str, list[str]]:
+    """Creates, fills and starts a DRTS Team 23 match of `movements` movements; returns
+    its id and seat tokens."""
+    length = {"movements": movements, "max_movements": movements}
     _, created = call(
         base,
         "POST",
         "/matches",
-        {"ruleset": "drts_team23", "config": {"close_early": True}},
+        {"ruleset": "drts_team23", "config": {"close_early": True, **length}},
         timeout=TIMEOUT,
     )
     match_id = created["match_id"]
