@@ -53,10 +53,15 @@ def normalized(value: object) -> JSON:
     kind = type(value)
     if kind in _SCALARS:
         return value
+    # a scalar inside is kept without a call of its own: most of an event's values are
+    # (issue 46: a resolution's state holds hundreds)
     if kind is dict:
-        return {_key(k): normalized(v) for k, v in value.items()}  # type: ignore[attr-defined]
+        return {
+            (k if type(k) is str else _key(k)): (v if type(v) in _SCALARS else normalized(v))
+            for k, v in value.items()  # type: ignore[attr-defined]
+        }
     if kind is list or kind is tuple:
-        return [normalized(v) for v in value]  # type: ignore[attr-defined]
+        return [v if type(v) in _SCALARS else normalized(v) for v in value]  # type: ignore[attr-defined]
     if isinstance(value, Mapping):
         return {_key(k): normalized(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -71,10 +76,13 @@ def jsonable(value: object) -> JSON:
     kind = type(value)
     if kind in _SCALARS:
         return value
-    if kind is dict:
-        return {_key(k): jsonable(v) for k, v in value.items()}  # type: ignore[attr-defined]
+    if kind is dict:  # scalars inside kept without a call, as in `normalized`
+        return {
+            (k if type(k) is str else _key(k)): (v if type(v) in _SCALARS else jsonable(v))
+            for k, v in value.items()  # type: ignore[attr-defined]
+        }
     if kind is list or kind is tuple:
-        return [jsonable(v) for v in value]  # type: ignore[attr-defined]
+        return [v if type(v) in _SCALARS else jsonable(v) for v in value]  # type: ignore[attr-defined]
     if isinstance(value, datetime):
         return iso(value)
     if isinstance(value, UUID):

@@ -22,6 +22,7 @@ from domain.errors import (
     MovementClosedError,
     NotYourSeatError,
 )
+from domain.memo import IdentityMemo
 from domain.rules.contract import (
     JSON,
     Config,
@@ -40,6 +41,13 @@ AnyRuleset = Ruleset[Any, Any]
 
 # the referee's own actions, beside the games' (a game's action never takes these names)
 FORFEIT, PAUSE, RESUME = "forfeit", "pause", "resume"
+
+# A state's outcome and the seats it has to move, remembered by the state's identity (a
+# ruleset's states are frozen, domain/memo.py): an order asks both two or three times, and
+# the next command on the match asks them again of the same decoded state (issue 46).
+STATES_KEPT = 1_024  # as many as domain/match/parsed.py keeps decoded
+OUTCOMES = IdentityMemo(STATES_KEPT)
+TO_MOVE = IdentityMemo(STATES_KEPT)
 
 
 @dataclass(frozen=True)
@@ -130,11 +138,15 @@ class Table:
 
     def to_move(self) -> ToMove:
         """Returns the seats owing orders now and the movement's policy."""
-        return self.ruleset.to_move(self.state)
+        state, ruleset = self.state, self.ruleset
+        to_move: ToMove = TO_MOVE.get(state, ruleset, lambda: ruleset.to_move(state))
+        return to_move
 
     def outcome(self) -> Outcome:
         """Returns the ruleset's outcome of the current state."""
-        return self.ruleset.outcome(self.state)
+        state, ruleset = self.state, self.ruleset
+        outcome: Outcome = OUTCOMES.get(state, ruleset, lambda: ruleset.outcome(state))
+        return outcome
 
     def check_submission(self, seat: int, order: Any) -> None:
         """Raises unless `seat` may send `order` now (open movement, owes orders, legal)."""

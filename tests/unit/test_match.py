@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import timedelta
 from typing import Any
 from uuid import uuid4
@@ -251,6 +252,21 @@ def test_the_match_closes_a_movement_as_its_table_does(monkeypatch):
     assert calls == [True] and closed is not None and closed.resolution is not None
     reasons = [e.reason for e in match.pending_events if type(e).__name__ == "MovementClosed"]
     assert reasons == ["deadline"]
+
+
+def test_after_a_resolution_the_next_table_holds_the_resolved_state_as_a_replay_decodes_it():
+    """Issue 46: the match keeps the state its table resolved for the JSON it recorded
+    (no decode at the next command); it is the state a replay decodes from that JSON."""
+    match = started({"rounds": 3})
+    match.submit_order(ALICE, "1", "aa", T0)
+    match.submit_order(BOB, "2", "bb", T0)
+    match.close_movement(1, T0)
+    kept = match.table().state
+    assert match.table().state is kept  # taken from the memo, not decoded again
+    as_stored = json.loads(canonical_json(match.state))  # the JSON as a reload reads it
+    decoded = TOY_V1.load_state(as_stored)
+    assert decoded == kept and decoded is not kept
+    assert canonical_json(TOY_V1.dump_state(kept)) == canonical_json(as_stored)
 
 
 def test_an_order_that_makes_a_movement_ready_says_so_in_its_receipt():

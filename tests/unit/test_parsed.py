@@ -1,9 +1,9 @@
-"""The parsed forms of a match's JSON are made once while the JSON lives
-(domain/match/parsed.py, issue 30)."""
+"""A value derived from an object that never changes is made once while the object lives
+(domain/memo.py: the parsed forms of a match's JSON, issue 30; a state's outcome, issue 46)."""
 
 from __future__ import annotations
 
-from domain.match.parsed import IdentityMemo
+from domain.memo import IdentityMemo
 
 
 class Maker:
@@ -40,3 +40,10 @@ def test_the_oldest_made_is_forgotten_past_the_size():
     assert maker.calls == 3
     memo.get(a, maker, maker.make)
     assert maker.calls == 4
+
+
+def test_a_value_kept_for_a_source_is_what_get_returns_without_making():
+    memo, maker, source, value = IdentityMemo(4), Maker(), {"state": 1}, object()
+    memo.keep(source, maker, value)
+    assert memo.get(source, maker, maker.make) is value
+    assert maker.calls == 0

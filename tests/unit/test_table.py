@@ -271,3 +271,41 @@ def test_the_standing_order_follows_the_order_policy():
     assert merged.standing_order(1) == {"pick": 3}
     assert accumulated.standing_order(1) == [{"pick": 3}, {"pick": 1}]
     assert replaced.standing_order(2) is None and accumulated.standing_order(2) == []
+
+
+class CountingRuleset:
+    """RULESET, counting the calls of its outcome and to_move."""
+
+    def __init__(self) -> None:
+        self.calls = {"outcome": 0, "to_move": 0}
+
+    def __getattr__(self, name):
+        return getattr(RULESET, name)
+
+    def outcome(self, state):
+        self.calls["outcome"] += 1
+        return RULESET.outcome(state)
+
+    def to_move(self, state):
+        self.calls["to_move"] += 1
+        return RULESET.to_move(state)
+
+
+def test_a_states_outcome_and_seats_to_move_are_asked_of_the_ruleset_once_a_state():
+    """Issue 46: remembered by the state's identity (domain/memo.py), across tables built
+    on the same state, and asked again of the state a resolution makes."""
+    ruleset = CountingRuleset()
+    t = Table.start(ruleset, {}, 2, "memo-test")
+    first = t.state
+    again = Table(ruleset, t.seed, first)
+    for each in (t, again, t):
+        assert each.outcome() == RULESET.outcome(first)
+        assert each.to_move() == RULESET.to_move(first)
+    assert ruleset.calls == {"outcome": 1, "to_move": 1}
+    t.submit(1, "1")
+    t.submit(2, "2")
+    assert t.close(deadline_passed=False).resolution is not None
+    assert t.state is not first
+    assert t.outcome() == RULESET.outcome(t.state)
+    assert t.to_move() == RULESET.to_move(t.state)
+    assert ruleset.calls["outcome"] >= 2 and ruleset.calls["to_move"] >= 2
