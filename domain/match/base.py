@@ -14,6 +14,7 @@ events stay nested in `Match`, where their stored topics (`domain.match:Match.Cr
 
 from __future__ import annotations
 
+import functools
 from dataclasses import MISSING, fields
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -41,9 +42,10 @@ def event_data(domain_event: object) -> dict[str, Any]:
     }
 
 
+@functools.cache  # an event class's fields never change (issue 46: a call each event)
 def _defaults(event_class: type[Aggregate.Event]) -> dict[str, Any]:
     """Returns the defaults of an event's fields (a new event stores them: its chain link
-    covers them, though older events lack them)."""
+    covers them, though older events lack them). The one dict for a class: read only."""
     return {
         f.name: f.default
         for f in fields(event_class)
