@@ -19,6 +19,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+STATES_KEPT = 1_024  # states a memo keeps, per process: decoded (parsed.py), derived (table.py)
+
 
 class IdentityMemo:
     """Values made from a source object by a maker (a ruleset), remembered by the two

@@ -22,7 +22,7 @@ from domain.errors import (
     MovementClosedError,
     NotYourSeatError,
 )
-from domain.memo import IdentityMemo
+from domain.memo import STATES_KEPT, IdentityMemo
 from domain.rules.contract import (
     JSON,
     Config,
@@ -45,7 +45,6 @@ FORFEIT, PAUSE, RESUME = "forfeit", "pause", "resume"
 # A state's outcome and the seats it has to move, remembered by the state's identity (a
 # ruleset's states are frozen, domain/memo.py): an order asks both two or three times, and
 # the next command on the match asks them again of the same decoded state (issue 46).
-STATES_KEPT = 1_024  # as many as domain/match/parsed.py keeps decoded
 OUTCOMES = IdentityMemo(STATES_KEPT)
 TO_MOVE = IdentityMemo(STATES_KEPT)
 

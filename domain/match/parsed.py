@@ -10,9 +10,8 @@ replaces the match's state and appends new PendingOrder values rather than chang
 
 from __future__ import annotations
 
-from domain.memo import IdentityMemo
+from domain.memo import STATES_KEPT, IdentityMemo
 
-STATES_KEPT = 1_024  # decoded states, per process
 ORDERS_KEPT = 16_384  # parsed pending orders, per process
 
 STATES = IdentityMemo(STATES_KEPT)
