@@ -10,12 +10,20 @@ on the sweep alone.
 
 The service sends Celery tasks by name and never imports `workers/`:
 `workers.resolve_movement(match_id, movement)` and `workers.sweep_due()`.
+
+Deadlines stored together for the same instant (a worker's drain of a burst: every
+match it resolved opens its next movement at the same intended instant) ask for one
+task per COUNTDOWN_GROUP movements instead of one each (`ask_for_countdowns`): a
+`workers.resolve_movements` batch with that eta, which a worker runs as the countdown
+task of each of its movements. Why: sending a task costs about as much CPU as resolving
+a movement (0.8-0.96 ms on Redis, issue 46, bench/deadlines.md), and a worker sending a
+thousand at the end of its drain takes a core from the other worker's.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -29,6 +37,10 @@ RESOLVE_MOVEMENT = "workers.resolve_movement"
 RESOLVE_MOVEMENTS = "workers.resolve_movements"  # a batch, sent by the sweep
 SWEEP_DUE = "workers.sweep_due"
 QUEUE = "drts"
+COUNTDOWN_GROUP = 50  # movements due at one instant in one countdown batch, at most
+
+# a deadline stored: (match id, movement, deadline, now), as `Scheduler.deadline_set` takes
+Countdown = tuple[UUID, int, datetime, datetime]
 
 logger = logging.getLogger(__name__)
 
@@ -80,21 +92,55 @@ class CeleryScheduler:
         """Sends the countdown task unless the deadline is beyond the horizon."""
         if deadline - now > self.horizon:
             return
+        self._send(RESOLVE_MOVEMENT, (str(match_id), movement), deadline, f"match {match_id}")
+
+    def deadlines_set(self, calls: Sequence[Countdown]) -> None:
+        """Sends the countdown tasks of deadlines stored together: the movements due at one
+        instant as `workers.resolve_movements` batches of up to COUNTDOWN_GROUP with that
+        eta, a movement alone at its instant as `deadline_set` does (module docstring).
+        Deadlines beyond the horizon are left to the sweep."""
+        at_instant: dict[datetime, list[Countdown]] = {}
+        for call in calls:
+            if call[2] - call[3] <= self.horizon:
+                at_instant.setdefault(call[2], []).append(call)
+        for deadline, group in at_instant.items():
+            for first in range(0, len(group), COUNTDOWN_GROUP):
+                chunk = group[first : first + COUNTDOWN_GROUP]
+                if len(chunk) == 1:
+                    self.deadline_set(*chunk[0])
+                    continue
+                at = deadline.isoformat()
+                due = [[str(match_id), movement, at] for match_id, movement, *_ in chunk]
+                self._send(RESOLVE_MOVEMENTS, (due,), deadline, f"{len(chunk)} matches")
+
+    def _send(self, name: str, args: tuple[object, ...], deadline: datetime, what: str) -> None:
+        """Sends a countdown task with eta `deadline`; a broker failure is logged."""
         try:
             self.app.send_task(
-                RESOLVE_MOVEMENT,
-                args=(str(match_id), movement),
+                name,
+                args=args,
                 eta=deadline.astimezone(UTC),
                 retry=True,
                 retry_policy={"max_retries": 2, "interval_start": 0.1, "interval_step": 0.2},
             )
-        except Exception:  # any broker failure: the sweep still finds the movement
+        except Exception:  # any broker failure: the sweep still finds the movements
             logger.warning(
-                "countdown task for match %s movement %s not sent; the sweep will resolve it",
-                match_id,
-                movement,
+                "countdown task for %s due at %s not sent; the sweep will resolve it",
+                what,
+                deadline.isoformat(),
                 exc_info=True,
             )
+
+
+def ask_for_countdowns(scheduler: Scheduler, calls: Sequence[Countdown]) -> None:
+    """Asks the scheduler for the countdown tasks of deadlines stored together: in one go
+    where it can group them (`deadlines_set`), else one by one."""
+    grouped = getattr(scheduler, "deadlines_set", None)
+    if grouped is not None:
+        grouped(calls)
+        return
+    for call in calls:
+        scheduler.deadline_set(*call)
 
 
 def producer_app(settings: Settings) -> Celery:

@@ -44,7 +44,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
@@ -159,13 +159,32 @@ class WorkPolicy:
 
     # -- the policy -----------------------------------------------------------------------
 
-    def resolve_with_held(self, matches: Matches, mine: Due, current: str) -> Drained:
-        """Resolves the current task's movement with the first HELD_BATCH - 1 held countdown
-        tasks due too, having offered the rest of those to every draining worker; then
-        takes offers (the held ones falling due meanwhile offered too) and resolves them,
-        HELD_BATCH at a time, until none is left."""
+    def countdown_batch(self, matches: Matches, mine: Sequence[Due], task_id: str) -> str:
+        """The countdown task of several movements due at one instant (service/scheduling.py,
+        `deadlines_set`): resolves those no batch took yet with the other held countdown
+        tasks due too, as `countdown` does for one; says what happened to them."""
+        taken = self.take([(str(due.match_id), due.movement) for due in mine])
+        own = [due for due in mine if (str(due.match_id), due.movement) in taken]
+        if not own:
+            return f"nothing due: all {len(mine)} taken into an earlier batch"
+        drained = self.resolve_with_held(matches, own[0], task_id, also=own[1:])
+        resolved = drained.resolved + (drained.closing is not None)
+        return (
+            f"took {len(own)} of its {len(mine)} movement(s) (the others into an earlier "
+            f"batch), with them {drained.held} held due movement(s), {drained.offered} of them"
+            f" offered; {resolved} movement(s) resolved here"
+        )
+
+    def resolve_with_held(
+        self, matches: Matches, mine: Due, current: str, also: Sequence[Due] = ()
+    ) -> Drained:
+        """Resolves the current task's movement (and `also` those of the same task) with
+        the first HELD_BATCH - 1 held countdown tasks due too, having offered the rest of
+        those to every draining worker; then takes offers (the held ones falling due
+        meanwhile offered too) and resolves them, HELD_BATCH at a time, until none is left."""
         now = datetime.now(UTC)
-        first = [mine, *self.held_due(current, now, HELD_BATCH - 1)]
+        room = max(0, HELD_BATCH - 1 - len(also))
+        first = [mine, *also, *self.held_due(current, now, room)]
         offered = self.offer_held(matches, current, now)
         # the next movements' tasks once every batch is saved; the follower of the log waits
         with matches.countdowns_held(), matches.read_models.deferring():
@@ -177,7 +196,7 @@ class WorkPolicy:
                     break
                 closings += matches.resolve_batch(batch)
         others = closings[1:]
-        held = len(first) - 1 + offered
+        held = len(first) - 1 - len(also) + offered
         return Drained(closings[0], held, offered, sum(c is not None for c in others))
 
     def offer_held(self, matches: Matches, current: str, now: datetime) -> int:

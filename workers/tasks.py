@@ -13,7 +13,9 @@ Matches application:
   row is left to the sweep; any other failure is counted and, repeated, quarantines the
   match, which the sweep then leaves (service/usecases/quarantine.py).
 - `workers.resolve_movements(due)`: resolves a batch of [match id, movement,
-  deadline] the sweep found due (`Matches.resolve_batch`).
+  deadline] the sweep found due (`Matches.resolve_batch`); a batch sent with an eta is
+  the countdown task of movements due at one instant (`CeleryScheduler.deadlines_set`),
+  run as `resolve_movement` runs for one (`WorkPolicy.countdown_batch`).
 - `workers.sweep_due()`: beat's sweep (`WorkPolicy.sweep`): queues the movements
   `Matches.due_movements(now)` reports in `resolve_movements` batches, creates the
   rematches a crash left missing, warms the held matches falling due soon, and records
@@ -82,8 +84,14 @@ def resolve_movement(self: Any, match_id: str, movement: int) -> str:
 @shared_task(name=RESOLVE_MOVEMENTS, bind=True)
 def resolve_movements(self: Any, due: list[list[Any]]) -> str:
     """Resolves a batch of [match id, movement, deadline (ISO) or None]; says how many
-    movements it resolved."""
+    movements it resolved. A batch with an eta is the countdown task of movements due at
+    one instant (`CeleryScheduler.deadlines_set`), run as a countdown task of each
+    (`WorkPolicy.countdown_batch`); without one, the sweep's."""
     batch = [Due(UUID(match_id), movement, eta_of(at)) for match_id, movement, at in due]
+    if self.request.eta is not None:
+        said = policy(self.app).countdown_batch(service(self.app), batch, self.request.id)
+        tournaments_after(self.app, [str(d.match_id) for d in batch])
+        return said
     closings = service(self.app).resolve_batch(batch)
     tournaments_after(self.app, [str(d.match_id) for d in batch])
     return f"resolved {sum(c is not None for c in closings)} of {len(batch)} movements"
@@ -151,15 +159,20 @@ def tournaments_after(app: Celery, match_ids: list[str]) -> None:
 
 
 def held_countdowns() -> Iterator[tuple[str, Due]]:
-    """Yields (task id, movement) of each countdown task this worker process holds
-    (celery.worker.state.requests: reserved, or waiting for their eta); a malformed one
-    is skipped (its own run refuses it)."""
+    """Yields (task id, movement) of each movement of the countdown tasks this worker
+    process holds (celery.worker.state.requests: reserved, or waiting for their eta): a
+    `resolve_movement` task's, and each of a `resolve_movements` batch with an eta (the
+    countdown of movements due together). A malformed one is skipped (its own run
+    refuses it)."""
     for request in list(worker_state.requests.values()):
-        if request.name != RESOLVE_MOVEMENT:
-            continue
         try:
-            match_id, movement = request.args
-            yield request.id, Due(UUID(str(match_id)), int(movement), eta_of(request.eta))
+            if request.name == RESOLVE_MOVEMENT:
+                match_id, movement = request.args
+                yield request.id, Due(UUID(str(match_id)), int(movement), eta_of(request.eta))
+            elif request.name == RESOLVE_MOVEMENTS and request.eta is not None:
+                eta = eta_of(request.eta)
+                for match_id, movement, _ in request.args[0]:
+                    yield request.id, Due(UUID(str(match_id)), int(movement), eta)
         except (ValueError, TypeError):
             continue
 

@@ -36,7 +36,7 @@ from service.errors import ConcurrentWriteError, MatchImportedError, MatchNotFou
 from service.readmodels.recorders import OUTAGES
 from service.readmodels.runner import ReadModels, read_models_for
 from service.results import Head
-from service.scheduling import NoScheduler, Scheduler
+from service.scheduling import NoScheduler, Scheduler, ask_for_countdowns
 from service.store import eventwrite, fastforward, imported, loading
 from service.store.fastforward import ReadAhead
 from service.store.logguard import LogGuard
@@ -340,8 +340,7 @@ class MatchStore(Application[UUID]):
             yield
         finally:
             calls, self._held_countdowns.calls = self._held_countdowns.calls, None
-            for call in calls:
-                self.scheduler.deadline_set(*call)
+            ask_for_countdowns(self.scheduler, calls)  # those due together in one task
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         """Asks the scheduler to resolve each deadline just stored (whoever stored it: a

@@ -10,9 +10,13 @@ import pytest
 from domain.errors import InvalidDeadlineError, InvalidTokenError
 from service.matches import Matches
 from service.scheduling import (
+    COUNTDOWN_GROUP,
     RESOLVE_MOVEMENT,
+    RESOLVE_MOVEMENTS,
     CeleryScheduler,
     NoScheduler,
+    RecordingScheduler,
+    ask_for_countdowns,
     scheduler_for,
 )
 from service.settings import SettingsError, load_settings
@@ -113,6 +117,45 @@ def test_a_broker_that_is_down_does_not_fail_the_command(clock, caplog):
     fake = FakeCelery(fail=True)
     match_id = Matches.match_id("0b9f4e26-76a0-4b3c-9d59-2b7e4b1b7d5e")
     CeleryScheduler(fake, 600).deadline_set(match_id, 1, clock.now, clock.now)  # type: ignore[arg-type]
+    assert "the sweep will resolve it" in caplog.text
+
+
+def test_deadlines_stored_together_for_one_instant_ask_for_one_task_per_group(clock):
+    """Issue 46: a task costs about as much to send as a resolution; the movements due at
+    one instant go as `resolve_movements` batches with that eta, COUNTDOWN_GROUP at most;
+    a movement alone at its instant as its own countdown task; a far one not at all."""
+    fake = FakeCelery()
+    together = clock.now + timedelta(seconds=90)
+    alone, far = together + timedelta(seconds=1), clock.now + timedelta(seconds=601)
+    ids = [Matches.match_id(f"0b9f4e26-76a0-4b3c-9d59-{n:012d}") for n in range(2 * 50 + 7)]
+    calls = [(match_id, 2, together, clock.now) for match_id in ids]
+    calls += [(ids[0], 3, alone, clock.now), (ids[1], 3, far, clock.now)]
+    CeleryScheduler(fake, 600).deadlines_set(calls)  # type: ignore[arg-type]
+    at = together.isoformat()
+    batches = [
+        (
+            RESOLVE_MOVEMENTS,
+            ([[str(m), 2, at] for m in ids[first : first + COUNTDOWN_GROUP]],),
+            together,
+        )
+        for first in range(0, len(ids), COUNTDOWN_GROUP)
+    ]
+    assert COUNTDOWN_GROUP == 50 and [len(b[1][0]) for b in batches] == [50, 50, 7]
+    assert fake.sent == [*batches, (RESOLVE_MOVEMENT, (str(ids[0]), 3), alone)]
+
+
+def test_a_scheduler_that_cannot_group_is_asked_one_deadline_at_a_time(clock):
+    recording = RecordingScheduler()
+    ids = [Matches.match_id(f"0b9f4e26-76a0-4b3c-9d59-{n:012d}") for n in range(3)]
+    ask_for_countdowns(recording, [(match_id, 1, clock.now, clock.now) for match_id in ids])
+    assert recording.calls == [(match_id, 1, clock.now) for match_id in ids]
+
+
+def test_a_broker_that_is_down_does_not_fail_a_grouped_send(clock, caplog):
+    ids = [Matches.match_id(f"0b9f4e26-76a0-4b3c-9d59-{n:012d}") for n in range(2)]
+    calls = [(match_id, 1, clock.now, clock.now) for match_id in ids]
+    CeleryScheduler(FakeCelery(fail=True), 600).deadlines_set(calls)  # type: ignore[arg-type]
+    assert "countdown task for 2 matches due at" in caplog.text
     assert "the sweep will resolve it" in caplog.text
 
 

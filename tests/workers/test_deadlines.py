@@ -8,7 +8,7 @@ Matches application, so two workers race as two machines would.
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from celery.beat import EmbeddedService
 from domain.errors import MovementClosedError
 from service.health import sweep_status
 from service.matches import Matches
-from service.scheduling import RESOLVE_MOVEMENT, SWEEP_DUE
+from service.scheduling import RESOLVE_MOVEMENT, RESOLVE_MOVEMENTS, SWEEP_DUE, CeleryScheduler
 from tests.support.deadlines import events, of_movement, resolutions, wait_until_due
 from tests.workers.conftest import Cluster, wait_for
 
@@ -218,3 +218,41 @@ def test_the_sweep_records_its_success_in_the_database_and_resolves_a_ready_move
 
 def parse_iso(text: str) -> datetime:
     return datetime.fromisoformat(text)
+
+
+def test_movements_due_together_get_one_countdown_batch_that_resolves_each_once(
+    cluster: Cluster,
+):
+    """Issue 46 (service/scheduling.py, `deadlines_set`): a worker that resolved movements
+    due together asks for the next movements' countdowns as one `resolve_movements` task
+    with their shared deadline as eta, and runs it as the countdown of each: each next
+    movement resolved at its deadline, once, the batch sent a second time too."""
+    pinned = datetime.now(UTC)  # both matches start at this instant: one deadline
+    service = Matches(
+        env=cluster.settings.event_store_env(),
+        scheduler=CeleryScheduler(cluster.client, 600),
+        clock=lambda: pinned,
+    )
+    cluster.services.append(service)
+    toys = [new_toy(service, deadline=2)[0].match_id for _ in range(2)]
+    with cluster.workers(1) as (app,):
+        sent: list[tuple[str, Any, Any]] = []
+        send = app.send_task
+
+        def recording(name: str, *args: Any, **options: Any) -> Any:
+            sent.append((name, options.get("args"), options.get("eta")))
+            return send(name, *args, **options)
+
+        app.send_task = recording  # type: ignore[method-assign]
+        wait_for(lambda: all(resolutions(service, toy) for toy in toys))
+        name, args, eta = sent[0]
+        assert name == RESOLVE_MOVEMENTS and eta == pinned + timedelta(seconds=4)
+        assert sorted(args[0]) == sorted([str(toy), 2, eta.isoformat()] for toy in toys)
+        cluster.send(RESOLVE_MOVEMENTS, *args, eta=eta)  # a duplicate of the batch
+        wait_for(lambda: all(resolutions(service, toy, movement=2) for toy in toys))
+        time.sleep(0.5)  # let the duplicate run
+    for toy in toys:
+        assert resolutions(service, toy, movement=2) == 1
+        closed = of_movement(service, toy, "MovementClosed", movement=2)
+        assert [item["data"]["reason"] for item in closed] == ["deadline"]
+        assert parse_iso(str(closed[0]["timestamp"])) >= eta

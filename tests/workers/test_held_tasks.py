@@ -18,7 +18,7 @@ import pytest
 from celery.worker import state as worker_state
 
 from service import workpolicy
-from service.scheduling import RESOLVE_MOVEMENT, SWEEP_DUE
+from service.scheduling import RESOLVE_MOVEMENT, RESOLVE_MOVEMENTS, SWEEP_DUE
 from service.workpolicy import WorkPolicy
 from workers import tasks
 
@@ -98,11 +98,13 @@ class Batches:
 
     def __init__(self, offered: list[Any] | None = None) -> None:
         self.sizes: list[int] = []
+        self.batches: list[list[UUID]] = []  # the match ids of each batch, in order
         self.offered = [] if offered is None else offered
         self.sizes_taken: list[tuple[str | None, int]] = []
 
     def resolve_batch(self, batch: list[Any]) -> list[None]:
         self.sizes.append(len(batch))
+        self.batches.append([due.match_id for due in batch])
         return [None] * len(batch)
 
     def countdowns_held(self) -> Any:
@@ -176,3 +178,50 @@ def test_a_draining_worker_takes_its_own_offers_before_another_workers(
         ("me", 261 - held_batch),
         (None, 10),
     ]
+
+
+def held_batch(task_id: str, match_ids: list[UUID], eta: datetime | None) -> SimpleNamespace:
+    """A held `resolve_movements` request: with an eta, the countdown of movements due
+    together (CeleryScheduler.deadlines_set); without one, the sweep's batch."""
+    when = None if eta is None else eta.isoformat()
+    due = [[str(match_id), 1, when] for match_id in match_ids]
+    return SimpleNamespace(id=task_id, name=RESOLVE_MOVEMENTS, args=[due], eta=eta)
+
+
+def test_each_movement_of_a_held_countdown_batch_is_a_held_countdown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 46: movements due together are sent as one batch with an eta; a worker
+    holding it holds a countdown of each, to warm and to drain; a sweep's batch (no eta)
+    is no countdown."""
+    countdown, sweep = [uuid4(), uuid4()], [uuid4()]
+    requests = {
+        "b": held_batch("b", countdown, NOW),
+        "s": held_batch("s", sweep, None),
+        "m": SimpleNamespace(id="m", name=RESOLVE_MOVEMENT, args=["not an id", 1], eta=NOW),
+    }
+    monkeypatch.setattr(worker_state, "requests", requests)
+    assert list(tasks.held_countdowns()) == [
+        ("b", workpolicy.Due(match_id, 1, NOW)) for match_id in countdown
+    ]
+
+
+def test_a_countdown_batch_resolves_its_movements_with_the_held_due_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its own movements first (those no earlier batch took), then the other held
+    countdowns due too, in one batch; its own are not taken twice as held ones."""
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    own, others = [uuid4() for _ in range(3)], [uuid4() for _ in range(4)]
+    requests = {"own": held_batch("own", own, past), "other": held_batch("other", others, past)}
+    monkeypatch.setattr(worker_state, "requests", requests)
+    policy, batches = WorkPolicy(tasks.held_countdowns, name="me"), Batches()
+    policy.take([(str(own[2]), 1)])  # an earlier batch took it
+    mine = [workpolicy.Due(match_id, 1, past) for match_id in own]
+    said = policy.countdown_batch(batches, mine, "own")  # type: ignore[arg-type]
+    assert batches.batches == [[*own[:2], *others]]
+    assert said.startswith("took 2 of its 3 movement(s)") and "with them 4 held" in said
+    assert policy.batched == 3 + 4
+    assert policy.countdown_batch(batches, mine, "own") == (  # type: ignore[arg-type]
+        "nothing due: all 3 taken into an earlier batch"
+    )
