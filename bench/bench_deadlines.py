@@ -1,6 +1,6 @@
 """Deadline lateness: how long after its deadline a movement is resolved by the workers.
 
-`.venv/bin/python bench/bench_deadlines.py [--sizes 100,1000] [--seconds 20]`
+`.venv/bin/python bench/bench_deadlines.py [--sizes 100,1000] [--seconds 20] [--bursts 2]`
 
 For each size N it creates N District War matches in a fresh PostgreSQL
 database (127.0.0.1:5432, user postgres; dropped at the end), starts them all
@@ -9,8 +9,11 @@ same instant, and lets two worker processes (`celery worker -P solo`, two
 processes) and one beat (sweep every second) on Redis (127.0.0.1:6379, db 13)
 resolve them: the countdown tasks sent when the movements opened, and the
 sweep behind them. Lateness is the resolution's timestamp (the worker's clock
-when it resolved) minus the deadline; it prints p50, p99 and max. A benchmark:
-it prints figures and never fails a test run.
+when it resolved) minus the deadline; it prints p50, p99 and max, and the two workers'
+CPU from half a second before the deadline until they are idle, a resolution. With
+`--bursts 2` it measures movement 2's burst too, whose countdown tasks the workers sent
+as they resolved movement 1 (for DRTS Team 23, whose movements are all as long). A
+benchmark: it prints figures and never fails a test run.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ from tests.support.postgres import new_pg_database, pg_url  # noqa: E402
 
 BROKER = "redis://127.0.0.1:6379/13"
 POLL = 0.05  # seconds between two reads of the store for resolutions
+CPU_FROM = timedelta(seconds=0.5)  # the workers' CPU is counted from this before the deadline
+IDLE_WAIT, IDLE_CPU = 0.5, 0.02  # to the end: until they spend less than 20 ms in 0.5 s
 
 
 @contextmanager
@@ -62,8 +67,9 @@ def database() -> Iterator[str]:
 
 
 @contextmanager
-def workers(settings: Settings, workdir: Path) -> Iterator[None]:
-    """Runs two solo worker processes and one beat; stops them at the end."""
+def workers(settings: Settings, workdir: Path) -> Iterator[Callable[[], float]]:
+    """Runs two solo worker processes and one beat; stops them at the end. Yields a
+    function that returns the CPU seconds the two workers have spent so far."""
     env = {
         **os.environ,
         "DRTS_DATABASE_URL": settings.database_url,
@@ -96,7 +102,7 @@ def workers(settings: Settings, workdir: Path) -> Iterator[None]:
     ]
     try:
         time.sleep(4)  # the workers connect and declare their queue
-        yield
+        yield lambda: sum(cpu_seconds(part.pid) for part in parts[:2])
     finally:
         for part in parts:
             part.send_signal(signal.SIGTERM)
@@ -107,6 +113,15 @@ def workers(settings: Settings, workdir: Path) -> Iterator[None]:
                 part.kill()
         for log in logs:
             log.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """Returns a process's user + system CPU seconds (from /proc; 0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def create_tables(settings: Settings) -> None:
@@ -171,9 +186,19 @@ def create_started(job: tuple[str, str, int, int, int, float]) -> float:
     return time.monotonic() - began
 
 
-def run(game: str, size: int, seconds: int, settings: Settings) -> dict[str, Any]:
+def run(
+    game: str,
+    size: int,
+    seconds: int,
+    settings: Settings,
+    workers_cpu: Callable[[], float],
+    bursts: int = 1,
+) -> list[dict[str, Any]]:
     """Starts `size` matches whose first movements fall due `seconds` from now, in a few
-    processes, and collects each resolution's lateness."""
+    processes, and collects each resolution's lateness, and the workers' CPU from just
+    before the deadline until they are idle (`workers_cpu`: their CPU seconds so far);
+    with `bursts` 2, movement 2's too (its countdown tasks sent by the workers as they
+    resolved movement 1). One result a burst."""
     started = datetime.now(UTC)
     deadline = started + timedelta(seconds=seconds)
     bounds = [size * i // SETUP_PROCESSES for i in range(SETUP_PROCESSES + 1)]
@@ -183,31 +208,50 @@ def run(game: str, size: int, seconds: int, settings: Settings) -> dict[str, Any
     ]
     with multiprocessing.get_context("spawn").Pool(SETUP_PROCESSES) as pool:
         setup = max(pool.map(create_started, jobs))
-    app = Matches(env=settings.event_store_env())
+    app, results = Matches(env=settings.event_store_env()), []
     try:
-        lateness, seen, resolutions = collect(app, size, deadline)
+        for movement in range(1, bursts + 1):
+            due = deadline + (movement - 1) * timedelta(seconds=seconds)
+            lateness, seen, resolutions, cpu = collect(app, size, due, workers_cpu, movement)
+            results.append(
+                {
+                    "movement": movement,
+                    "setup_s": setup,
+                    "lateness": lateness,
+                    "seen": seen,
+                    "resolutions": resolutions,
+                    "workers_cpu_s": cpu,
+                }
+            )
     finally:
         app.close()
-    return {"setup_s": setup, "lateness": lateness, "seen": seen, "resolutions": resolutions}
+    return results
 
 
 def collect(
-    app: Matches, size: int, deadline: datetime
-) -> tuple[list[float], list[float], Counter[UUID]]:
-    """Waits until every match's movement 1 is resolved (and one second more, to catch a
+    app: Matches,
+    size: int,
+    deadline: datetime,
+    workers_cpu: Callable[[], float],
+    movement: int = 1,
+) -> tuple[list[float], list[float], Counter[UUID], float]:
+    """Waits until every match's `movement` is resolved (and one second more, to catch a
     duplicate); returns each first resolution's lateness (s) as recorded (the worker's
     clock when it resolved), as seen (when this poll, every POLL s, first read it from
-    the store: the commit, a batch's whole save included), and the count by match."""
+    the store: the commit, a batch's whole save included), the count by match, and the
+    workers' CPU seconds from CPU_FROM before the deadline until they are idle."""
     topic, position, late, seen = get_topic(Match.MovementResolved), 1, [], []
     count: Counter[UUID] = Counter()
     give_up = time.monotonic() + (deadline - datetime.now(UTC)).total_seconds() + 300
-    settle_until = None
+    settle_until, cpu_before = None, None
     while time.monotonic() < (settle_until or give_up):
+        if cpu_before is None and datetime.now(UTC) >= deadline - CPU_FROM:
+            cpu_before = workers_cpu()
         notes = app.store.recorder.select_notifications(start=position, limit=500, topics=[topic])
         now = datetime.now(UTC)
         for note in notes:
             resolved = app.store.mapper.to_domain_event(note)
-            if getattr(resolved, "movement", None) == 1:
+            if getattr(resolved, "movement", None) == movement:
                 count[resolved.originator_id] += 1
                 if count[resolved.originator_id] == 1:
                     late.append((resolved.timestamp - deadline).total_seconds())
@@ -217,7 +261,22 @@ def collect(
             settle_until = time.monotonic() + 1.0
         if len(notes) < 500:
             time.sleep(POLL)
-    return late, seen, count
+    return late, seen, count, idle_cpu(workers_cpu) - (cpu_before or 0.0)
+
+
+def idle_cpu(workers_cpu: Callable[[], float]) -> float:
+    """Waits until the workers are idle (less than IDLE_CPU seconds of CPU in IDLE_WAIT,
+    at most 60 s) and returns their CPU seconds then: what the burst made them do after
+    it (the next movements' countdown tasks, the held tasks taken into a batch, the
+    follower's catch-up) is counted too."""
+    last, give_up = workers_cpu(), time.monotonic() + 60
+    while time.monotonic() < give_up:
+        time.sleep(IDLE_WAIT)
+        now = workers_cpu()
+        if now - last < IDLE_CPU:
+            return now
+        last = now
+    return last
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -283,20 +342,23 @@ def report(game: str, size: int, result: dict[str, Any]) -> str:
     """Returns the line of one run: lateness percentiles as recorded and as seen in the
     store, and the exactly-once check."""
     late, seen, counts = result["lateness"], result["seen"], result["resolutions"]
+    burst = f" (movement {result['movement']})" if result["movement"] > 1 else ""
     if not late:
-        return f"{size:>5} matches: nothing resolved"
+        return f"{size:>5} matches{burst}: nothing resolved"
     twice = sum(1 for n in counts.values() if n > 1)
     return (
-        f"{size:>5} matches: resolved {len(late)}/{size} "
+        f"{size:>5} matches{burst}: resolved {len(late)}/{size} "
         f"({'each exactly once' if not twice else f'{twice} more than once'}); lateness p50 "
         f"{percentile(late, 50):.3f} s, p99 {percentile(late, 99):.3f} s, max "
         f"{max(late):.3f} s (mean {statistics.fmean(late):.3f} s; setup {result['setup_s']:.1f} s)"
         f"; seen in the store: p50 {percentile(seen, 50):.3f} s, p99 {percentile(seen, 99):.3f} s"
+        f"; workers' CPU from the deadline on {1000 * result['workers_cpu_s'] / len(late):.2f} ms"
+        " a resolution"
     )
 
 
-def measure(game: str, size: int, seconds: int) -> str:
-    """Runs one size of one game in a fresh database and queue; returns its line."""
+def measure(game: str, size: int, seconds: int, bursts: int = 1) -> str:
+    """Runs one size of one game in a fresh database and queue; returns its lines."""
     workdir = Path(tempfile.mkdtemp(prefix="drts-bench-"))
     try:
         with database() as url:
@@ -305,8 +367,9 @@ def measure(game: str, size: int, seconds: int) -> str:
             purge(settings)
             if size == 0:
                 return cost(game, settings)
-            with workers(settings, workdir):
-                return report(game, size, run(game, size, seconds, settings))
+            with workers(settings, workdir) as workers_cpu:
+                results = run(game, size, seconds, settings, workers_cpu, bursts)
+                return f"\n{game}: ".join(report(game, size, result) for result in results)
     except Exception as error:  # a benchmark reports, it never fails the run
         return f"{size:>5} matches: failed: {error!r}"
     finally:
@@ -318,6 +381,13 @@ def main() -> None:
     parser.add_argument("--games", default="drts_team23,district_war")
     parser.add_argument("--sizes", default="0,100,1000", help="0: one resolution's cost")
     parser.add_argument("--seconds", type=int, default=90, help="movement length (s)")
+    parser.add_argument(
+        "--bursts",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="2: movement 2's burst too (DRTS Team 23: its countdowns sent by the workers)",
+    )
     args = parser.parse_args()
     print(
         f"deadline lateness: {args.seconds} s first movements falling due together; "
@@ -326,7 +396,7 @@ def main() -> None:
     )
     for game in args.games.split(","):
         for size in (int(s) for s in args.sizes.split(",")):
-            print(f"{game}: {measure(game, size, args.seconds)}", flush=True)
+            print(f"{game}: {measure(game, size, args.seconds, args.bursts)}", flush=True)
 
 
 if __name__ == "__main__":
