@@ -44,6 +44,7 @@ from eventsourcing.utils import get_topic
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_http import cpu_of  # noqa: E402
 from domain.integrity import commitment  # noqa: E402
 from domain.match import Match  # noqa: E402
 from service.matches import Matches  # noqa: E402
@@ -102,7 +103,7 @@ def workers(settings: Settings, workdir: Path) -> Iterator[Callable[[], float]]:
     ]
     try:
         time.sleep(4)  # the workers connect and declare their queue
-        yield lambda: sum(cpu_seconds(part.pid) for part in parts[:2])
+        yield lambda: sum(cpu_of(part.pid) for part in parts[:2])
     finally:
         for part in parts:
             part.send_signal(signal.SIGTERM)
@@ -113,15 +114,6 @@ def workers(settings: Settings, workdir: Path) -> Iterator[Callable[[], float]]:
                 part.kill()
         for log in logs:
             log.close()
-
-
-def cpu_seconds(pid: int) -> float:
-    """Returns a process's user + system CPU seconds (from /proc; 0 where there is none)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def create_tables(settings: Settings) -> None:
