@@ -16,7 +16,7 @@ match it resolved opens its next movement at the same intended instant) ask for 
 task per COUNTDOWN_GROUP movements instead of one each (`ask_for_countdowns`): a
 `workers.resolve_movements` batch with that eta, which a worker runs as the countdown
 task of each of its movements. Why: sending a task costs about as much CPU as resolving
-a movement (0.8-0.96 ms on Redis, issue 46, bench/deadlines.md), and a worker sending a
+a movement (about 0.9 ms on Redis, issue 46, bench/deadlines.md), and a worker sending a
 thousand at the end of its drain takes a core from the other worker's.
 """
 
@@ -34,7 +34,7 @@ from celery import Celery
 from service.settings import Settings
 
 RESOLVE_MOVEMENT = "workers.resolve_movement"
-RESOLVE_MOVEMENTS = "workers.resolve_movements"  # a batch, sent by the sweep
+RESOLVE_MOVEMENTS = "workers.resolve_movements"  # the sweep's batch; with an eta, a countdown
 SWEEP_DUE = "workers.sweep_due"
 QUEUE = "drts"
 COUNTDOWN_GROUP = 50  # movements due at one instant in one countdown batch, at most

@@ -173,7 +173,7 @@ def held_countdowns() -> Iterator[tuple[str, Due]]:
                 eta = eta_of(request.eta)
                 for match_id, movement, _ in request.args[0]:
                     yield request.id, Due(UUID(str(match_id)), int(movement), eta)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, IndexError):
             continue
 
 

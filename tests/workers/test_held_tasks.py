@@ -199,6 +199,7 @@ def test_each_movement_of_a_held_countdown_batch_is_a_held_countdown(
         "b": held_batch("b", countdown, NOW),
         "s": held_batch("s", sweep, None),
         "m": SimpleNamespace(id="m", name=RESOLVE_MOVEMENT, args=["not an id", 1], eta=NOW),
+        "e": SimpleNamespace(id="e", name=RESOLVE_MOVEMENTS, args=[], eta=NOW),  # malformed
     }
     monkeypatch.setattr(worker_state, "requests", requests)
     assert list(tasks.held_countdowns()) == [
