@@ -227,14 +227,6 @@ def test_movements_due_together_get_one_countdown_batch_that_resolves_each_once(
     due together asks for the next movements' countdowns as one `resolve_movements` task
     with their shared deadline as eta, and runs it as the countdown of each: each next
     movement resolved at its deadline, once, the batch sent a second time too."""
-    pinned = datetime.now(UTC)  # both matches start at this instant: one deadline
-    service = Matches(
-        env=cluster.settings.event_store_env(),
-        scheduler=CeleryScheduler(cluster.client, 600),
-        clock=lambda: pinned,
-    )
-    cluster.services.append(service)
-    toys = [new_toy(service, deadline=2)[0].match_id for _ in range(2)]
     with cluster.workers(1) as (app,):
         sent: list[tuple[str, Any, Any]] = []
         send = app.send_task
@@ -244,9 +236,19 @@ def test_movements_due_together_get_one_countdown_batch_that_resolves_each_once(
             return send(name, *args, **options)
 
         app.send_task = recording  # type: ignore[method-assign]
-        wait_for(lambda: all(resolutions(service, toy) for toy in toys))
-        name, args, eta = sent[0]
-        assert name == RESOLVE_MOVEMENTS and eta == pinned + timedelta(seconds=4)
+        # started with the worker running, so that it holds both countdown tasks when the
+        # first falls due, and both at this instant: one deadline
+        pinned = datetime.now(UTC)
+        service = Matches(
+            env=cluster.settings.event_store_env(),
+            scheduler=CeleryScheduler(cluster.client, 600),
+            clock=lambda: pinned,
+        )
+        cluster.services.append(service)
+        toys = [new_toy(service, deadline=3)[0].match_id for _ in range(2)]
+        # the next countdowns are asked for once the batch is saved: after the resolutions
+        name, args, eta = wait_for(lambda: sent)[0]
+        assert name == RESOLVE_MOVEMENTS and eta == pinned + timedelta(seconds=6)
         assert sorted(args[0]) == sorted([str(toy), 2, eta.isoformat()] for toy in toys)
         cluster.send(RESOLVE_MOVEMENTS, *args, eta=eta)  # a duplicate of the batch
         wait_for(lambda: all(resolutions(service, toy, movement=2) for toy in toys))
