@@ -90,11 +90,11 @@ def resolve_movements(self: Any, due: list[list[Any]]) -> str:
     batch = [Due(UUID(match_id), movement, eta_of(at)) for match_id, movement, at in due]
     if self.request.eta is not None:
         said = policy(self.app).countdown_batch(service(self.app), batch, self.request.id)
-        tournaments_after(self.app, [str(d.match_id) for d in batch])
-        return said
-    closings = service(self.app).resolve_batch(batch)
+    else:
+        closings = service(self.app).resolve_batch(batch)
+        said = f"resolved {sum(c is not None for c in closings)} of {len(batch)} movements"
     tournaments_after(self.app, [str(d.match_id) for d in batch])
-    return f"resolved {sum(c is not None for c in closings)} of {len(batch)} movements"
+    return said
 
 
 @shared_task(
