@@ -19,7 +19,6 @@ from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import Application, ProcessingEvent
-from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import (
     ApplicationRecorder,
     IntegrityError,
@@ -43,7 +42,12 @@ from service.store.logguard import LogGuard
 from service.store.matchcache import MatchCache, Turns, cache_size
 from service.store.pastreads import PastReads, past_cache_size
 from service.store.tokens import Tokens
-from service.store.transcodings import MatchTranscoder, register_values
+from service.store.transcodings import (
+    MatchTranscoder,
+    mapper_for_snapshots,
+    register_values,
+    snapshot_of,
+)
 
 SNAPSHOT_INTERVAL = 25
 MAX_ATTEMPTS = 10
@@ -85,6 +89,7 @@ class MatchStore(Application[UUID]):
         self._held_countdowns = threading.local()  # countdowns_held
         self.tokens = Tokens(operator_token)
         self._on_close: list[Callable[[], None]] = []  # before_close
+        self.snapshot_mapper = mapper_for_snapshots(self.mapper)
 
     def construct_transcoder(self) -> Transcoder:
         """Returns the store's JSON transcoder (MatchTranscoder: the library's, decoding
@@ -204,7 +209,7 @@ class MatchStore(Application[UUID]):
         """Stores a snapshot of a checked match and remembers it as checked."""
         if self.snapshots is None:
             raise AssertionError("snapshots are not enabled")
-        stored = self.mapper.to_stored_event(Snapshot.take(match))
+        stored = self.snapshot_mapper.to_stored_event(snapshot_of(match))
         self.snapshots.recorder.insert_events([stored])
         self.snapshot_trust.trust(stored)
 

@@ -15,6 +15,7 @@ from eventsourcing.domain import Snapshot
 from domain.match import Match
 from service.matches import SNAPSHOT_INTERVAL, Matches
 from service.store import loading
+from service.store.transcodings import snapshot_of
 from tests.support.matches import started
 from tests.support.snapshots import counting_event_rows, fresh_process
 
@@ -28,7 +29,7 @@ def reloaded_snapshot_bytes(matches: Matches, row: Any) -> bytes:
     events = loading.checked_events(matches.store, match_id, None, row.originator_version)
     folded = loading.fold(match_id, events)
     assert isinstance(folded, Match) and folded.version == row.originator_version
-    taken = Snapshot.take(folded)
+    taken = snapshot_of(folded)
     again = Snapshot(  # type: ignore[call-arg]
         originator_id=taken.originator_id,
         originator_version=taken.originator_version,
@@ -36,7 +37,7 @@ def reloaded_snapshot_bytes(matches: Matches, row: Any) -> bytes:
         topic=taken.topic,
         state=taken.state,
     )
-    return bytes(matches.store.mapper.to_stored_event(again).state)
+    return bytes(matches.store.snapshot_mapper.to_stored_event(again).state)
 
 
 def assert_every_snapshot_is_the_reloaded_one_and_trusted(matches: Matches, match_id: UUID):

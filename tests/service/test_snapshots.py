@@ -8,8 +8,10 @@ from dataclasses import asdict
 from typing import Any
 
 from eventsourcing.domain import Snapshot
+from eventsourcing.persistence import StoredEvent
 
 from domain.match import Dispute, Match, MovementLog, PendingOrder, Seat
+from service.store.transcodings import MovementLogRows, MovementLogRowsValue, snapshot_of
 from tests.support.matches import started
 
 
@@ -56,7 +58,8 @@ def test_a_snapshot_stores_the_typed_values_and_loads_them_back_equal(matches, c
     compressor = matches.store.mapper.compressor
     body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
     assert body["state"]["seats"][0]["_type_"] == "drts.seat"
-    assert body["state"]["movements"][0]["_type_"] == "drts.movement_log_row"
+    assert body["state"]["movements"]["_type_"] == "drts.movement_log_rows"
+    assert len(body["state"]["movements"]["_data_"]) == len(match.movements)
     loaded = matches.get_match(match.id)
     assert loaded == match and matches.replay(match.id).agrees
     assert isinstance(loaded.seats[0], Seat) and isinstance(loaded.pending[0], PendingOrder)
@@ -66,39 +69,84 @@ def test_a_snapshot_stores_the_typed_values_and_loads_them_back_equal(matches, c
 
 def test_movement_logs_are_stored_as_rows_with_their_steps_counted(matches, clock):
     """Issue 46: a log's StepApplied versions that follow its close are stored as their
-    count; other steps as their list; both load back as they were."""
+    count; other steps as their list; a match's rows are one typed value; all load back
+    as they were."""
     transcoder = matches.store.mapper.transcoder
     resolved = MovementLog(2, 10, 14, 18, (15, 16, 17))
     odd = MovementLog(3, 19, 20, 25, (22, 24))
     opened = MovementLog(4, 26)
-    encoded = json.loads(transcoder.encode([resolved, odd, opened]))
-    assert [item["_data_"] for item in encoded] == [
-        [2, 10, 14, 18, 3],
-        [3, 19, 20, 25, [22, 24]],
-        [4, 26, None, None, []],
+    encoded = transcoder.encode(MovementLogRows([resolved, odd, opened]))
+    assert json.loads(encoded) == {
+        "_type_": "drts.movement_log_rows",
+        "_data_": [[2, 10, 14, 18, 3], [3, 19, 20, 25, [22, 24]], [4, 26, None, None, []]],
+    }
+    assert transcoder.decode(encoded) == [resolved, odd, opened]
+
+
+def test_a_movement_logs_row_is_made_once_and_a_changed_log_gets_its_own():
+    """Issue 46: a log never changes, so its row is remembered by its identity; the log
+    a later event makes (a new object) is encoded anew."""
+    rows = MovementLogRowsValue()
+    open_log = MovementLog(4, 26)
+    first = rows.encode(MovementLogRows([open_log]))[0]
+    assert rows.encode(MovementLogRows([open_log]))[0] is first
+    closed_log = MovementLog(4, 26, 27)
+    assert rows.encode(MovementLogRows([closed_log])) == [[4, 26, 27, None, 0]]
+    assert rows.encode(MovementLogRows([MovementLog(4, 26)])) == [first]
+
+
+def test_a_snapshot_is_compressed_at_zlibs_fastest_level(matches, clock):
+    """Issue 46: a snapshot is a cache of the checked log; the store loads any level."""
+    match = play_some(matches, clock)
+    matches.store.take_snapshot(match.id)
+    (stored,) = matches.store.snapshots.recorder.select_events(match.id, desc=True, limit=1)
+    assert bytes(stored.state)[:2] == b"\x78\x01"  # zlib's header for level 1
+    assert matches.store.mapper.to_domain_event(stored).mutate(None) == match
+
+
+def test_a_snapshot_with_a_row_for_each_movement_log_still_loads(matches, clock):
+    """Issue 46: snapshots stored before the one value of rows keep a
+    `drts.movement_log_row` value for each log."""
+    match = play_some(matches, clock)
+    stored, body = stored_snapshot(matches, match)
+    body["state"]["movements"] = [
+        {"_type_": "drts.movement_log_row", "_data_": row}
+        for row in body["state"]["movements"]["_data_"]
     ]
-    assert transcoder.decode(transcoder.encode([resolved, odd, opened])) == [resolved, odd, opened]
+    loaded = matches.store.mapper.to_domain_event(restored(matches, stored, body)).mutate(None)
+    assert loaded.movements == match.movements and loaded == match
 
 
 def test_a_snapshot_with_movement_logs_as_dicts_still_loads(matches, clock):
     """Issue 46: snapshots stored before the rows keep `drts.movement_log` dicts."""
     match = play_some(matches, clock)
-    stored = matches.store.mapper.to_stored_event(Snapshot.take(match))
-    compressor = matches.store.mapper.compressor
-    body = json.loads(compressor.decompress(stored.state) if compressor else stored.state)
+    stored, body = stored_snapshot(matches, match)
     body["state"]["movements"] = [
         {"_type_": "drts.movement_log", "_data_": {**asdict(log), "steps": list(log.steps)}}
         for log in match.movements
     ]
+    loaded = matches.store.mapper.to_domain_event(restored(matches, stored, body)).mutate(None)
+    assert loaded.movements == match.movements and loaded == match
+
+
+def stored_snapshot(matches, match: Match) -> tuple[StoredEvent, dict[str, Any]]:
+    """Returns the stored row of a snapshot of the match, as the store makes it, and its
+    decoded JSON body."""
+    stored = matches.store.mapper.to_stored_event(snapshot_of(match))
+    compressor = matches.store.mapper.compressor
+    return stored, json.loads(compressor.decompress(stored.state) if compressor else stored.state)
+
+
+def restored(matches, stored: StoredEvent, body: dict[str, Any]) -> StoredEvent:
+    """Returns the stored snapshot with its body replaced by `body`."""
+    compressor = matches.store.mapper.compressor
     raw = json.dumps(body).encode()
-    old = type(stored)(
+    return StoredEvent(
         originator_id=stored.originator_id,
         originator_version=stored.originator_version,
         topic=stored.topic,
         state=compressor.compress(raw) if compressor else raw,
     )
-    loaded = matches.store.mapper.to_domain_event(old).mutate(None)
-    assert loaded.movements == match.movements and loaded == match
 
 
 def test_a_snapshot_of_the_untyped_shape_is_brought_up_to_date_as_it_loads(matches, clock):
