@@ -1,14 +1,12 @@
 """Values derived from an object that never changes, remembered by that object's identity
 (issue 30: the parsed forms of a match's stored JSON, domain/match/parsed.py; issue 46: a
-state's outcome and the seats it has to move, domain/table.py; the row a snapshot stores
-for a movement log, service/store/transcodings.py).
+state's outcome and the seats it has to move, domain/table.py).
 
-A value is remembered by the identity of its source object and of the maker (a ruleset,
-a transcoding) that made it. That is sound only where both never change: a match's stored
-JSON is replaced, never changed, by an event's `apply`, a ruleset's values and a
-MovementLog are frozen (contract). An entry holds its source object, so its identity
-cannot be reused while the entry is kept. A memo itself is never stored, snapshotted or
-compared.
+A value is remembered by the identity of its source object and of the maker (a ruleset)
+that made it. That is sound only where both never change: a match's stored JSON is
+replaced, never changed, by an event's `apply`, and a ruleset's values are frozen
+(contract). An entry holds its source object, so its identity cannot be reused while the
+entry is kept. Nothing here is stored, snapshotted or compared.
 
 Threads share a memo without a lock (the domain takes none): each step is one dict
 operation, atomic in CPython, and two threads making the same entry at once only make it

@@ -13,10 +13,10 @@ a long match. They are stored as rows, `[number, opened, closed, resolved, steps
 a resolution records them), else their list (issue 46: a third of the bytes to encode,
 compress and decode), and all of a match's rows as one typed value, `{"_type_":
 "drts.movement_log_rows", "_data_": [row, ...]}`: one call of the encoder's hook a
-snapshot instead of one a movement, and each log's row is made once a process (a log
-never changes; `ROWS_KEPT` are remembered), so a snapshot's cost grows with the match
-only by the JSON of its rows (issue 46: the order that resolves movement 300 cost 1.25x
-the one that resolves movement 1). Snapshots stored before keep their forms, which still
+snapshot instead of one a movement, and each log's row is made once while the log lives
+(a log never changes: `RowsOfLiveLogs`), so a snapshot's cost grows with the match only by
+the JSON of its rows (issue 46: the order that resolves movement 300 cost 1.25x the one
+that resolves movement 1). Snapshots stored before keep their forms, which still
 load: each log a `drts.movement_log_row` row, or earlier a `drts.movement_log` dict. A
 snapshot is compressed at zlib's fastest level (`mapper_for_snapshots`): it is a cache of
 the checked log, and zlib decompresses any level.
@@ -29,9 +29,13 @@ where it holds none and by the standard library's encoder where it does
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import typing
+import weakref
 import zlib
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 from uuid import UUID
@@ -41,7 +45,6 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import JSONTranscoder, Mapper, Transcoding
 
 from domain.match import Dispute, Match, MovementLog, PendingOrder, Seat
-from domain.memo import IdentityMemo
 
 VALUES: dict[str, type[Any]] = {
     "drts.seat": Seat,
@@ -103,7 +106,33 @@ class MovementLogRows:
         self.logs = logs
 
 
-ROWS_KEPT = 8_192  # movement logs' rows a process remembers (about 2 MB)
+class RowsOfLiveLogs:
+    """The row made of each MovementLog still alive in this process, by the log's identity
+    (a MovementLog is frozen): an entry goes when its log is freed, so it holds no log
+    longer than the matches that hold it, about 230 bytes a log besides (issue 46)."""
+
+    def __init__(self) -> None:
+        self._rows: dict[int, tuple[weakref.ref[MovementLog], list[Any]]] = {}
+
+    def row(self, log: MovementLog, make: Callable[[MovementLog], list[Any]]) -> list[Any]:
+        """Returns `make(log)`, made once while the log lives."""
+        key = id(log)
+        entry = self._rows.get(key)
+        if entry is not None and entry[0]() is log:
+            return entry[1]
+        made = make(log)
+        self._rows[key] = (weakref.ref(log, functools.partial(self._forget, key)), made)
+        return made
+
+    def _forget(self, key: int, dead: weakref.ref[MovementLog]) -> None:
+        # a freed log's id may be taken again: forget only the entry of the freed one
+        entry = self._rows.get(key)
+        if entry is not None and entry[0] is dead:
+            with contextlib.suppress(KeyError):  # another thread got there
+                del self._rows[key]
+
+    def __len__(self) -> int:
+        return len(self._rows)
 
 
 class MovementLogRowsValue(Transcoding):
@@ -113,16 +142,12 @@ class MovementLogRowsValue(Transcoding):
     name = "drts.movement_log_rows"
 
     def __init__(self) -> None:
-        self.rows = IdentityMemo(ROWS_KEPT)
+        self.rows = RowsOfLiveLogs()
         self.row = MovementLogAsRow()
 
     def encode(self, obj: MovementLogRows) -> list[list[Any]]:
-        """Returns each log's row, made once for each log (a MovementLog is frozen)."""
-        return [self._row(log) for log in obj.logs]
-
-    def _row(self, log: MovementLog) -> list[Any]:
-        row: list[Any] = self.rows.get(log, self, lambda: self.row.encode(log))
-        return row
+        """Returns each log's row, made once while the log lives."""
+        return [self.rows.row(log, self.row.encode) for log in obj.logs]
 
     def decode(self, data: list[list[Any]]) -> list[MovementLog]:
         """Returns the logs, as the Match holds them."""

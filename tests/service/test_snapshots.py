@@ -3,6 +3,7 @@ load (docs/contributing.md, rule 5)."""
 
 from __future__ import annotations
 
+import gc
 import json
 from dataclasses import asdict
 from typing import Any
@@ -93,6 +94,18 @@ def test_a_movement_logs_row_is_made_once_and_a_changed_log_gets_its_own():
     closed_log = MovementLog(4, 26, 27)
     assert rows.encode(MovementLogRows([closed_log])) == [[4, 26, 27, None, 0]]
     assert rows.encode(MovementLogRows([MovementLog(4, 26)])) == [first]
+
+
+def test_a_movement_logs_row_is_forgotten_when_the_log_is_freed():
+    """Issue 46: the rows made hold no log longer than the matches that hold it."""
+    rows = MovementLogRowsValue()
+    logs = [MovementLog(number, 10 * number) for number in range(1, 4)]
+    rows.encode(MovementLogRows(logs))
+    assert len(rows.rows) == 3
+    del logs[:2]
+    gc.collect()
+    assert len(rows.rows) == 1
+    assert rows.encode(MovementLogRows(logs)) == [[3, 30, None, None, []]]
 
 
 def test_a_snapshot_is_compressed_at_zlibs_fastest_level(matches, clock):
