@@ -193,7 +193,7 @@ def register_values(transcoder: JSONTranscoder) -> None:
 
 def snapshot_of(match: Match) -> Snapshot:
     """Returns eventsourcing's snapshot of the match, its movement logs held as the one
-    typed value of rows they are stored as (service/store/transcodings.py)."""
+    typed value of rows they are stored as (module docstring)."""
     snapshot = Snapshot.take(match)
     snapshot.state["movements"] = MovementLogRows(snapshot.state["movements"])
     return snapshot
