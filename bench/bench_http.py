@@ -20,6 +20,13 @@ doing one table-locked INSERT+COMMIT a request ("locked"), and drts's rate as a
 fraction of each: what any Flask app on this machine reaches, not PostgreSQL alone.
 Each floor is warmed up the same way: FLOOR_WARMUP requests first, not measured.
 
+`--pairs N` (0 by default: off) then measures drts and the locked floor N more times from
+each number of client threads, back to back with both servers up, the floor first in
+every other pair, and prints each pair's ratio and their median: on a machine whose speed
+drifts within a minute, a ratio of two measures seconds apart says more than one of
+measures half a minute apart (bench/http.md, 2026-12-08). The figures above it are
+printed as without it.
+
 `--follow-log worker` (the default on PostgreSQL, DRTS_FOLLOW_LOG): a Celery worker
 process (solo pool, on an SQLite broker file of its own: no task is sent) follows the log
 for the read models and the API applies no event; `--follow-log api`: the gunicorn
@@ -28,7 +35,7 @@ CPU an order of the API processes and of the worker apart (from /proc), and how 
 after the last answer the read models had caught up with the log (the worker's lag).
 
 Run: .venv/bin/python bench/bench_http.py [--matches 16] [--rounds 3] [--warmup 1]
-         [--clients 4,16] [--workers 2] [--threads 8] [--follow-log api|worker]
+         [--clients 4,16] [--workers 2] [--threads 8] [--follow-log api|worker] [--pairs 0]
 Prints figures and never fails (a missing server is reported and skipped). The rate
 limits are off (every client sends from 127.0.0.1).
 Figures of record: bench/http.md.
@@ -92,6 +99,9 @@ def main() -> None:
         default="worker",  # what ships on PostgreSQL (service/settings.py)
         help="who follows the log for the read models (DRTS_FOLLOW_LOG)",
     )
+    parser.add_argument(
+        "--pairs", type=int, default=0, help="then drts and the locked floor N times, paired"
+    )
     args = parser.parse_args()
     try:
         run(args)
@@ -120,7 +130,7 @@ def serve_and_measure(url: str, args: argparse.Namespace) -> None:
         gunicorn(url, args.workers, args.threads, settings) as base,
         following_worker(url, args.follow_log) as worker,
     ):
-        played = args.warmup + args.rounds * len(counts)  # movements each match plays
+        played = args.warmup + args.rounds * len(counts) * (1 + args.pairs)  # movements
         tables = [new_match(base, max(DEFAULT_MOVEMENTS, played)) for _ in range(args.matches)]
         for _ in range(args.warmup):
             play_round(base, tables, max(counts))
@@ -134,11 +144,53 @@ def serve_and_measure(url: str, args: argparse.Namespace) -> None:
             rates[clients] = measure(base, tables, clients, args.rounds)
             lag = caught_up_after(reader)
             cpu.report(args.matches * SEATS * args.rounds, lag)
-    reader.close()
-    requests = max(FLOOR_REQUESTS, args.matches * SEATS * args.rounds)
+        reader.close()
+        requests = max(FLOOR_REQUESTS, args.matches * SEATS * args.rounds)
+        paired = measure_pairs(url, base, tables, args, counts, requests) if args.pairs else {}
     floors = {app: floor_rates(url, args, app, counts, requests) for app in FLOORS}
     for clients in counts:
         compare(url, clients, rates[clients], {app: floors[app][clients] for app in FLOORS})
+    for clients, ratios in paired.items():
+        print(
+            f"== paired, {clients} client threads: drts / floor 'locked' median "
+            f"{statistics.median(ratios):.3f}x of {len(ratios)} pairs "
+            f"({', '.join(f'{ratio:.3f}' for ratio in ratios)})"
+        )
+
+
+def measure_pairs(
+    url: str,
+    base: str,
+    tables: list[tuple[str, list[str]]],
+    args: argparse.Namespace,
+    counts: list[int],
+    requests: int,
+) -> dict[int, list[float]]:
+    """Serves the locked floor beside drts (at `base`) and measures the two back to back
+    `args.pairs` times from each number of client threads, the floor first in every other
+    pair; prints each pair and returns drts's rate over the floor's, by number of clients."""
+    ratios: dict[int, list[float]] = {clients: [] for clients in counts}
+    with gunicorn(url, args.workers, args.threads, app="bench.floor_app:locked") as floor:
+        warm_up(floor, max(counts))
+        for pair in range(args.pairs):
+            for clients in counts:
+                order = ("drts", "floor") if pair % 2 == 0 else ("floor", "drts")
+                rate: dict[str, float] = {}
+                refused = 0
+                for name in order:
+                    if name == "drts":
+                        rate[name], answers = play_rate(base, tables, clients, args.rounds)
+                        refused += sum(status != 201 for status, _, _ in answers)
+                    else:
+                        rate[name], floor_refused = floor_rate(floor, clients, requests)
+                        refused += floor_refused
+                ratios[clients].append(rate["drts"] / rate["floor"])
+                print(
+                    f"pair {pair + 1}, {clients} client threads, {order[0]} first: drts "
+                    f"{rate['drts']:.0f} orders/s, floor 'locked' {rate['floor']:.0f} "
+                    f"requests/s: {ratios[clients][-1]:.3f}x ({refused} refused)"
+                )
+    return ratios
 
 
 def floor_rates(
@@ -149,19 +201,30 @@ def floor_rates(
     second by number of clients."""
     rates: dict[int, float] = {}
     with gunicorn(url, args.workers, args.threads, app=f"bench.floor_app:{app}") as base:
-        with ThreadPoolExecutor(max(counts)) as pool:
-            list(pool.map(lambda _: send(base, "floor", "floor"), range(FLOOR_WARMUP)))
+        warm_up(base, max(counts))
         for clients in counts:
-            started = time.perf_counter()
-            with ThreadPoolExecutor(clients) as pool:
-                answers = list(pool.map(lambda _: send(base, "floor", "floor"), range(requests)))
-            rates[clients] = requests / (time.perf_counter() - started)
-            refused = sum(status != 201 for status, _, _ in answers)
+            rates[clients], refused = floor_rate(base, clients, requests)
             print(
                 f"floor '{app}' ({FLOORS[app]}), {clients} client threads: "
                 f"{rates[clients]:.0f} requests/s ({refused} refused)"
             )
     return rates
+
+
+def warm_up(floor: str, clients: int) -> None:
+    """Sends a floor app FLOOR_WARMUP requests from `clients` threads, not measured."""
+    with ThreadPoolExecutor(clients) as pool:
+        list(pool.map(lambda _: send(floor, "floor", "floor"), range(FLOOR_WARMUP)))
+
+
+def floor_rate(floor: str, clients: int, requests: int) -> tuple[float, int]:
+    """Sends a floor app `requests` orders from `clients` threads; returns the requests a
+    second and how many were refused."""
+    started = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        answers = list(pool.map(lambda _: send(floor, "floor", "floor"), range(requests)))
+    rate = requests / (time.perf_counter() - started)
+    return rate, sum(status != 201 for status, _, _ in answers)
 
 
 def compare(url: str, clients: int, rate: float, floors: dict[str, float]) -> None:
@@ -187,19 +250,12 @@ def compare(url: str, clients: int, rate: float, floors: dict[str, float]) -> No
 def measure(base: str, tables: list[tuple[str, list[str]]], clients: int, rounds: int) -> float:
     """Plays `rounds` movements of every match from `clients` threads; prints the figures
     and returns the orders per second."""
-    latencies: list[float] = []
-    closing: list[float] = []
-    refused = 0
-    started = time.perf_counter()
-    for _ in range(rounds):
-        for status, seconds, closed in play_round(base, tables, clients):
-            latencies.append(seconds)
-            refused += status != 201
-            if closed:
-                closing.append(seconds)
-    elapsed = time.perf_counter() - started
+    rate, answers = play_rate(base, tables, clients, rounds)
+    latencies = [seconds for _, seconds, _ in answers]
+    closing = [seconds for _, seconds, closed in answers if closed]
+    refused = sum(status != 201 for status, _, _ in answers)
     print(
-        f"{len(latencies)} orders in {elapsed:.2f} s: {len(latencies) / elapsed:.0f} orders/s "
+        f"{len(latencies)} orders in {len(latencies) / rate:.2f} s: {rate:.0f} orders/s "
         f"({refused} refused)"
     )
     print(
@@ -211,7 +267,19 @@ def measure(base: str, tables: list[tuple[str, list[str]]], clients: int, rounds
             f"orders that closed and resolved a movement ({len(closing)}): median "
             f"{ms(statistics.median(closing))}, p99 {ms(percentile(closing, 99))}"
         )
-    return len(latencies) / elapsed
+    return rate
+
+
+def play_rate(
+    base: str, tables: list[tuple[str, list[str]]], clients: int, rounds: int
+) -> tuple[float, list[tuple[int, float, bool]]]:
+    """Plays `rounds` movements of every match from `clients` threads; returns the orders
+    a second and each order's status, latency and whether it closed the movement."""
+    answers: list[tuple[int, float, bool]] = []
+    started = time.perf_counter()
+    for _ in range(rounds):
+        answers += play_round(base, tables, clients)
+    return len(answers) / (time.perf_counter() - started), answers
 
 
 def play_round(
